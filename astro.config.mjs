@@ -1,0 +1,33 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import react from '@astrojs/react';
+import sitemap from '@astrojs/sitemap';
+import { defaultLocale, locales } from './src/i18n/locales.ts';
+
+/** Where the site is published; canonical URLs, feeds and the sitemap use it. */
+const site = process.env.SITE_URL ?? 'http://localhost:4321';
+
+export default defineConfig({
+  site,
+  output: 'static',
+  trailingSlash: 'ignore',
+  build: { format: 'directory' },
+  // Everything the bench generates lands elsewhere; the real build reads ./content.
+  outDir: process.env.ASTRO_OUT_DIR ?? './dist',
+  i18n: {
+    defaultLocale,
+    locales: locales.map((l) => (l.segment && l.segment !== l.code ? { path: l.segment, codes: [l.code] } : l.code)),
+    routing: { prefixDefaultLocale: false, redirectToDefaultLocale: false },
+  },
+  integrations: [
+    react(),
+    sitemap({
+      // Box pages are embedded in the desktop client and not-found pages are not documents.
+      filter: (page) => !/(box|not-found)(\/|$)/.test(new URL(page).pathname),
+      i18n: {
+        defaultLocale: defaultLocale,
+        locales: Object.fromEntries(locales.map((l) => [l.segment || l.code, l.tag])),
+      },
+    }),
+  ],
+});

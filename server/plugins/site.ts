@@ -1,0 +1,48 @@
+/**
+ * Serves the built static site: pretty URLs (`/en/download` → en/download/index.html),
+ * the locale's not-found page with status 404, and cache headers that let
+ * browsers keep hashed assets forever but always revalidate HTML.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import { notFoundPage, resolveSitePath } from '../site/resolve.ts';
+
+export interface SiteOptions {
+  root: string;
+}
+
+const immutable = 'public, max-age=31536000, immutable';
+const revalidate = 'public, max-age=0, must-revalidate';
+const shortLived = 'public, max-age=3600';
+
+function cacheControl(file: string): string {
+  if (file.startsWith('_astro/')) return immutable;
+  if (file.endsWith('.html') || file.endsWith('.xml')) return revalidate;
+  return shortLived;
+}
+
+const site: FastifyPluginAsync<SiteOptions> = async (app, options) => {
+  const root = path.resolve(options.root);
+  const isFile = async (relative: string) => (await stat(path.join(root, relative)).catch(() => null))?.isFile() ?? false;
+
+  await app.register(fastifyStatic, { root, serve: false, cacheControl: false });
+
+  const send = (reply: FastifyReply, file: string, status = 200) =>
+    reply.code(status).header('cache-control', status === 200 ? cacheControl(file) : 'no-store').sendFile(file);
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/*',
+    handler: async (request, reply) => {
+      const { pathname } = new URL(request.url, 'http://site');
+      const file = await resolveSitePath(pathname, isFile);
+      if (file) return send(reply, file);
+      return send(reply, await notFoundPage(pathname, isFile), 404);
+    },
+  });
+};
+
+export default fp(site, { name: 'site' });

@@ -1,0 +1,67 @@
+import { defineCollection } from 'astro:content';
+import { glob } from 'astro/loaders';
+import { z } from 'zod';
+
+const contentRoot = process.env.CONTENT_DIR ?? './content';
+
+/** Markdown under content/<collection>/<locale>/; ids are `<locale>/<slug>`. */
+function localized(collection: string) {
+  return glob({
+    pattern: '*/*.md',
+    base: `${contentRoot}/${collection}`,
+    generateId: ({ entry }) => entry.replace(/\.md$/, ''),
+  });
+}
+
+const articles = defineCollection({
+  loader: localized('articles'),
+  schema: z.object({
+    title: z.string().min(1).max(90),
+    description: z.string().min(1).max(200),
+    category: z.enum(['DR', 'DG']),
+    date: z.coerce.date(),
+    author: z.string().min(1),
+    tags: z.array(z.string()).max(4).default([]),
+  }),
+});
+
+const changelog = defineCollection({
+  loader: localized('changelog'),
+  schema: z.object({
+    version: z.string().regex(/^\d+\.\d+\.\d+\.\d+$/, 'version must look like 3.0.1119.0'),
+    date: z.coerce.date(),
+    summary: z.string().min(1),
+  }),
+});
+
+const faq = defineCollection({
+  loader: localized('faq'),
+  schema: z.object({
+    question: z.string().min(1),
+    order: z.number().int().positive(),
+    group: z.enum(['general', 'account', 'payment', 'acceleration']),
+  }),
+});
+
+const pages = defineCollection({
+  loader: localized('pages'),
+  schema: z.object({
+    title: z.string().min(1),
+    description: z.string().min(1).max(200),
+    updated: z.coerce.date(),
+  }),
+});
+
+const plugins = defineCollection({
+  loader: localized('plugins'),
+  schema: z.object({
+    name: z.string().min(1),
+    summary: z.string().min(1).max(160),
+    version: z.string().min(1),
+    author: z.string().min(1),
+    updated: z.coerce.date(),
+    platforms: z.array(z.enum(['windows', 'uwp', 'mac', 'linux', 'android', 'ios'])).min(1),
+  }),
+});
+
+export const collections = { articles, changelog, faq, pages, plugins };

@@ -1,0 +1,73 @@
+/**
+ * The download page's only script: detects the visitor's system, puts the
+ * matching package first and turns the platform lists into tabs. Without it
+ * every platform's list is simply shown.
+ */
+import { detectUa, recommendedPackage, type ClientHints } from './platform.ts';
+import { loadReleases, type PlatformName } from './releases.ts';
+import { $selectPlatform, $ua } from './state.ts';
+
+interface UaDataNavigator extends Navigator {
+  userAgentData?: { platform: string; getHighEntropyValues(hints: string[]): Promise<ClientHints> };
+}
+
+async function clientHints(nav: UaDataNavigator): Promise<ClientHints> {
+  try {
+    return (await nav.userAgentData?.getHighEntropyValues(['platform', 'architecture', 'bitness'])) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function showPlatform(root: HTMLElement, platform: PlatformName): void {
+  for (const tab of root.querySelectorAll<HTMLButtonElement>('[data-platform-tab]')) {
+    tab.setAttribute('aria-selected', String(tab.dataset.platformTab === platform));
+  }
+  for (const panel of root.querySelectorAll<HTMLElement>('[data-platform-panel]')) {
+    panel.hidden = panel.dataset.platformPanel !== platform;
+  }
+}
+
+function showRecommendation(root: HTMLElement, packageId: string): void {
+  const slot = root.querySelector<HTMLElement>('[data-recommended]');
+  const source = root.querySelector<HTMLElement>(`[data-platform-panel] [data-package-id="${packageId}"]`);
+  const list = slot?.querySelector('ul');
+  if (!slot || !source || !list) return;
+  const label = slot.querySelector<HTMLElement>('[data-recommended-label]');
+  if (label) label.textContent = source.dataset.label ?? '';
+  list.replaceChildren(source.cloneNode(true));
+  slot.hidden = false;
+}
+
+function wireCopyButtons(root: HTMLElement): void {
+  root.addEventListener('click', async (event) => {
+    const button = (event.target as HTMLElement).closest<HTMLButtonElement>('[data-copy]');
+    const code = button?.parentElement?.querySelector('code');
+    if (!button || !code) return;
+    try {
+      await navigator.clipboard.writeText(code.textContent ?? '');
+      button.textContent = button.dataset.copied ?? '';
+    } catch {
+      // Clipboard refused (insecure origin or permission): select the text so Ctrl+C works.
+      getSelection()?.selectAllChildren(code);
+    }
+  });
+}
+
+const root = document.querySelector<HTMLElement>('[data-download-page]');
+if (root) {
+  wireCopyButtons(root);
+  for (const tab of root.querySelectorAll<HTMLButtonElement>('[data-platform-tab]')) {
+    tab.addEventListener('click', () => $selectPlatform.set(tab.dataset.platformTab as PlatformName));
+  }
+  root.querySelector<HTMLElement>('[data-platform-tabs]')?.removeAttribute('hidden');
+  $selectPlatform.subscribe((platform) => showPlatform(root, platform));
+
+  const nav = navigator as UaDataNavigator;
+  const ua = detectUa(nav.userAgent, await clientHints(nav), nav.maxTouchPoints);
+  $ua.set(ua);
+  const { platform, pkg } = recommendedPackage(loadReleases(), ua);
+  $selectPlatform.set(platform);
+  showRecommendation(root, pkg.id);
+  root.dataset.detected = `${ua.name}/${ua.cpu}`;
+}

@@ -1,0 +1,59 @@
+/**
+ * The one locale table. Everything that needs to know about a locale (URL
+ * segment, BCP-47 tag, label, dayjs locale, text direction) reads it from here.
+ */
+
+/** Languages written right to left; kept so a future locale gets `dir="rtl"` for free. */
+const rtlLanguages = ['he', 'ar', 'fa', 'ku'];
+
+/** Text direction of a BCP-47 tag, from its primary language subtag. */
+export function directionOf(tag: string): 'ltr' | 'rtl' {
+  return rtlLanguages.includes(tag.split('-')[0].toLowerCase()) ? 'rtl' : 'ltr';
+}
+
+function locale<const C extends string>(code: C, segment: string, label: string, dayjs: string) {
+  return { code, segment, tag: code as string, label, dayjs, dir: directionOf(code) };
+}
+
+export const locales = [
+  locale('zh-CN', '', '简体中文', 'zh-cn'),
+  locale('zh-TW', 'zh-tw', '繁體中文', 'zh-tw'),
+  locale('en', 'en', 'English', 'en'),
+  locale('es', 'es', 'Español', 'es'),
+  locale('it', 'it', 'Italiano', 'it'),
+  locale('ja', 'ja', '日本語', 'ja'),
+  locale('ko', 'ko', '한국어', 'ko'),
+  locale('ru', 'ru', 'Русский', 'ru'),
+];
+
+export type LocaleCode = (typeof locales)[number]['code'];
+export type Locale = (typeof locales)[number];
+
+export const defaultLocale: LocaleCode = 'zh-CN';
+
+/** The one localStorage key that holds the visitor's chosen locale. */
+export const localeStorageKey = 'beacon.locale';
+
+export const localeCodes = locales.map((l) => l.code);
+
+/** Looks a locale up by code; throws on an unknown code so typos fail the build. */
+export function getLocale(code: string): Locale {
+  const found = locales.find((l) => l.code === code);
+  if (!found) throw new Error(`Unknown locale "${code}"`);
+  return found;
+}
+
+/** The URL of `path` (a spec path such as `/download`) in the given locale. */
+export function localizePath(code: string, path: string): string {
+  const { segment } = getLocale(code);
+  if (!segment) return path;
+  return path === '/' ? `/${segment}/` : `/${segment}${path}`;
+}
+
+/** Splits a URL path into its locale and the locale-free spec path. */
+export function splitLocalePath(pathname: string): { locale: LocaleCode; path: string } {
+  const [, first = '', ...rest] = pathname.split('/');
+  const match = locales.find((l) => l.segment && l.segment === first.toLowerCase());
+  if (!match) return { locale: defaultLocale, path: pathname || '/' };
+  return { locale: match.code, path: `/${rest.join('/')}` };
+}

@@ -1,0 +1,16 @@
+/** Site-wide facts every layer shows: product name, versions, outside links. */
+import { loadReleases } from '../features/download/releases.ts';
+
+const releases = loadReleases();
+
+export const site = {
+  name: 'Beacon Toolkit',
+  /** App version (spec §1). */
+  version: releases.version,
+  /** Version of the download-site layer (spec §1). */
+  clientVersion: releases.clientVersion,
+  /** The external web store; opens in a new window (spec §2). */
+  storeUrl: import.meta.env.PUBLIC_STORE_URL ?? 'https://store.beacontoolkit.net',
+  sourceUrl: releases.mirrors.github.about,
+  supportEmail: 'support@beacontoolkit.net',
+};
