@@ -10,7 +10,7 @@ const site = process.env.SITE_URL ?? 'http://localhost:4321';
 export default defineConfig({
   site,
   output: 'static',
-  trailingSlash: 'ignore',
+  trailingSlash: 'never',
   build: { format: 'directory' },
   // Everything the bench generates lands elsewhere; the real build reads ./content.
   outDir: process.env.ASTRO_OUT_DIR ?? './dist',

@@ -74,5 +74,6 @@ export function localeRedirectTarget(
   if (target === current) return null;
   const rest = prefixed ? pathname.slice(first.length + 1) || '/' : pathname;
   const segment = config.segments[target];
-  return (segment ? `/${segment}${rest}` : rest) + search + hash;
+  const path = segment ? `/${segment}${rest === '/' ? '' : rest}` : rest;
+  return path + search + hash;
 }

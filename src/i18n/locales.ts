@@ -47,7 +47,7 @@ export function getLocale(code: string): Locale {
 export function localizePath(code: string, path: string): string {
   const { segment } = getLocale(code);
   if (!segment) return path;
-  return path === '/' ? `/${segment}/` : `/${segment}${path}`;
+  return path === '/' ? `/${segment}` : `/${segment}${path}`;
 }
 
 /** Splits a URL path into its locale and the locale-free spec path. */

@@ -53,7 +53,8 @@ describe('localeRedirectTarget', () => {
 
   it('sends an unprefixed page to the stored locale, keeping query and hash', () => {
     expect(target('/download?x=1#mac', 'en', ['zh-CN'])).toBe('/en/download?x=1#mac');
-    expect(target('/', 'zh-TW', [])).toBe('/zh-tw/');
+    expect(target('/', 'zh-TW', [])).toBe('/zh-tw');
+    expect(target('/en/', null, ['ru'])).toBeNull();
   });
 
   it('uses the browser language when nothing is stored', () => {

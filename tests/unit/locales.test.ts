@@ -17,7 +17,7 @@ describe('locale table', () => {
   it('localises spec paths and splits them back', () => {
     expect(localizePath('zh-CN', '/download')).toBe('/download');
     expect(localizePath('en', '/download')).toBe('/en/download');
-    expect(localizePath('zh-TW', '/')).toBe('/zh-tw/');
+    expect(localizePath('zh-TW', '/')).toBe('/zh-tw');
     expect(splitLocalePath('/zh-tw/article/x')).toEqual({ locale: 'zh-TW', path: '/article/x' });
     expect(splitLocalePath('/download')).toEqual({ locale: 'zh-CN', path: '/download' });
   });

@@ -1,0 +1,42 @@
+import { expect, test } from '@playwright/test';
+
+test('search finds an article in Japanese', async ({ page }) => {
+  await page.goto('/ja/search');
+  await page.locator('.pagefind-ui__search-input').fill('チェックサム');
+  const result = page.locator('.pagefind-ui__result-link').first();
+  await expect(result).toHaveAttribute('href', /^\/ja\/article\//);
+});
+
+test('search finds an article in Russian', async ({ page }) => {
+  await page.goto('/ru/search');
+  await page.locator('.pagefind-ui__search-input').fill('сертификат');
+  const result = page.locator('.pagefind-ui__result-link').first();
+  await expect(result).toHaveAttribute('href', /^\/ru\/(article\/|faq)/);
+});
+
+test('article and change-log feeds exist per locale in RSS and Atom', async ({ request }) => {
+  for (const [path, root] of [
+    ['/en/article/rss.xml', '<rss'],
+    ['/ja/article/atom.xml', '<feed'],
+    ['/changelog/rss.xml', '<rss'],
+    ['/ru/changelog/atom.xml', '<feed'],
+  ] as const) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    const body = await response.text();
+    expect(body, path).toContain(root);
+    expect((body.match(/<(item|entry)>/g) ?? []).length, path).toBeGreaterThanOrEqual(8);
+  }
+  const rss = await (await request.get('/ja/article/rss.xml')).text();
+  expect(rss).toContain('<language>ja</language>');
+  expect(rss).toContain('/ja/article/release-3-0-1119');
+});
+
+test('the sitemap lists pages with hreflang alternates, and robots.txt points to it', async ({ request }) => {
+  const robots = await (await request.get('/robots.txt')).text();
+  expect(robots).toMatch(/Sitemap: .*\/sitemap-index\.xml/);
+  const sitemap = await (await request.get('/sitemap-0.xml')).text();
+  expect(sitemap).toContain('/en/download');
+  expect(sitemap).toMatch(/hreflang="zh-TW" href="[^"]*\/zh-tw\/download"/);
+  expect(sitemap).not.toContain('privacybox');
+});

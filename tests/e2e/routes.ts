@@ -1,0 +1,85 @@
+/**
+ * Every public route of spec §2 and the title it must show in each locale,
+ * read from the same dictionaries and content files the site is built from.
+ */
+import { readFileSync } from 'node:fs';
+import { load } from 'js-yaml';
+import { localizePath, locales, type LocaleCode } from '../../src/i18n/locales.ts';
+
+export const dictionary = (locale: LocaleCode): Record<string, string> =>
+  JSON.parse(readFileSync(`content/i18n/${locale}.json`, 'utf8'));
+
+function frontmatter(collection: string, locale: LocaleCode, slug: string): Record<string, string> {
+  const text = readFileSync(`content/${collection}/${locale}/${slug}.md`, 'utf8');
+  return load(text.split('---')[1]) as Record<string, string>;
+}
+
+type Title = (locale: LocaleCode) => string;
+const ui = (key: string): Title => (locale) => dictionary(locale)[key];
+const page = (slug: string): Title => (locale) => frontmatter('pages', locale, slug).title;
+const article = (slug: string): Title => (locale) => frontmatter('articles', locale, slug).title;
+const plugin = (slug: string): Title => (locale) => frontmatter('plugins', locale, slug).name;
+
+/** `chrome: false` marks pages without the site header: box pages and the pay family. */
+export const routes: Array<{ path: string; title: Title; chrome?: false }> = [
+  { path: '/', title: ui('home.title') },
+  { path: '/accelerate', title: page('accelerate') },
+  { path: '/bindorder', title: ui('bindorder.title'), chrome: false },
+  { path: '/unixhostaccess', title: page('unixhostaccess') },
+  { path: '/liunxSetupCer', title: page('liunx-setup-cer') },
+  { path: '/macosSetupCer', title: page('macos-setup-cer') },
+  { path: '/faq', title: ui('faq.title') },
+  { path: '/joinus', title: page('joinus') },
+  { path: '/contact', title: page('contact') },
+  { path: '/recharge/steam', title: page('recharge-steam') },
+  { path: '/customer/service', title: ui('service.title') },
+  { path: '/article', title: ui('article.title') },
+  { path: '/article/category/dr', title: ui('article.category.DR') },
+  { path: '/article/category/dg', title: ui('article.category.DG') },
+  { path: '/article/getting-started', title: article('getting-started') },
+  { path: '/article/release-3-0-1119', title: article('release-3-0-1119') },
+  { path: '/sponsor', title: page('sponsor') },
+  { path: '/download', title: ui('download.title') },
+  { path: '/changelog', title: ui('changelog.title') },
+  { path: '/privacy', title: page('privacy') },
+  { path: '/agreement', title: page('agreement') },
+  { path: '/agreement/auto', title: page('agreement-auto') },
+  { path: '/agreement/renew', title: page('agreement-renew') },
+  { path: '/leigod', title: page('leigod') },
+  { path: '/plugin', title: ui('plugin.title') },
+  { path: '/plugin/authenticator', title: plugin('authenticator') },
+  { path: '/wechatpay', title: ui('pay.wechatTitle'), chrome: false },
+  { path: '/privacybox', title: page('privacy'), chrome: false },
+  { path: '/articledetailbox', title: ui('article.title'), chrome: false },
+  { path: '/articledetailbox/cloud-idle-guide', title: article('cloud-idle-guide'), chrome: false },
+  { path: '/agreementbox', title: page('agreement'), chrome: false },
+  { path: '/changelogbox', title: ui('changelog.title'), chrome: false },
+  { path: '/faqbox', title: ui('faq.title'), chrome: false },
+  { path: '/activate', title: ui('activate.title') },
+  { path: '/activate/cdkey', title: ui('activate.cdkey.title') },
+  { path: '/activate/help', title: page('activate-help') },
+  { path: '/raffle', title: ui('raffle.title') },
+  { path: '/raffle/forthwith', title: ui('raffle.forthwith.title') },
+  { path: '/payment', title: ui('pay.title'), chrome: false },
+  { path: '/search', title: ui('search.title') },
+  { path: '/account/login', title: ui('login.title') },
+  ...['info', 'edit', 'bind', 'wallet', 'safe', 'game', 'agreements'].map((p) => ({ path: `/account/center/${p}`, title: ui(`account.${p}.title`) })),
+  { path: '/account/center/steam/account', title: ui('account.steamAccount.title') },
+  { path: '/account/center/steam/cloudidea', title: ui('account.cloudidea.title') },
+  { path: '/account/center/steam/point', title: ui('account.point.title') },
+  { path: '/account/center/order', title: ui('account.order.title') },
+  { path: '/account/center/order/detail', title: ui('account.orderDetail.title') },
+  { path: '/account/center/redemption', title: ui('account.redemption.title') },
+  { path: '/account/center/redemption/donate', title: ui('account.donate.title') },
+  { path: '/account/center/safe/confirmemail', title: ui('email.sent.title'), chrome: false },
+  { path: '/verification/email/confirm', title: ui('email.confirm.title'), chrome: false },
+];
+
+/** Default routes that send the visitor on (spec §2), with where they land. */
+export const redirects = [
+  { path: '/account', to: '/account/center/info' },
+  { path: '/account/center', to: '/account/center/info' },
+  { path: '/account/center/steam', to: '/account/center/steam/point' },
+];
+
+export { localizePath, locales };

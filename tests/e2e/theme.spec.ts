@@ -1,0 +1,62 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const darkClass = 'body-warp-dark';
+
+/** Records whether <body> had the dark class the moment the parser created it, i.e. before first paint. */
+async function recordBodyAtBirth(page: Page) {
+  await page.addInitScript((cls) => {
+    new MutationObserver((_, observer) => {
+      if (document.body) {
+        (window as unknown as { bodyWasDark: boolean }).bodyWasDark = document.body.classList.contains(cls) || document.documentElement.classList.contains(cls);
+        observer.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  }, darkClass);
+}
+
+const state = (page: Page) =>
+  page.evaluate((cls) => ({
+    html: document.documentElement.classList.contains(cls),
+    body: document.body.classList.contains(cls),
+    style: !!document.getElementById('theme-style'),
+  }), darkClass);
+
+test('dark sets the class on html and body; light clears it and removes the style element', async ({ page }) => {
+  await page.goto('/en/faq');
+  const select = page.locator('[data-theme-select]');
+  await select.selectOption('dark');
+  expect(await state(page)).toEqual({ html: true, body: true, style: true });
+  await select.selectOption('light');
+  expect(await state(page)).toEqual({ html: false, body: false, style: false });
+});
+
+test('a stored dark theme is there before first paint after a reload (no flash)', async ({ page }) => {
+  await recordBodyAtBirth(page);
+  await page.goto('/en/');
+  await page.locator('[data-theme-select]').selectOption('dark');
+  await page.reload();
+  expect(await page.evaluate(() => (window as unknown as { bodyWasDark: boolean }).bodyWasDark)).toBe(true);
+  await expect(page.locator('[data-theme-select]')).toHaveValue('dark');
+  expect(await state(page)).toEqual({ html: true, body: true, style: true });
+});
+
+test('auto follows the system preference live', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto('/en/');
+  await expect(page.locator('[data-theme-select]')).toHaveValue('auto');
+  expect((await state(page)).html).toBe(false);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(async () => (await state(page)).body).toBe(true);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect.poll(async () => (await state(page)).body).toBe(false);
+});
+
+test('box pages take ?theme= and ?language= from the desktop client, without chrome', async ({ page }) => {
+  await recordBodyAtBirth(page);
+  await page.goto('/privacybox?theme=dark&language=ru');
+  await expect(page).toHaveURL(/\/ru\/privacybox\?theme=dark&language=ru$/);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
+  expect(await page.evaluate(() => (window as unknown as { bodyWasDark: boolean }).bodyWasDark)).toBe(true);
+  await expect(page.locator('header, footer, nav')).toHaveCount(0);
+  await expect(page.locator('h1')).toBeVisible();
+});
