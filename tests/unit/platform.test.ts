@@ -29,11 +29,11 @@ describe('detectUa', () => {
 
 describe('recommendedPackage', () => {
   it.each(userAgents)('$label gets $expected', ({ ua, maxTouchPoints, expected }) => {
-    expect(recommendedPackage(releases, detectUa(ua, {}, maxTouchPoints)).pkg.id).toBe(expected);
+    expect(recommendedPackage(releases.platforms, detectUa(ua, {}, maxTouchPoints)).pkg.id).toBe(expected);
   });
 
   it('offers the Windows x64 installer when the system is unknown', () => {
-    expect(recommendedPackage(releases, { name: 'unknown', cpu: 'unknown' })).toMatchObject({ platform: 'windows', pkg: { id: 'win-x64-setup' } });
+    expect(recommendedPackage(releases.platforms, { name: 'unknown', cpu: 'unknown' })).toMatchObject({ platform: 'windows', pkg: { id: 'win-x64-setup' } });
   });
 });
 

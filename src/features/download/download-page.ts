@@ -3,8 +3,8 @@
  * matching package first and turns the platform lists into tabs. Without it
  * every platform's list is simply shown.
  */
-import { detectUa, recommendedPackage, type ClientHints } from './platform.ts';
-import { loadReleases, type PlatformName } from './releases.ts';
+import { detectUa, recommendedPackage, type ClientHints, type PackageChoice } from './platform.ts';
+import type { PlatformName } from './releases.ts';
 import { $selectPlatform, $ua } from './state.ts';
 
 interface UaDataNavigator extends Navigator {
@@ -17,6 +17,18 @@ async function clientHints(nav: UaDataNavigator): Promise<ClientHints> {
   } catch {
     return {};
   }
+}
+
+/** The packages as the page lists them, so the script needs no copy of releases.json. */
+function listedPackages(root: HTMLElement): Record<PlatformName, PackageChoice[]> {
+  const platforms = {} as Record<PlatformName, PackageChoice[]>;
+  for (const panel of root.querySelectorAll<HTMLElement>('[data-platform-panel]')) {
+    platforms[panel.dataset.platformPanel as PlatformName] = [...panel.querySelectorAll<HTMLElement>('[data-package-id]')].map((el) => ({
+      id: el.dataset.packageId!,
+      cpu: el.dataset.cpu as PackageChoice['cpu'],
+    }));
+  }
+  return platforms;
 }
 
 function showPlatform(root: HTMLElement, platform: PlatformName): void {
@@ -66,7 +78,7 @@ if (root) {
   const nav = navigator as UaDataNavigator;
   const ua = detectUa(nav.userAgent, await clientHints(nav), nav.maxTouchPoints);
   $ua.set(ua);
-  const { platform, pkg } = recommendedPackage(loadReleases(), ua);
+  const { platform, pkg } = recommendedPackage(listedPackages(root), ua);
   $selectPlatform.set(platform);
   showRecommendation(root, pkg.id);
   root.dataset.detected = `${ua.name}/${ua.cpu}`;

@@ -1,4 +1,7 @@
-import type { PlatformName, ReleasePackage, Releases } from './releases.ts';
+import type { PlatformName, ReleasePackage } from './releases.ts';
+
+/** What choosing a package needs to know of each: its id and CPU. */
+export type PackageChoice = Pick<ReleasePackage, 'id' | 'cpu'>;
 
 /** The global `ua` state of spec §3: the visitor's system and CPU. */
 export interface UaState {
@@ -45,9 +48,9 @@ export function detectUa(ua: string, hints: ClientHints = {}, maxTouchPoints = 0
 }
 
 /** The package to offer first: the detected system's, matching its CPU where it can. */
-export function recommendedPackage(releases: Releases, ua: UaState): { platform: PlatformName; pkg: ReleasePackage } {
+export function recommendedPackage<P extends PackageChoice>(platforms: Record<PlatformName, P[]>, ua: UaState): { platform: PlatformName; pkg: P } {
   const platform: PlatformName = ua.name === 'unknown' ? 'windows' : ua.name;
-  const list = releases.platforms[platform];
+  const list = platforms[platform];
   const cpu = ua.cpu === 'x86' ? 'x64' : ua.cpu;
   const pkg = list.find((p) => p.cpu === cpu) ?? list.find((p) => p.cpu === 'any') ?? list[0];
   return { platform, pkg };

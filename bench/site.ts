@@ -1,0 +1,113 @@
+/**
+ * Site build benchmark (`npm run bench:site`): copies the real content, adds
+ * N generated articles per locale, builds into a temporary folder and reports
+ * pages per second, the build's peak memory and the gzipped JavaScript each
+ * page type ships. Prints a table and writes bench/results/site.json.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+
+const { values } = parseArgs({ options: { articles: { type: 'string', default: '1000' }, keep: { type: 'boolean', default: false } } });
+const perLocale = Number(values.articles);
+const root = path.resolve(import.meta.dirname, '..');
+const work = mkdtempSync(path.join(tmpdir(), 'bench-site-'));
+const contentDir = path.join(work, 'content');
+const outDir = path.join(work, 'dist');
+
+const paragraphs = [
+  'Beacon Toolkit keeps the Steam store and community reachable by resolving names over DNS-over-HTTPS and connecting to edge addresses that answer.',
+  'The account switcher remembers every login you allow it to keep, and the authenticator stores its secrets encrypted on this device only.',
+  'Cloud idling runs on our servers, so trading cards keep dropping while your computer is switched off; the account centre shows the live status.',
+  'Every release is signed and published with a SHA-256 checksum; verify it with certutil, shasum or sha256sum before you install.',
+];
+
+/** A plausible article of about 300 words with headings, a list and a code block. */
+function article(locale: string, i: number): string {
+  const date = new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+  const body = Array.from({ length: 3 }, (_, s) => `## Section ${s + 1}\n\n${paragraphs[(i + s) % 4]} ${paragraphs[(i + s + 1) % 4]}\n\n- ${paragraphs[s % 4]}\n- ${paragraphs[(s + 2) % 4]}\n`).join('\n');
+  return `---\ntitle: "Generated article ${i} (${locale})"\ndescription: "Benchmark article number ${i} for ${locale}."\ncategory: ${i % 2 ? 'DR' : 'DG'}\ndate: ${date}\nauthor: "Benchmark"\ntags: ["bench"]\n---\n\n${body}\n\`\`\`bash\nsha256sum -c checksums.txt\n\`\`\`\n`;
+}
+
+function filesUnder(dir: string, suffix: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(suffix))
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+/** Gzipped bytes of every script a page runs: inline ones, and module files with the chunks they import. */
+function pageJavaScript(htmlFile: string): { gzipBytes: number; react: boolean } {
+  const html = readFileSync(htmlFile, 'utf8');
+  const sources: string[] = [];
+  for (const [, attrs, body] of html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
+    if (/type="application\/(ld\+)?json"/.test(attrs)) continue;
+    const src = attrs.match(/src="([^"]+)"/)?.[1];
+    if (!src) sources.push(body);
+    else if (src.startsWith('/')) collectModule(path.join(outDir, src), sources, new Set());
+  }
+  const gzipBytes = sources.reduce((sum, code) => sum + gzipSync(code).length, 0);
+  return { gzipBytes, react: sources.some((code) => /react-dom|__reactContainer|createRoot\(/.test(code)) };
+}
+
+function collectModule(file: string, sources: string[], seen: Set<string>): void {
+  if (seen.has(file)) return;
+  seen.add(file);
+  const code = readFileSync(file, 'utf8');
+  sources.push(code);
+  for (const [, spec] of code.matchAll(/(?:import|from)\s*["'](\.{1,2}\/[^"']+)["']/g)) collectModule(path.resolve(path.dirname(file), spec), sources, seen);
+}
+
+cpSync(path.join(root, 'content'), contentDir, { recursive: true });
+const locales = readdirSync(path.join(contentDir, 'articles'));
+for (const locale of locales) {
+  const dir = path.join(contentDir, 'articles', locale);
+  for (let i = 1; i <= perLocale; i++) writeFileSync(path.join(dir, `bench-${String(i).padStart(5, '0')}.md`), article(locale, i));
+}
+console.log(`Building ${locales.length} locales with ${perLocale} extra articles each into ${outDir} …`);
+
+process.env.CONTENT_DIR = contentDir;
+process.env.ASTRO_OUT_DIR = outDir;
+process.env.ASTRO_TELEMETRY_DISABLED = '1';
+const { build } = await import('astro');
+const started = performance.now();
+await build({ root, logLevel: 'warn' });
+const seconds = (performance.now() - started) / 1000;
+const peakMiB = process.resourceUsage().maxRSS / 1024;
+
+const pages = filesUnder(outDir, '.html').length;
+const pageTypes = {
+  home: 'en/index.html',
+  article: 'en/article/bench-00001/index.html',
+  download: 'en/download/index.html',
+  'login shell': 'en/account/login/index.html',
+  faq: 'en/faq/index.html',
+};
+const js = Object.fromEntries(Object.entries(pageTypes).map(([type, file]) => [type, pageJavaScript(path.join(outDir, file))]));
+
+const results = {
+  date: new Date().toISOString(),
+  articlesPerLocale: perLocale,
+  locales: locales.length,
+  pages,
+  buildSeconds: Number(seconds.toFixed(2)),
+  pagesPerSecond: Math.round(pages / seconds),
+  peakMemoryMiB: Math.round(peakMiB),
+  gzippedJsBytes: Object.fromEntries(Object.entries(js).map(([type, v]) => [type, v.gzipBytes])),
+  reactOnPage: Object.fromEntries(Object.entries(js).map(([type, v]) => [type, v.react])),
+};
+
+console.log('\nSite build benchmark');
+console.table({
+  pages: { value: results.pages },
+  'build seconds': { value: results.buildSeconds },
+  'pages / second': { value: results.pagesPerSecond },
+  'peak memory (MiB)': { value: results.peakMemoryMiB },
+});
+console.table(Object.fromEntries(Object.entries(js).map(([type, v]) => [type, { 'gzipped JS (bytes)': v.gzipBytes, React: v.react ? 'yes' : 'no' }])));
+
+mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
+writeFileSync(path.join(root, 'bench', 'results', 'site.json'), `${JSON.stringify(results, null, 2)}\n`);
+console.log('Wrote bench/results/site.json');
+if (!values.keep) rmSync(work, { recursive: true, force: true });

@@ -1,0 +1,39 @@
+/**
+ * The two scripts that must run before first paint, inlined in <head>: the
+ * once-only locale redirect for unprefixed URLs, and the stored theme. Both
+ * reuse the tested functions by serialising them, minified once per build.
+ */
+import { transformSync } from 'esbuild';
+import { localeRedirectTarget, preferredLocale, type RedirectConfig } from '../i18n/detect.ts';
+import { defaultLocale, localeStorageKey, locales } from '../i18n/locales.ts';
+import { applyTheme, darkClass, isDarkMode, parseThemeMode, themeStorageKey, themeStyleId } from '../stores/theme.ts';
+
+const minify = (code: string) => transformSync(code, { minify: true, target: 'es2020' }).code.trim();
+
+function build(clientParams: boolean): string[] {
+  const redirectConfig: RedirectConfig = {
+    segments: Object.fromEntries(locales.map((l) => [l.code, l.segment])),
+    fallback: defaultLocale,
+    storageKey: localeStorageKey,
+    languageParam: clientParams,
+  };
+  const locale = `(function(){var to=(${localeRedirectTarget})(${preferredLocale},${JSON.stringify(redirectConfig)},window);if(to)location.replace(to);})();`;
+  const themeConfig = { key: themeStorageKey, cls: darkClass, id: themeStyleId, param: clientParams };
+  const theme = `(function(c){var parse=${parseThemeMode},dark=${isDarkMode},apply=${applyTheme},m=null;if(c.param)m=new URLSearchParams(location.search).get('theme');if(!m)try{m=localStorage.getItem(c.key)}catch(e){}apply(document,dark(parse(m),matchMedia('(prefers-color-scheme: dark)').matches),c.cls,c.id);})(${JSON.stringify(themeConfig)});`;
+  return [minify(locale), minify(theme)];
+}
+
+const built = new Map<boolean, string[]>();
+
+/** The inline head scripts; box pages (`clientParams`) also obey `?language=` and `?theme=`. */
+export function headScripts(clientParams: boolean): string[] {
+  let scripts = built.get(clientParams);
+  if (!scripts) {
+    scripts = build(clientParams);
+    built.set(clientParams, scripts);
+  }
+  return scripts;
+}
+
+/** Copies the theme class from <html> to <body> the moment the body opens (spec §1: both carry it). */
+export const bodyThemeScript = `document.body.classList.toggle(${JSON.stringify(darkClass)},document.documentElement.classList.contains(${JSON.stringify(darkClass)}))`;
