@@ -7,6 +7,13 @@ import { defaultLocale, locales } from './src/i18n/locales.ts';
 /** Where the site is published; canonical URLs, feeds and the sitemap use it. */
 const site = process.env.SITE_URL ?? 'http://localhost:4321';
 
+/** @type {import('astro').AstroUserConfig['i18n']} */
+const i18n = {
+  defaultLocale,
+  locales: locales.map((l) => (l.segment && l.segment !== l.code ? { path: l.segment, codes: [l.code] } : l.code)),
+  routing: { prefixDefaultLocale: false, redirectToDefaultLocale: false },
+};
+
 export default defineConfig({
   site,
   output: 'static',
@@ -14,11 +21,8 @@ export default defineConfig({
   build: { format: 'directory' },
   // Everything the bench generates lands elsewhere; the real build reads ./content.
   outDir: process.env.ASTRO_OUT_DIR ?? './dist',
-  i18n: {
-    defaultLocale,
-    locales: locales.map((l) => (l.segment && l.segment !== l.code ? { path: l.segment, codes: [l.code] } : l.code)),
-    routing: { prefixDefaultLocale: false, redirectToDefaultLocale: false },
-  },
+  // Computed from the locale table, which defineConfig's literal-type inference cannot follow.
+  i18n: /** @type {any} */ (i18n),
   integrations: [
     react(),
     sitemap({

@@ -45,7 +45,7 @@ describe('localeRedirectTarget', () => {
     return {
       location: { pathname, search, hash } as Location,
       localStorage: { getItem: (key: string) => (key === localeStorageKey ? stored : null) } as Storage,
-      navigator: { languages, language: languages[0] } as Navigator,
+      navigator: { languages, language: languages[0] } as unknown as Navigator,
     };
   };
   const target = (url: string, stored: string | null, languages: string[], param = false) =>
