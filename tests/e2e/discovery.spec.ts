@@ -40,3 +40,17 @@ test('the sitemap lists pages with hreflang alternates, and robots.txt points to
   expect(sitemap).toMatch(/hreflang="zh-TW" href="[^"]*\/zh-tw\/download"/);
   expect(sitemap).not.toContain('privacybox');
 });
+
+test('no page links to a page that does not exist', async ({ request }) => {
+  // Every site link in every built page, checked once against the running server.
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const pages = readdirSync('dist', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html'));
+  const links = new Set<string>();
+  for (const page of pages) {
+    for (const [, href] of readFileSync(`dist/${page}`, 'utf8').matchAll(/href="(\/(?!\/)[^"#?]*)/g)) links.add(href);
+  }
+  expect(links.size).toBeGreaterThan(200);
+  const broken: string[] = [];
+  for (const href of links) if ((await request.get(href)).status() !== 200) broken.push(href);
+  expect(broken).toEqual([]);
+});
