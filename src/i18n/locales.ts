@@ -49,11 +49,3 @@ export function localizePath(code: string, path: string): string {
   if (!segment) return path;
   return path === '/' ? `/${segment}` : `/${segment}${path}`;
 }
-
-/** Splits a URL path into its locale and the locale-free spec path. */
-export function splitLocalePath(pathname: string): { locale: LocaleCode; path: string } {
-  const [, first = '', ...rest] = pathname.split('/');
-  const match = locales.find((l) => l.segment && l.segment === first.toLowerCase());
-  if (!match) return { locale: defaultLocale, path: pathname || '/' };
-  return { locale: match.code, path: `/${rest.join('/')}` };
-}

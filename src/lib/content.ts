@@ -5,6 +5,7 @@
  */
 import { getCollection, type CollectionEntry, type CollectionKey } from 'astro:content';
 import { defaultLocale, localizePath, type LocaleCode } from '../i18n/locales.ts';
+import { localePaths } from '../i18n/paths.ts';
 
 export interface LocalizedEntry<C extends CollectionKey> {
   slug: string;
@@ -65,4 +66,9 @@ export function localizeLinks(html: string, locale: LocaleCode): string {
 /** The rendered HTML of an entry, with its site links localised. */
 export function entryHtml(entry: { rendered?: { html: string } }, locale: LocaleCode): string {
   return localizeLinks(entry.rendered?.html ?? '', locale);
+}
+
+/** Static paths for one page per entry of a collection in every locale: `{ slug }` params, `{ item }` props. */
+export function entryPaths<C extends CollectionKey>(collection: C) {
+  return localePaths(async (locale) => (await localizedEntries(collection, locale)).map((item) => ({ params: { slug: item.slug }, props: { item } })));
 }
