@@ -6,9 +6,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { notFoundPage, resolveSitePath } from '../site/resolve.ts';
+import { resolveSitePath } from '../site/resolve.ts';
 
 export interface SiteOptions {
   root: string;
@@ -30,17 +30,12 @@ const site: FastifyPluginAsync<SiteOptions> = async (app, options) => {
 
   await app.register(fastifyStatic, { root, serve: false, cacheControl: false });
 
-  const send = (reply: FastifyReply, file: string, status = 200) =>
-    reply.code(status).header('cache-control', status === 200 ? cacheControl(file) : 'no-store').sendFile(file);
-
   app.route({
     method: ['GET', 'HEAD'],
     url: '/*',
     handler: async (request, reply) => {
-      const { pathname } = new URL(request.url, 'http://site');
-      const file = await resolveSitePath(pathname, isFile);
-      if (file) return send(reply, file);
-      return send(reply, await notFoundPage(pathname, isFile), 404);
+      const { file, status } = await resolveSitePath(new URL(request.url, 'http://site').pathname, isFile);
+      return reply.code(status).header('cache-control', status === 200 ? cacheControl(file) : 'no-store').sendFile(file);
     },
   });
 };

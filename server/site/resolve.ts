@@ -25,23 +25,20 @@ async function localeFolder(relative: string, isFile: IsFile): Promise<string> {
 }
 
 /**
- * The file that answers a path: the file itself, or the folder's index.html.
- * Any path below /raffle/ shows the raffle page (spec §2: its catch-all child).
+ * The file that answers a path and its status: the file itself or the folder's
+ * index.html; the raffle page for anything below /raffle/ (spec §2: its
+ * catch-all child); otherwise the locale's not-found page (the account
+ * centre's under /account) with 404.
  */
-export async function resolveSitePath(pathname: string, isFile: IsFile): Promise<string | null> {
+export async function resolveSitePath(pathname: string, isFile: IsFile): Promise<{ file: string; status: 200 | 404 }> {
   const relative = relativePath(pathname);
-  if (relative === null) return null;
-  const candidates = relative === '' || relative.endsWith('/') ? [`${relative}index.html`] : [relative, `${relative}/index.html`];
-  for (const candidate of candidates) if (await isFile(candidate)) return candidate;
-  const prefix = await localeFolder(relative, isFile);
-  if (relative.slice(prefix.length).startsWith('raffle/')) return `${prefix}raffle/index.html`;
-  return null;
-}
-
-/** The not-found page for a path: the locale's own, and the account centre's under /account. */
-export async function notFoundPage(pathname: string, isFile: IsFile): Promise<string> {
-  const relative = relativePath(pathname) ?? '';
-  const prefix = await localeFolder(relative, isFile);
-  const rest = relative.slice(prefix.length);
-  return rest === 'account' || rest.startsWith('account/') ? `${prefix}account/not-found/index.html` : `${prefix}not-found/index.html`;
+  if (relative !== null) {
+    const candidates = relative === '' || relative.endsWith('/') ? [`${relative}index.html`] : [relative, `${relative}/index.html`];
+    for (const candidate of candidates) if (await isFile(candidate)) return { file: candidate, status: 200 };
+  }
+  const prefix = await localeFolder(relative ?? '', isFile);
+  const rest = (relative ?? '').slice(prefix.length);
+  if (rest.startsWith('raffle/')) return { file: `${prefix}raffle/index.html`, status: 200 };
+  const account = rest === 'account' || rest.startsWith('account/');
+  return { file: `${prefix}${account ? 'account/' : ''}not-found/index.html`, status: 404 };
 }

@@ -23,16 +23,11 @@ function build(clientParams: boolean): string[] {
   return [minify(locale), minify(theme)];
 }
 
-const built = new Map<boolean, string[]>();
+const variants = { page: build(false), box: build(true) };
 
 /** The inline head scripts; box pages (`clientParams`) also obey `?language=` and `?theme=`. */
 export function headScripts(clientParams: boolean): string[] {
-  let scripts = built.get(clientParams);
-  if (!scripts) {
-    scripts = build(clientParams);
-    built.set(clientParams, scripts);
-  }
-  return scripts;
+  return clientParams ? variants.box : variants.page;
 }
 
 /** Copies the theme class from <html> to <body> the moment the body opens (spec §1: both carry it). */
