@@ -1,12 +1,51 @@
 import { z } from 'zod';
 
-const schema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
-  HOST: z.string().min(1).default('localhost'),
-  /** The built site that is served (astro build output). */
-  SITE_DIR: z.string().min(1).default('dist'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+const list = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
+
+/** An outside messaging service: the development outbox, or an HTTP gateway that needs a URL and a secret. */
+const providerName = z.enum(['dev', 'http']).default('dev');
+const gatewayUrl = z.url().optional();
+const gatewaySecret = z.string().min(16).optional();
+
+const schema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+    HOST: z.string().min(1).default('localhost'),
+    /** The built site that is served (astro build output). */
+    SITE_DIR: z.string().min(1).default('dist'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** `file://<folder>` (embedded PGlite), `memory://` (tests) or `postgres://…`. */
+    DATABASE_URL: z.string().regex(/^(file:\/\/.+|memory:\/\/|postgres(ql)?:\/\/.+)$/, 'must be file://<folder>, memory:// or postgres://…').default('file://./data/db'),
+    /** Holds the generated keys (keys/), shared by every instance of one deployment. */
+    DATA_DIR: z.string().min(1).default('data'),
+    /** Seeds a demo account on an empty database. */
+    DEMO_DATA: flag.default(true),
+    /** Origins of sites on other hosts allowed to call the API with credentials. */
+    CORS_ORIGINS: list.default([]),
+    /** Behind a reverse proxy, take the client address from X-Forwarded-For. */
+    TRUST_PROXY: flag.default(false),
+    /** Requests per minute and client address to the API as a whole. */
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+    /** Where `/basic/customer/service` sends a logged-in user (a signed user reference is appended). */
+    CUSTOMER_SERVICE_URL: z.string().min(1).default('/contact'),
+    /** Set when the site calls an API on another origin (also baked into the site build). */
+    PUBLIC_API_URL: z.url().optional(),
+    SMS_PROVIDER: providerName,
+    SMS_GATEWAY_URL: gatewayUrl,
+    SMS_GATEWAY_SECRET: gatewaySecret,
+    EMAIL_PROVIDER: providerName,
+    EMAIL_GATEWAY_URL: gatewayUrl,
+    EMAIL_GATEWAY_SECRET: gatewaySecret,
+  })
+  .superRefine((config, context) => {
+    for (const prefix of ['SMS', 'EMAIL'] as const) {
+      if (config[`${prefix}_PROVIDER`] !== 'http') continue;
+      for (const key of [`${prefix}_GATEWAY_URL`, `${prefix}_GATEWAY_SECRET`] as const) {
+        if (!config[key]) context.addIssue({ code: 'custom', path: [key], message: `required when ${prefix}_PROVIDER=http` });
+      }
+    }
+  });
 
 export type Config = z.infer<typeof schema>;
 

@@ -1,8 +1,13 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { DatabaseLockedError } from './db/open.ts';
 
 const config = loadConfig();
-const app = await buildApp(config);
+const app = await buildApp(config).catch((error: unknown) => {
+  if (!(error instanceof DatabaseLockedError)) throw error;
+  console.error(`\n  ${error.message}\n`);
+  process.exit(1);
+});
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {

@@ -3,15 +3,18 @@
  * the locale's not-found page with status 404, and cache headers that let
  * browsers keep hashed assets forever but always revalidate HTML.
  */
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
+import { pagePolicy } from '../site/csp.ts';
 import { resolveSitePath } from '../site/resolve.ts';
 
 export interface SiteOptions {
   root: string;
+  /** Other origins pages may call (an API on another host). */
+  connectSources: string[];
 }
 
 const immutable = 'public, max-age=31536000, immutable';
@@ -28,6 +31,17 @@ const site: FastifyPluginAsync<SiteOptions> = async (app, options) => {
   const root = path.resolve(options.root);
   const isFile = async (relative: string) => (await stat(path.join(root, relative)).catch(() => null))?.isFile() ?? false;
 
+  // The built site does not change while the server runs, so each page's policy is computed once.
+  const policies = new Map<string, Promise<string>>();
+  const policyOf = (file: string) => {
+    let policy = policies.get(file);
+    if (!policy) {
+      policy = readFile(path.join(root, file), 'utf8').then((html) => pagePolicy(html, options.connectSources));
+      policies.set(file, policy);
+    }
+    return policy;
+  };
+
   await app.register(fastifyStatic, { root, serve: false, cacheControl: false });
 
   app.route({
@@ -35,6 +49,7 @@ const site: FastifyPluginAsync<SiteOptions> = async (app, options) => {
     url: '/*',
     handler: async (request, reply) => {
       const { file, status } = await resolveSitePath(new URL(request.url, 'http://site').pathname, isFile);
+      if (file.endsWith('.html')) reply.header('content-security-policy', await policyOf(file));
       return reply.code(status).header('cache-control', status === 200 ? cacheControl(file) : 'no-store').sendFile(file);
     },
   });

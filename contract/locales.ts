@@ -1,0 +1,10 @@
+/** The eight interface languages; the site's locale table and the server's messages both follow this list. */
+export const localeCodes = ['zh-CN', 'zh-TW', 'en', 'es', 'it', 'ja', 'ko', 'ru'] as const;
+
+export type LocaleCode = (typeof localeCodes)[number];
+
+export const defaultLocale: LocaleCode = 'zh-CN';
+
+export function isLocaleCode(value: string): value is LocaleCode {
+  return (localeCodes as readonly string[]).includes(value);
+}

@@ -1,0 +1,13 @@
+import type { Config } from './config.ts';
+import type { ServerKeys } from './crypto/keys.ts';
+import type { Database } from './db/open.ts';
+import type { Messenger } from './services/messenger.ts';
+
+/** What route modules need, handed to them once by `buildApp`. */
+export interface AppContext {
+  config: Config;
+  db: Database;
+  keys: ServerKeys;
+  sms: Messenger;
+  email: Messenger;
+}

@@ -1,0 +1,42 @@
+/** The sealed-body format of contract/crypto.ts, on node:crypto. */
+import { constants, createCipheriv, createDecipheriv, privateDecrypt, randomBytes, type KeyObject } from 'node:crypto';
+import { encryption } from '../../contract/crypto.ts';
+
+/** One error for every way opening can fail, so failures tell an attacker nothing. */
+export class SealError extends Error {
+  constructor() {
+    super('sealed body could not be opened');
+  }
+}
+
+const hexPattern = /^[0-9a-f]+$/i;
+
+/** Unwraps the request's AES key from its RSA-OAEP-SHA256 header. */
+export function unwrapKey(privateKey: KeyObject, wrappedHex: string | undefined): Buffer {
+  if (!wrappedHex || wrappedHex.length % 2 !== 0 || !hexPattern.test(wrappedHex)) throw new SealError();
+  try {
+    const key = privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(wrappedHex, 'hex'));
+    if (key.length !== encryption.aesKeyBytes) throw new SealError();
+    return key;
+  } catch {
+    throw new SealError();
+  }
+}
+
+/** base64(iv ‖ ciphertext) → plaintext. */
+export function open(key: Buffer, sealed: string): string {
+  try {
+    const bytes = Buffer.from(sealed, 'base64');
+    if (bytes.length < encryption.ivBytes + 16) throw new SealError();
+    const decipher = createDecipheriv('aes-256-cbc', key, bytes.subarray(0, encryption.ivBytes));
+    return Buffer.concat([decipher.update(bytes.subarray(encryption.ivBytes)), decipher.final()]).toString('utf8');
+  } catch {
+    throw new SealError();
+  }
+}
+
+/** plaintext → base64(iv ‖ ciphertext), with a fresh IV. */
+export function seal(key: Buffer, plaintext: string, iv: Buffer = randomBytes(encryption.ivBytes)): string {
+  const cipher = createCipheriv('aes-256-cbc', key, iv);
+  return Buffer.concat([iv, cipher.update(plaintext, 'utf8'), cipher.final()]).toString('base64');
+}

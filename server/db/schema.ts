@@ -1,0 +1,80 @@
+/**
+ * The database schema (Drizzle, Postgres dialect). One migration set, generated
+ * from this file with `npm run db:generate`, runs on PGlite and PostgreSQL alike.
+ */
+import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable('users', {
+  id: serial('id').primaryKey(),
+  phone: text('phone').unique(),
+  email: text('email').unique(),
+  nickname: text('nickname').notNull(),
+  /** Avatar images by size name (spec §3 AvatarUrl). */
+  avatarUrl: jsonb('avatar_url').$type<Record<string, string>>().notNull().default({}),
+  passwordHash: text('password_hash'),
+  createdAt: createdAt(),
+});
+
+/** Third-party identities bound to a user (unbound with `unbundleaccount/{id}`). */
+export const externalAccounts = pgTable(
+  'external_accounts',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    subject: text('subject').notNull(),
+    displayName: text('display_name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('external_accounts_provider_subject').on(t.provider, t.subject), index('external_accounts_user').on(t.userId)],
+);
+
+/** One signed-in device; its tokens rotate, and revoking it ends them all. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: text('device_id').notNull(),
+    device: text('device').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('sessions_user').on(t.userId)],
+);
+
+/** Access and refresh tokens, stored only as SHA-256 hashes. */
+export const tokens = pgTable(
+  'tokens',
+  {
+    hash: text('hash').primaryKey(),
+    sessionId: uuid('session_id').notNull().references(() => sessions.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['access', 'refresh'] }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Set when a refresh token is exchanged; a second use means it leaked. */
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('tokens_session').on(t.sessionId)],
+);
+
+/** SMS and e-mail codes; every row is one send, which is also what the send limits count. */
+export const verificationCodes = pgTable(
+  'verification_codes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    channel: text('channel', { enum: ['sms', 'email'] }).notNull(),
+    target: text('target').notNull(),
+    ip: text('ip').notNull(),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    failedTries: integer('failed_tries').notNull().default(0),
+    consumed: boolean('consumed').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('verification_codes_target').on(t.channel, t.target, t.createdAt), index('verification_codes_ip').on(t.ip, t.createdAt)],
+);
+

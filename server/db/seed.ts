@@ -1,0 +1,18 @@
+/** Demo data for a fresh embedded database, so a newcomer can try password login and unbinding at once. */
+import { count } from 'drizzle-orm';
+import { hashPassword } from '../modules/identity/passwords.ts';
+import type { Database } from './open.ts';
+import { externalAccounts, users } from './schema.ts';
+
+export const demoAccount = { phone: '13800000000', password: 'beacon-demo-2026' } as const;
+
+export async function seedDemoData(db: Database): Promise<boolean> {
+  const [{ existing }] = await db.select({ existing: count() }).from(users);
+  if (existing > 0) return false;
+  const passwordHash = await hashPassword(demoAccount.password);
+  await db.transaction(async (tx) => {
+    const [user] = await tx.insert(users).values({ phone: demoAccount.phone, nickname: 'Beacon Demo', passwordHash }).returning({ id: users.id });
+    await tx.insert(externalAccounts).values({ userId: user.id, provider: 'steam', subject: '76561198000000000', displayName: 'BeaconDemo' });
+  });
+  return true;
+}

@@ -1,0 +1,83 @@
+/**
+ * One-time codes sent by SMS or e-mail (spec §7): 6 digits, valid 5 minutes,
+ * one send per target a minute, daily caps per target and per client address,
+ * and 5 wrong tries burn the code. Every send is a row, which is what the
+ * limits count; an advisory lock per target keeps two racing sends honest.
+ */
+import { createHmac, randomInt } from 'node:crypto';
+import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { ErrorCode } from '../../../contract/errors.ts';
+import { verification } from '../../../contract/identity.ts';
+import type { Database, Transaction } from '../../db/open.ts';
+import { verificationCodes } from '../../db/schema.ts';
+import { ApiError, tooManyRequests } from '../../http/api-error.ts';
+
+type Channel = 'sms' | 'email';
+
+
+const day = 24 * 3600_000;
+
+function hashCode(secret: Buffer, target: string, code: string): string {
+  return createHmac('sha256', secret).update(`${target}:${code}`).digest('hex');
+}
+
+/** Stores a new code for `target` and returns it, or throws 429 when a limit is reached. */
+export async function issueCode(db: Database, secret: Buffer, channel: Channel, target: string, ip: string, now = new Date()): Promise<{ id: number; code: string }> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${channel}:${target}`}))`);
+    const since = new Date(now.getTime() - day);
+    const [latest] = await tx
+      .select({ createdAt: verificationCodes.createdAt })
+      .from(verificationCodes)
+      .where(and(eq(verificationCodes.channel, channel), eq(verificationCodes.target, target)))
+      .orderBy(desc(verificationCodes.createdAt))
+      .limit(1);
+    if (latest && now.getTime() - latest.createdAt.getTime() < verification.resendAfterMs) throw tooManyRequests();
+    const [{ sent }] = await tx
+      .select({ sent: count() })
+      .from(verificationCodes)
+      .where(and(eq(verificationCodes.channel, channel), eq(verificationCodes.target, target), gt(verificationCodes.createdAt, since)));
+    const [{ fromIp }] = await tx.select({ fromIp: count() }).from(verificationCodes).where(and(eq(verificationCodes.ip, ip), gt(verificationCodes.createdAt, since)));
+    if (sent >= verification.dailyPerTarget || fromIp >= verification.dailyPerIp) throw tooManyRequests();
+
+    const code = String(randomInt(0, 10 ** verification.codeLength)).padStart(verification.codeLength, '0');
+    // Only the newest code of a target is valid.
+    await tx.update(verificationCodes).set({ consumed: true }).where(and(eq(verificationCodes.channel, channel), eq(verificationCodes.target, target), eq(verificationCodes.consumed, false)));
+    const [row] = await tx
+      .insert(verificationCodes)
+      .values({ channel, target, ip, codeHash: hashCode(secret, target, code), expiresAt: new Date(now.getTime() + verification.validMs), createdAt: now })
+      .returning({ id: verificationCodes.id });
+    return { id: row.id, code };
+  });
+}
+
+/** Forgets a code whose message could not be sent, so it neither works nor counts. */
+export async function withdrawCode(db: Database, id: number): Promise<void> {
+  await db.delete(verificationCodes).where(eq(verificationCodes.id, id));
+}
+
+export type CodeCheck = { ok: true } | { ok: false; error: ApiError };
+
+/**
+ * Checks and uses up the current code of `target` inside the caller's
+ * transaction. A wrong code is returned, not thrown, so the caller can commit
+ * the failed try while rejecting the request.
+ */
+export async function consumeCode(tx: Transaction, secret: Buffer, channel: Channel, target: string, code: string, now = new Date()): Promise<CodeCheck> {
+  const [current] = await tx
+    .select()
+    .from(verificationCodes)
+    .where(and(eq(verificationCodes.channel, channel), eq(verificationCodes.target, target), eq(verificationCodes.consumed, false), gt(verificationCodes.expiresAt, now)))
+    .orderBy(desc(verificationCodes.createdAt))
+    .limit(1)
+    .for('update');
+  if (!current) return { ok: false, error: new ApiError(ErrorCode.CodeInvalid, 'codeInvalid') };
+  if (current.codeHash === hashCode(secret, target, code)) {
+    await tx.update(verificationCodes).set({ consumed: true }).where(eq(verificationCodes.id, current.id));
+    return { ok: true };
+  }
+  const failedTries = current.failedTries + 1;
+  const burned = failedTries >= verification.maxTries;
+  await tx.update(verificationCodes).set({ failedTries, consumed: burned }).where(eq(verificationCodes.id, current.id));
+  return { ok: false, error: burned ? new ApiError(ErrorCode.CodeBurned, 'codeBurned') : new ApiError(ErrorCode.CodeInvalid, 'codeInvalid') };
+}

@@ -1,0 +1,123 @@
+/**
+ * Sessions and their tokens (DESIGN.md §5): opaque random bearer tokens stored
+ * only as SHA-256 hashes. A login opens a session (one device); refreshing
+ * rotates both tokens, and a refresh token used twice revokes the session,
+ * because one of the two users of it is a thief.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, isNull, lt, ne, sql } from 'drizzle-orm';
+import { ErrorCode } from '../../../contract/errors.ts';
+import { lifetimes } from '../../../contract/identity.ts';
+import type { Database, Transaction } from '../../db/open.ts';
+import { sessions, tokens } from '../../db/schema.ts';
+import { ApiError, unauthorized } from '../../http/api-error.ts';
+
+export interface Authenticated {
+  userId: number;
+  sessionId: string;
+}
+
+export interface IssuedTokens {
+  AccessToken: string;
+  ExpiresIn: number;
+  RefreshToken: string;
+  RefreshExpiresIn: number;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
+const newToken = () => randomBytes(32).toString('base64url');
+
+/** How stale `last_seen_at` may get before a request writes it again: keeps reads read-only. */
+const lastSeenPrecisionMs = 60_000;
+
+async function issueTokens(tx: Transaction, sessionId: string, now: Date): Promise<IssuedTokens> {
+  const access = newToken();
+  const refresh = newToken();
+  const accessExpires = now.getTime() + lifetimes.accessTokenMs;
+  const refreshExpires = now.getTime() + lifetimes.refreshTokenMs;
+  await tx.insert(tokens).values([
+    { hash: hashToken(access), sessionId, kind: 'access', expiresAt: new Date(accessExpires) },
+    { hash: hashToken(refresh), sessionId, kind: 'refresh', expiresAt: new Date(refreshExpires) },
+  ]);
+  return { AccessToken: access, ExpiresIn: accessExpires, RefreshToken: refresh, RefreshExpiresIn: refreshExpires };
+}
+
+export async function openSession(tx: Transaction, userId: number, deviceId: string, device: string, now = new Date()): Promise<IssuedTokens> {
+  const [session] = await tx.insert(sessions).values({ userId, deviceId, device: device.slice(0, 200) || 'unknown' }).returning({ id: sessions.id });
+  return issueTokens(tx, session.id, now);
+}
+
+/** The session behind a valid access token, or null. */
+export async function authenticate(db: Database, accessToken: string, now = new Date()): Promise<Authenticated | null> {
+  const [row] = await db
+    .select({ userId: sessions.userId, sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt, expiresAt: tokens.expiresAt })
+    .from(tokens)
+    .innerJoin(sessions, eq(sessions.id, tokens.sessionId))
+    .where(and(eq(tokens.hash, hashToken(accessToken)), eq(tokens.kind, 'access'), isNull(sessions.revokedAt)));
+  if (!row || row.expiresAt <= now) return null;
+  if (now.getTime() - row.lastSeenAt.getTime() > lastSeenPrecisionMs) {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
+  }
+  return { userId: row.userId, sessionId: row.sessionId };
+}
+
+/** Exchanges a refresh token for a new pair; the old pair stops working. */
+export async function rotate(db: Database, refreshToken: string, now = new Date()): Promise<{ userId: number; tokens: IssuedTokens }> {
+  const outcome = await db.transaction(async (tx) => {
+    const hash = hashToken(refreshToken);
+    const [claimed] = await tx
+      .update(tokens)
+      .set({ usedAt: now })
+      .where(and(eq(tokens.hash, hash), eq(tokens.kind, 'refresh'), isNull(tokens.usedAt)))
+      .returning({ sessionId: tokens.sessionId, expiresAt: tokens.expiresAt });
+    if (!claimed) {
+      const [reused] = await tx.select({ sessionId: tokens.sessionId }).from(tokens).where(and(eq(tokens.hash, hash), eq(tokens.kind, 'refresh')));
+      if (!reused) return { error: unauthorized() };
+      await revokeSessions(tx, eq(sessions.id, reused.sessionId), now);
+      return { error: new ApiError(ErrorCode.RefreshReused, 'refreshReused') };
+    }
+    const [session] = await tx.select().from(sessions).where(eq(sessions.id, claimed.sessionId));
+    if (!session || session.revokedAt || claimed.expiresAt <= now) return { error: unauthorized() };
+    await tx.delete(tokens).where(and(eq(tokens.sessionId, session.id), eq(tokens.kind, 'access')));
+    await tx.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, session.id));
+    return { userId: session.userId, tokens: await issueTokens(tx, session.id, now) };
+  });
+  // The reuse revocation commits before the request is refused.
+  if ('error' in outcome) throw outcome.error;
+  return outcome;
+}
+
+async function revokeSessions(tx: Transaction, which: ReturnType<typeof eq>, now: Date): Promise<number> {
+  const revoked = await tx.update(sessions).set({ revokedAt: now }).where(and(which, isNull(sessions.revokedAt))).returning({ id: sessions.id });
+  for (const { id } of revoked) await tx.delete(tokens).where(and(eq(tokens.sessionId, id), eq(tokens.kind, 'access')));
+  return revoked.length;
+}
+
+export async function revokeSession(db: Database, sessionId: string, now = new Date()): Promise<void> {
+  await db.transaction((tx) => revokeSessions(tx, eq(sessions.id, sessionId), now));
+}
+
+/** Signs out every other device of the user; returns how many sessions ended. */
+export async function revokeOtherSessions(db: Database, auth: Authenticated, now = new Date()): Promise<number> {
+  return db.transaction((tx) => revokeSessions(tx, and(eq(sessions.userId, auth.userId), ne(sessions.id, auth.sessionId))!, now));
+}
+
+export async function listSessions(db: Database, auth: Authenticated) {
+  const rows = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, auth.userId), isNull(sessions.revokedAt), sql`exists (select 1 from ${tokens} where ${tokens.sessionId} = ${sessions.id} and ${tokens.expiresAt} > now())`))
+    .orderBy(sql`${sessions.lastSeenAt} desc`);
+  return rows.map((row) => ({
+    Id: row.id,
+    Device: row.device,
+    CreatedAt: row.createdAt.toISOString(),
+    LastSeenAt: row.lastSeenAt.toISOString(),
+    Current: row.id === auth.sessionId,
+  }));
+}
+
+/** Forgets tokens that can no longer be used (called at start; keeps the table small). */
+export async function pruneTokens(db: Database, now = new Date()): Promise<void> {
+  await db.delete(tokens).where(lt(tokens.expiresAt, new Date(now.getTime() - lifetimes.refreshTokenMs)));
+}

@@ -1,0 +1,39 @@
+/**
+ * Protection for everything the server answers: security headers (HSTS,
+ * frame-ancestors, referrer policy, no sniffing; HTML pages get their own
+ * script-hash CSP from the site plugin), and, for the API, CORS with
+ * credentials for configured origins plus a per-address rate limit.
+ */
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { encryption } from '../../contract/crypto.ts';
+import type { Config } from '../config.ts';
+import { tooManyRequests } from '../http/api-error.ts';
+
+export async function securityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    // The API answers only data: nothing may run or frame it. HTML gets its policy from the site plugin.
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+  });
+}
+
+export async function apiProtection(api: FastifyInstance, config: Config): Promise<void> {
+  await api.register(cors, {
+    origin: config.CORS_ORIGINS,
+    credentials: true,
+    methods: ['GET', 'POST', 'DELETE'],
+    allowedHeaders: ['authorization', 'content-type', 'accept-language', encryption.keyHeader],
+    maxAge: 600,
+  });
+  await api.register(rateLimit, {
+    max: config.RATE_LIMIT_PER_MINUTE,
+    timeWindow: 60_000,
+    errorResponseBuilder: () => tooManyRequests(),
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * Outside messaging services (SMS, e-mail) behind one small interface, each
+ * with a development provider (an in-memory outbox printed to the console) and
+ * a production provider (an HTTP gateway authenticated with a shared secret).
+ */
+export interface OutgoingMessage {
+  to: string;
+  subject?: string;
+  text: string;
+}
+
+export interface Messenger {
+  send(message: OutgoingMessage): Promise<void>;
+  /** The development outbox, or undefined for a real provider. */
+  readonly outbox?: ReadonlyArray<OutgoingMessage & { sentAt: string }>;
+}
+
+/** Keeps the last messages in memory so a developer (or a test) can read the codes. */
+export function devMessenger(channel: string, print: (line: string) => void, keep = 200): Messenger {
+  const outbox: Array<OutgoingMessage & { sentAt: string }> = [];
+  return {
+    outbox,
+    async send(message) {
+      outbox.push({ ...message, sentAt: new Date().toISOString() });
+      if (outbox.length > keep) outbox.shift();
+      print(`[dev ${channel}] to ${message.to}: ${message.text}`);
+    },
+  };
+}
+
+/** Posts `{to, subject, text}` as JSON with `Authorization: Bearer <secret>`; any non-2xx answer is a failure. */
+export function gatewayMessenger(url: string, secret: string, timeoutMs = 10_000): Messenger {
+  return {
+    async send(message) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+        body: JSON.stringify(message),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      if (!response.ok) throw new Error(`Gateway ${url} answered ${response.status}`);
+    },
+  };
+}

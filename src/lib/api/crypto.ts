@@ -1,0 +1,48 @@
+/**
+ * The sealed-body format of contract/crypto.ts on WebCrypto: a fresh AES-256
+ * key and IV per request, the key wrapped with the server's RSA-OAEP-SHA256
+ * public key; the answer comes back sealed with the same AES key.
+ */
+import { encryption } from '../../../contract/crypto.ts';
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+const toHex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+
+export function importPublicKey(spkiBase64: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey('spki', fromBase64(spkiBase64), { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt']);
+}
+
+export interface Sealer {
+  /** Hex of the wrapped AES key, for the `encryption.keyHeader` header. */
+  wrappedKey: string;
+  seal(plaintext: string): Promise<string>;
+  open(sealed: string): Promise<string>;
+}
+
+/** Makes the per-request key; seal the body with it and open the answer with it. */
+export async function createSealer(publicKey: CryptoKey): Promise<Sealer> {
+  const key = await crypto.subtle.generateKey({ name: 'AES-CBC', length: encryption.aesKeyBytes * 8 }, true, ['encrypt', 'decrypt']);
+  const raw = new Uint8Array(await crypto.subtle.exportKey('raw', key));
+  const wrapped = new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, publicKey, raw));
+  return {
+    wrappedKey: toHex(wrapped),
+    async seal(plaintext) {
+      const iv = crypto.getRandomValues(new Uint8Array(encryption.ivBytes));
+      const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-CBC', iv }, key, new TextEncoder().encode(plaintext)));
+      const sealed = new Uint8Array(iv.length + ciphertext.length);
+      sealed.set(iv);
+      sealed.set(ciphertext, iv.length);
+      return toBase64(sealed);
+    },
+    async open(sealed) {
+      const bytes = fromBase64(sealed);
+      const plaintext = await crypto.subtle.decrypt({ name: 'AES-CBC', iv: bytes.subarray(0, encryption.ivBytes) }, key, bytes.subarray(encryption.ivBytes));
+      return new TextDecoder().decode(plaintext);
+    },
+  };
+}

@@ -1,0 +1,325 @@
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../../contract/errors.ts';
+import { identity, support, system } from '../../../contract/identity.ts';
+import { verifyToken } from '../../../server/crypto/signed.ts';
+import { externalAccounts, users } from '../../../server/db/schema.ts';
+import { hashPassword } from '../../../server/modules/identity/passwords.ts';
+import { startApp, type TestApp } from './harness.ts';
+
+let t: TestApp;
+let phoneSeq = 0;
+/** A phone number no other test uses, so limits never leak between tests. */
+const newPhone = () => `1390000${String(++phoneSeq).padStart(4, '0')}`;
+const device = 'test-device-0001';
+
+async function lastCode(to: string): Promise<string> {
+  const response = await t.app.inject({ url: `/api/dev/outbox?to=${encodeURIComponent(to)}` });
+  const messages = response.json().data as Array<{ text: string }>;
+  return /\d{6}/.exec(messages.at(-1)!.text)![0];
+}
+
+/** Lets the next code be sent at once, as if the last send were long ago. */
+async function ageCodes(target: string) {
+  await t.app.context.db.execute(sql`update verification_codes set created_at = created_at - interval '2 minutes' where target = ${target}`);
+}
+
+async function login(phone = newPhone()) {
+  expect((await t.call(identity.sendSmsCode, { body: { Phone: phone } })).status).toBe(200);
+  const response = await t.call(identity.loginOrRegister, { body: { Phone: phone, Code: await lastCode(phone), DeviceId: device } });
+  expect(response.body.code).toBe(200);
+  return { phone, ...response.body.data };
+}
+
+beforeAll(async () => {
+  t = await startApp();
+});
+afterAll(() => t.close());
+
+describe('SMS codes', () => {
+  it('sends a 6-digit code and says so in the user language', async () => {
+    const phone = newPhone();
+    const response = await t.call(identity.sendSmsCode, { body: { Phone: phone } });
+    expect(response.body).toEqual({ code: 200, message: 'SMS sent successfully.', data: null });
+    expect(await lastCode(phone)).toMatch(/^\d{6}$/);
+    const ja = await t.call(identity.sendSmsCode, { body: { Phone: newPhone() }, locale: 'ja-JP,ja;q=0.9' });
+    expect(ja.body.message).toBe(JSON.parse(readFileSync('server/i18n/ja.json', 'utf8')).smsSent);
+  });
+
+  it('refuses a bad phone number with a clear 400', async () => {
+    for (const Phone of ['', 'abc', '12', '+12345678901234567']) {
+      const response = await t.call(identity.sendSmsCode, { body: { Phone } });
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe(ErrorCode.BadRequest);
+      expect(response.body.message).toMatch(/valid phone number/);
+    }
+    expect((await t.call(identity.sendSmsCode, { body: {} })).status).toBe(400);
+  });
+
+  it('allows one send a minute per phone', async () => {
+    const phone = newPhone();
+    await t.call(identity.sendSmsCode, { body: { Phone: phone } });
+    const again = await t.call(identity.sendSmsCode, { body: { Phone: phone } });
+    expect(again.status).toBe(429);
+    expect(again.body).toMatchObject({ code: 429, message: 'Too many requests. Please take a break and try again later.' });
+  });
+
+  it('caps sends per phone and per address each day', async () => {
+    const phone = newPhone();
+    for (let i = 0; i < 10; i++) {
+      expect((await t.call(identity.sendSmsCode, { body: { Phone: phone } })).status).toBe(200);
+      await ageCodes(phone);
+    }
+    expect((await t.call(identity.sendSmsCode, { body: { Phone: phone } })).status).toBe(429);
+
+    const ip = '10.0.0.2';
+    await t.app.context.db.execute(
+      sql`insert into verification_codes (channel, target, ip, code_hash, expires_at, created_at) select 'sms', 'x' || g, ${ip}, 'x', now(), now() - interval '1 hour' from generate_series(1, 50) g`,
+    );
+    expect((await t.call(identity.sendSmsCode, { body: { Phone: newPhone() }, ip })).status).toBe(429);
+  });
+});
+
+describe('login or register', () => {
+  it('creates the user on first login and returns tokens with the user info', async () => {
+    const before = Date.now();
+    const result = await login();
+    expect(result.AccessToken).toMatch(/^[\w-]{40,}$/);
+    expect(result.RefreshToken).toMatch(/^[\w-]{40,}$/);
+    expect(result.ExpiresIn).toBeGreaterThan(before);
+    expect(result.User).toMatchObject({ Phone: `${result.phone.slice(0, 3)}****${result.phone.slice(-4)}`, AvatarUrl: {}, HasPassword: false, ExternalAccounts: [] });
+  });
+
+  it('logs the same user in again', async () => {
+    const first = await login();
+    await ageCodes(first.phone);
+    const second = await login(first.phone);
+    expect(second.User.Id).toBe(first.User.Id);
+    expect(second.AccessToken).not.toBe(first.AccessToken);
+  });
+
+  it('rejects a wrong, missing, expired or used code', async () => {
+    const phone = newPhone();
+    await t.call(identity.sendSmsCode, { body: { Phone: phone } });
+    const code = await lastCode(phone);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const attempt = (Code: string) => t.call(identity.loginOrRegister, { body: { Phone: phone, Code, DeviceId: device } });
+
+    expect((await attempt('')).body).toMatchObject({ code: ErrorCode.BadRequest, message: 'Please enter the correct code.' });
+    expect((await attempt(wrong)).body).toMatchObject({ code: ErrorCode.CodeInvalid, message: 'Please enter the correct code.' });
+    expect((await attempt(code)).body.code).toBe(200);
+    expect((await attempt(code)).body.code).toBe(ErrorCode.CodeInvalid);
+
+    const late = newPhone();
+    await t.call(identity.sendSmsCode, { body: { Phone: late } });
+    await t.app.context.db.execute(sql`update verification_codes set expires_at = now() - interval '1 second' where target = ${late}`);
+    const expired = await t.call(identity.loginOrRegister, { body: { Phone: late, Code: await lastCode(late), DeviceId: device } });
+    expect(expired.body.code).toBe(ErrorCode.CodeInvalid);
+  });
+
+  it('burns the code after five wrong tries', async () => {
+    const phone = newPhone();
+    await t.call(identity.sendSmsCode, { body: { Phone: phone } });
+    const code = await lastCode(phone);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++) codes.push((await t.call(identity.loginOrRegister, { body: { Phone: phone, Code: wrong, DeviceId: device } })).body.code);
+    expect(codes).toEqual([4001, 4001, 4001, 4001, ErrorCode.CodeBurned]);
+    const right = await t.call(identity.loginOrRegister, { body: { Phone: phone, Code: code, DeviceId: device } });
+    expect(right.body.code).toBe(ErrorCode.CodeInvalid);
+  });
+
+  it('makes one user when two first logins of one phone race', async () => {
+    const phone = newPhone();
+    await t.call(identity.sendSmsCode, { body: { Phone: phone } });
+    const Code = await lastCode(phone);
+    const results = await Promise.all([1, 2, 3].map(() => t.call(identity.loginOrRegister, { body: { Phone: phone, Code, DeviceId: device } })));
+    const codes = results.map((r) => r.body.code).sort();
+    expect(codes).toEqual([200, ErrorCode.CodeInvalid, ErrorCode.CodeInvalid]);
+    const rows = await t.app.context.db.execute(sql`select count(*)::int as n from users where phone = ${phone}`);
+    expect((rows as unknown as { rows: Array<{ n: number }> }).rows[0].n).toBe(1);
+  });
+});
+
+describe('tokens and sessions', () => {
+  it('answers user info only with a valid access token', async () => {
+    const session = await login();
+    const ok = await t.call(identity.refreshUserInfo, { body: { Refresh: true }, token: session.AccessToken });
+    expect(ok.body.data.Id).toBe(session.User.Id);
+
+    for (const token of [undefined, 'not-a-token']) {
+      const refused = await t.call(identity.refreshUserInfo, { body: {}, token });
+      expect(refused.status).toBe(401);
+      expect(refused.body).toMatchObject({ code: 401, message: 'Your login has expired. Please log in again.' });
+    }
+
+    await t.app.context.db.execute(sql`update tokens set expires_at = now() - interval '1 second' where kind = 'access'`);
+    expect((await t.call(identity.refreshUserInfo, { body: {}, token: session.AccessToken })).status).toBe(401);
+  });
+
+  it('signs out server-side', async () => {
+    const session = await login();
+    expect((await t.call(identity.logout, { token: session.AccessToken })).body.code).toBe(200);
+    expect((await t.call(identity.refreshUserInfo, { body: {}, token: session.AccessToken })).status).toBe(401);
+    expect((await t.call(identity.logout, { token: session.AccessToken })).status).toBe(401);
+  });
+
+  it('rotates refresh tokens and revokes the session when one is reused', async () => {
+    const session = await login();
+    const rotated = await t.call(identity.refreshToken, { body: { RefreshToken: session.RefreshToken } });
+    expect(rotated.body.code).toBe(200);
+    const next = rotated.body.data;
+    expect((await t.call(identity.refreshUserInfo, { body: {}, token: session.AccessToken })).status).toBe(401);
+    expect((await t.call(identity.refreshUserInfo, { body: {}, token: next.AccessToken })).status).toBe(200);
+
+    const reused = await t.call(identity.refreshToken, { body: { RefreshToken: session.RefreshToken } });
+    expect(reused.status).toBe(401);
+    expect(reused.body.code).toBe(ErrorCode.RefreshReused);
+    expect((await t.call(identity.refreshUserInfo, { body: {}, token: next.AccessToken })).status).toBe(401);
+    expect((await t.call(identity.refreshToken, { body: { RefreshToken: next.RefreshToken } })).status).toBe(401);
+    expect((await t.call(identity.refreshToken, { body: { RefreshToken: 'unknown' } })).status).toBe(401);
+  });
+
+  it('lists sessions and signs out the other devices', async () => {
+    const first = await login();
+    await ageCodes(first.phone);
+    const second = await login(first.phone);
+    const list = await t.call(identity.sessions, { token: second.AccessToken });
+    expect(list.body.data).toHaveLength(2);
+    expect(list.body.data.filter((s: { Current: boolean }) => s.Current)).toHaveLength(1);
+
+    const revoked = await t.call(identity.signOutOtherSessions, { token: second.AccessToken });
+    expect(revoked.body.data).toEqual({ Revoked: 1 });
+    expect((await t.call(identity.refreshUserInfo, { body: {}, token: first.AccessToken })).status).toBe(401);
+    expect((await t.call(identity.refreshUserInfo, { body: {}, token: second.AccessToken })).status).toBe(200);
+    expect((await t.call(identity.sessions, { token: second.AccessToken })).body.data).toHaveLength(1);
+  });
+
+  it('unbinds only the caller\'s own external accounts', async () => {
+    const owner = await login();
+    const other = await login();
+    const [bound] = await t.app.context.db.insert(externalAccounts).values({ userId: owner.User.Id, provider: 'steam', subject: `s${owner.User.Id}`, displayName: 'Gabe' }).returning();
+
+    expect((await t.call(identity.unbundleAccount, { params: { id: bound.id }, token: other.AccessToken })).status).toBe(404);
+    const done = await t.call(identity.unbundleAccount, { params: { id: bound.id }, token: owner.AccessToken });
+    expect(done.body.data.ExternalAccounts).toEqual([]);
+    const again = await t.call(identity.unbundleAccount, { params: { id: bound.id }, token: owner.AccessToken });
+    expect(again.body).toMatchObject({ code: 404, message: 'That linked account was not found.' });
+    expect((await t.call(identity.unbundleAccount, { params: { id: 'x' }, token: owner.AccessToken })).status).toBe(404);
+    expect((await t.call(identity.unbundleAccount, { params: { id: bound.id } })).status).toBe(401);
+  });
+});
+
+describe('password and e-mail', () => {
+  it('logs in by phone or e-mail with the right password only', async () => {
+    const phone = newPhone();
+    await t.app.context.db.insert(users).values({ phone, email: `${phone}@example.com`, nickname: 'P', passwordHash: await hashPassword('correct horse') });
+    const attempt = (Account: string, Password: string) => t.call(identity.loginByPassword, { body: { Account, Password, DeviceId: device } });
+
+    expect((await attempt(phone, 'correct horse')).body.code).toBe(200);
+    expect((await attempt(`${phone}@EXAMPLE.com`, 'correct horse')).body.data.User.HasPassword).toBe(true);
+    expect((await attempt(phone, 'wrong horse')).body).toMatchObject({ code: ErrorCode.CredentialsInvalid, message: 'Wrong account or password.' });
+    expect((await attempt('nobody@example.com', 'correct horse')).body.code).toBe(ErrorCode.CredentialsInvalid);
+    expect((await attempt('', 'x')).status).toBe(400);
+  });
+
+  it('registers by e-mail with a code and refuses a taken address', async () => {
+    const Email = `new${Date.now()}@example.com`;
+    expect((await t.call(identity.validateRegisterEmail, { body: { Email } })).body.data).toEqual({ Available: true });
+    expect((await t.call(identity.validateRegisterEmail, { body: { Email: 'not-an-email' } })).body.message).toBe('Please enter a valid e-mail address.');
+
+    expect((await t.call(identity.sendEmailCode, { body: { Email } })).body.message).toBe('E-mail sent successfully.');
+    const code = await lastCode(Email);
+    const short = await t.call(identity.registerByEmail, { body: { Email, Code: code, Password: 'short', DeviceId: device } });
+    expect(short.body.message).toBe('The password must be 8 to 128 characters long.');
+    const created = await t.call(identity.registerByEmail, { body: { Email, Code: code, Password: 'long enough', DeviceId: device } });
+    expect(created.body.data.User).toMatchObject({ Email, HasPassword: true, Phone: null });
+    expect((await t.call(identity.validateRegisterEmail, { body: { Email } })).body.data).toEqual({ Available: false });
+
+    await ageCodes(Email);
+    await t.call(identity.sendEmailCode, { body: { Email } });
+    const taken = await t.call(identity.registerByEmail, { body: { Email, Code: await lastCode(Email), Password: 'long enough', DeviceId: device } });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe(ErrorCode.EmailTaken);
+  });
+});
+
+describe('signed tokens and links', () => {
+  it('hands out store, hub and customer-service tokens to logged-in users only', async () => {
+    const session = await login();
+    const { secret } = t.app.context.keys;
+
+    const store = await t.call(identity.storeToken, { token: session.AccessToken });
+    expect(store.body).toMatchObject({ status: true, data: { expires_in: 300 } });
+    expect(verifyToken(secret, 'store', store.body.data.token)?.sub).toBe(session.User.Id);
+
+    const hub = await t.call(identity.hubToken, { token: session.AccessToken });
+    expect(hub.body.isSuccess).toBe(true);
+    const claims = verifyToken(secret, 'hub', hub.body.data.AccessToken)!;
+    expect(claims.exp - Date.now()).toBeGreaterThan(9 * 60_000);
+    expect(claims.exp - Date.now()).toBeLessThanOrEqual(10 * 60_000);
+    expect(verifyToken(secret, 'store', hub.body.data.AccessToken)).toBeNull();
+
+    const service = await t.call(support.customerService, { token: session.AccessToken });
+    expect(service.body.isSuccess).toBe(true);
+    const reference = new URL(service.body.data, 'http://x').searchParams.get('ref')!;
+    expect(verifyToken(secret, 'customer-service', reference)?.sub).toBe(session.User.Id);
+
+    for (const route of [identity.storeToken, identity.hubToken, support.customerService]) expect((await t.call(route)).status).toBe(401);
+  });
+});
+
+describe('protection', () => {
+  it('serves the public key', async () => {
+    expect((await t.call(system.publicKey)).body.data.Spki).toBe(t.app.context.keys.publicSpki);
+  });
+
+  it('answers every unreadable sealed request with one uniform error', async () => {
+    const url = `/api${identity.sendSmsCode.path}`;
+    const sealed = { 'content-type': 'application/x-beacon-sealed' };
+    const attempts = [
+      { headers: sealed, payload: 'AAAA' },
+      { headers: { ...sealed, 'x-encrypt-key': 'zz' }, payload: 'AAAA' },
+      { headers: { ...sealed, 'x-encrypt-key': 'ab'.repeat(256) }, payload: 'AAAA' },
+      { headers: { 'content-type': 'application/json' }, payload: '{"Phone":"13900000000"}' },
+    ];
+    const bodies = [];
+    for (const attempt of attempts) {
+      const response = await t.app.inject({ method: 'POST', url, remoteAddress: `10.1.1.${bodies.length}`, ...attempt });
+      expect(response.statusCode).toBe(400);
+      bodies.push(response.json());
+    }
+    expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
+    expect(bodies[0].code).toBe(ErrorCode.EncryptionInvalid);
+  });
+
+  it('refuses oversized bodies', async () => {
+    const response = await t.app.inject({ method: 'POST', url: `/api${identity.sendSmsCode.path}`, headers: { 'content-type': 'application/x-beacon-sealed' }, payload: 'A'.repeat(70_000) });
+    expect(response.statusCode).toBe(413);
+    expect(response.json().code).toBe(ErrorCode.PayloadTooLarge);
+  });
+
+  it('sends security headers and an envelope for unknown API paths', async () => {
+    const response = await t.app.inject({ url: '/api/nothing/here' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: 404 });
+    expect(response.headers['strict-transport-security']).toContain('max-age=31536000');
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  });
+});
+
+describe('per-address rate limit', () => {
+  it('answers 429 past the limit', async () => {
+    const limited = await startApp({ RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await limited.call(system.publicKey, { ip: '10.9.9.9' })).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      expect((await limited.call(system.publicKey, { ip: '10.9.9.8' })).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * Throwaway PostgreSQL server for the integration tests, run from Debian's
+ * packaged binaries (no Docker, no downloaded builds). Each call gets its own
+ * temp data folder and free port; stop() removes both.
+ *
+ * Set TEST_POSTGRES_URL to use your own server instead.
+ */
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface TestPostgres {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+const PG_ROOT = '/usr/lib/postgresql';
+const DB_NAME = 'beacon_test';
+const SUPERUSER = 'postgres';
+
+const isRoot = (): boolean => process.getuid?.() === 0;
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const external = process.env.TEST_POSTGRES_URL;
+  if (external) return { url: external, stop: async () => {} };
+
+  const bin = findOrInstallBinDir();
+  const dir = mkdtempSync(join(tmpdir(), 'beacon-pg-'));
+  const server: Server = { bin, dir, dataDir: join(dir, 'data'), port: 0 };
+  // initdb refuses to run as root, so root runs everything as the postgres user.
+  if (isRoot()) chownSync(dir, postgresUid(), postgresGid());
+
+  const onExit = (): void => stopSync(server);
+  process.on('exit', onExit);
+  try {
+    initCluster(server);
+    server.port = await freePort();
+    startServer(server);
+    createDatabase(server);
+  } catch (error) {
+    process.off('exit', onExit);
+    stopSync(server);
+    throw error;
+  }
+
+  let stopped = false;
+  return {
+    url: `postgres://${SUPERUSER}@127.0.0.1:${server.port}/${DB_NAME}`,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      process.off('exit', onExit);
+      stopSync(server);
+    },
+  };
+}
+
+interface Server {
+  bin: string;
+  dir: string; // temp folder: holds data/, the unix socket and the log
+  dataDir: string;
+  port: number;
+}
+
+/** Highest installed major's bin dir, installing Debian's postgresql package if none is. */
+function findOrInstallBinDir(): string {
+  const found = findBinDir();
+  if (found) return found;
+  if (!isRoot()) {
+    throw new Error(
+      `PostgreSQL server binaries not found under ${PG_ROOT}/<major>/bin. ` +
+        'Install the Debian package with: sudo apt-get install postgresql ' +
+        '(or set TEST_POSTGRES_URL to use your own server).',
+    );
+  }
+  console.log('Installing Debian postgresql for the integration tests…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!hasAptCandidate('postgresql')) execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'postgresql'], { stdio: 'inherit', env });
+  const installed = findBinDir();
+  if (!installed) throw new Error(`Installed postgresql but found no initdb/pg_ctl under ${PG_ROOT}`);
+  return installed;
+}
+
+function findBinDir(): string | undefined {
+  if (!existsSync(PG_ROOT)) return undefined;
+  const majors = readdirSync(PG_ROOT)
+    .filter((name) => /^\d+(\.\d+)?$/.test(name))
+    .filter((name) => ['initdb', 'pg_ctl', 'createdb'].every((tool) => existsSync(join(PG_ROOT, name, 'bin', tool))))
+    .sort((a, b) => Number(b) - Number(a));
+  return majors[0] === undefined ? undefined : join(PG_ROOT, majors[0], 'bin');
+}
+
+/** apt-get update is slow; skip it when the package lists already know the package. */
+function hasAptCandidate(pkg: string): boolean {
+  const policy = spawnSync('apt-cache', ['policy', pkg], { encoding: 'utf8' });
+  const candidate = /Candidate:\s*(\S+)/.exec(policy.stdout ?? '')?.[1];
+  return policy.status === 0 && candidate !== undefined && candidate !== '(none)';
+}
+
+function postgresUid(): number {
+  return Number(execFileSync('id', ['-u', SUPERUSER], { encoding: 'utf8' }).trim());
+}
+
+function postgresGid(): number {
+  return Number(execFileSync('id', ['-g', SUPERUSER], { encoding: 'utf8' }).trim());
+}
+
+/** Runs a PostgreSQL tool, as the postgres user when we are root. */
+function runPg(server: Server, tool: string, args: string[]): SpawnSyncReturns<string> {
+  const command = join(server.bin, tool);
+  const [file, argv] = isRoot() ? ['runuser', ['-u', SUPERUSER, '--', command, ...args]] : [command, args];
+  // cwd = temp folder: the postgres user may not be allowed into our cwd (e.g. /root).
+  return spawnSync(file, argv, { cwd: server.dir, encoding: 'utf8' });
+}
+
+function runPgOrThrow(server: Server, tool: string, args: string[]): void {
+  const result = runPg(server, tool, args);
+  if (result.status === 0) return;
+  const output = [result.error?.message, result.stdout, result.stderr, serverLog(server)].filter(Boolean).join('\n');
+  throw new Error(`${tool} ${args.join(' ')} failed (exit ${result.status}):\n${output}`);
+}
+
+function initCluster(server: Server): void {
+  runPgOrThrow(server, 'initdb', [
+    '-D', server.dataDir,
+    '-U', SUPERUSER,
+    '--auth=trust',
+    '--no-sync',
+    '--locale=C',
+    '--encoding=UTF8',
+  ]);
+}
+
+function startServer(server: Server): void {
+  // pg_ctl hands -o to /bin/sh, so the socket path is single-quoted.
+  const options = [
+    '-c listen_addresses=127.0.0.1',
+    `-p ${server.port}`,
+    `-k '${server.dir.replaceAll("'", `'\\''`)}'`,
+    '-c fsync=off',
+    '-c synchronous_commit=off',
+    '-c full_page_writes=off',
+  ].join(' ');
+  runPgOrThrow(server, 'pg_ctl', ['start', '-w', '-D', server.dataDir, '-l', logFile(server), '-o', options]);
+}
+
+function createDatabase(server: Server): void {
+  runPgOrThrow(server, 'createdb', ['-h', '127.0.0.1', '-p', String(server.port), '-U', SUPERUSER, DB_NAME]);
+}
+
+/** Synchronous so it can also run from process.on('exit'). Best effort: never throws. */
+function stopSync(server: Server): void {
+  if (existsSync(join(server.dataDir, 'postmaster.pid'))) {
+    runPg(server, 'pg_ctl', ['stop', '-w', '-m', 'immediate', '-D', server.dataDir]);
+  }
+  rmSync(server.dir, { recursive: true, force: true });
+}
+
+function logFile(server: Server): string {
+  return join(server.dir, 'server.log');
+}
+
+function serverLog(server: Server): string {
+  try {
+    return readFileSync(logFile(server), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Asks the OS for a free port by listening on port 0; tiny race until postgres binds it. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => (port ? resolve(port) : reject(new Error('could not get a free port'))));
+    });
+  });
+}
