@@ -91,7 +91,7 @@ export const identity = {
     request: z.object({ RefreshToken: z.string().min(1).max(200) }), response: LoginResult,
   }),
   refreshUserInfo: route({
-    method: 'POST', path: '/identity/v1/manage/refreshuserinfo', encrypted: true, auth: 'required', shape: 'envelope',
+    method: 'POST', path: '/identity/v1/manage/refreshuserinfo', encrypted: false, auth: 'required', shape: 'envelope',
     request: z.object({ Refresh: z.boolean().optional() }), response: UserInfo,
   }),
   unbundleAccount: route({

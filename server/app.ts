@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { encryption } from '../contract/crypto.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -36,7 +36,8 @@ function messenger(config: Config, channel: 'SMS' | 'EMAIL'): Messenger {
 export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.LOG_LEVEL },
-    disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
+    // One line per request only when debugging; otherwise the log shows what matters.
+    logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: encryption.maxBodyBytes,
   });

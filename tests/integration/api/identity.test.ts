@@ -284,7 +284,7 @@ describe('protection', () => {
       { headers: { ...sealed, 'x-encrypt-key': 'ab'.repeat(256) }, payload: 'AAAA' },
       { headers: { 'content-type': 'application/json' }, payload: '{"Phone":"13900000000"}' },
     ];
-    const bodies = [];
+    const bodies: Array<{ code: number }> = [];
     for (const attempt of attempts) {
       const response = await t.app.inject({ method: 'POST', url, remoteAddress: `10.1.1.${bodies.length}`, ...attempt });
       expect(response.statusCode).toBe(400);
