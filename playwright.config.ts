@@ -20,7 +20,9 @@ export default defineConfig({
   },
   webServer: {
     command: 'node server/main.ts',
-    env: { PORT: String(port), LOG_LEVEL: 'warn' },
+    // The browser tests get their own in-memory database (the keys are the ones baked into the
+    // build), and every test comes from 127.0.0.1, so the per-address login limit is raised.
+    env: { PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: 'memory://', IDENTITY_RATE_LIMIT_PER_MINUTE: '1000' },
     url: `http://localhost:${port}/`,
     reuseExistingServer: false,
     timeout: 60_000,

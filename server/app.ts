@@ -5,6 +5,8 @@ import type { AppContext } from './context.ts';
 import { loadKeys } from './crypto/keys.ts';
 import { openDatabase } from './db/open.ts';
 import { seedDemoData } from './db/seed.ts';
+import { newAdminToken } from './modules/admin/access.ts';
+import { adminRoutes } from './modules/admin/routes.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
 import { pruneTokens } from './modules/identity/sessions.ts';
 import { supportRoutes } from './modules/support/routes.ts';
@@ -47,7 +49,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await pruneTokens(database.db);
   if (config.DEMO_DATA && (await seedDemoData(database.db))) app.log.info('Seeded the demo account');
 
-  const context: AppContext = { config, db: database.db, keys: loadKeys(config.DATA_DIR), sms: messenger(config, 'SMS'), email: messenger(config, 'EMAIL') };
+  const context: AppContext = { config, db: database.db, keys: loadKeys(config.DATA_DIR), sms: messenger(config, 'SMS'), email: messenger(config, 'EMAIL'), adminToken: newAdminToken() };
   app.decorate('context', context);
 
   await securityHeaders(app);
@@ -58,6 +60,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       identityRoutes(api, context);
       supportRoutes(api, context);
       systemRoutes(api, context);
+      adminRoutes(api, context);
     },
     { prefix: '/api' },
   );

@@ -27,6 +27,8 @@ const schema = z
     TRUST_PROXY: flag.default(false),
     /** Requests per minute and client address to the API as a whole. */
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+    /** Login attempts per minute and client address; code sends get a quarter of it. */
+    IDENTITY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(4).default(20),
     /** Where `/basic/customer/service` sends a logged-in user (a signed user reference is appended). */
     CUSTOMER_SERVICE_URL: z.string().min(1).default('/contact'),
     /** Set when the site calls an API on another origin (also baked into the site build). */

@@ -10,4 +10,6 @@ export interface AppContext {
   keys: ServerKeys;
   sms: Messenger;
   email: Messenger;
+  /** Authorises the loopback admin endpoint; `main.ts` hands it to the CLI through `<DATA_DIR>/admin.json`. */
+  adminToken: string;
 }

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { DatabaseLockedError } from './db/open.ts';
+import { removeAdminFile, writeAdminFile } from './modules/admin/admin-file.ts';
 
 const config = loadConfig();
 const app = await buildApp(config).catch((error: unknown) => {
@@ -12,6 +13,7 @@ const app = await buildApp(config).catch((error: unknown) => {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
     app.log.info(`${signal} received, closing`);
+    removeAdminFile(config.DATA_DIR, app.context.adminToken);
     await app.close();
     process.exit(0);
   });
@@ -19,4 +21,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 await app.listen({ port: config.PORT, host: config.HOST });
 const { port } = app.server.address() as { port: number };
+// How `npm run admin` reaches this server while it holds the database folder.
+writeAdminFile(config.DATA_DIR, { port, token: app.context.adminToken });
 console.log(`\n  Beacon Toolkit is running at http://localhost:${port}\n`);

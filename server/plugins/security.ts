@@ -14,8 +14,9 @@ import { tooManyRequests } from '../http/api-error.ts';
 
 export async function securityHeaders(app: FastifyInstance): Promise<void> {
   await app.register(helmet, {
-    // The API answers only data: nothing may run or frame it. HTML gets its policy from the site plugin.
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    // HTML pages get their policy from the site plugin, API answers theirs below. Static scripts
+    // must have none: a worker script's policy would bind the worker (Pagefind's fetches its index).
+    contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-site' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
@@ -24,6 +25,10 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
 }
 
 export async function apiProtection(api: FastifyInstance, config: Config): Promise<void> {
+  // The API answers only data: nothing may run in or frame it.
+  api.addHook('onRequest', async (_request, reply) => {
+    reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+  });
   await api.register(cors, {
     origin: config.CORS_ORIGINS,
     credentials: true,

@@ -1,10 +1,14 @@
 /**
- * Runs before `npm start`: builds the site when dist/ is missing or older than
- * anything it is built from, so a fresh clone needs no separate build step.
+ * Runs before `npm start`: builds the site when dist/ is missing, older than
+ * anything it is built from, or baked with another server key, so a fresh
+ * clone needs no separate build step. The server's public key (made here on
+ * first run) is baked into the build for the encrypted API calls.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { loadConfig } from '../config.ts';
+import { loadKeys } from '../crypto/keys.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const siteDir = path.resolve(root, process.env.SITE_DIR ?? 'dist');
@@ -21,11 +25,17 @@ function newestMtime(target: string): number {
   return newest;
 }
 
+const config = loadConfig();
+const publicKey = loadKeys(path.resolve(root, config.DATA_DIR)).publicSpki;
+const keyStamp = path.join(siteDir, '.api-public-key');
+const bakedKey = statSync(keyStamp, { throwIfNoEntry: false }) ? readFileSync(keyStamp, 'utf8') : null;
+
 const built = statSync(path.join(siteDir, 'pagefind', 'pagefind-entry.json'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
 const source = Math.max(...inputs.map((input) => newestMtime(path.join(root, input))));
 
-if (built < source) {
-  console.log(built ? 'The site is older than its sources: rebuilding…' : 'No built site yet: building it (about a minute)…');
-  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+if (built < source || bakedKey !== publicKey) {
+  console.log(!built ? 'No built site yet: building it (about a minute)…' : built < source ? 'The site is older than its sources: rebuilding…' : 'The server key changed: rebuilding the site…');
+  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, PUBLIC_API_PUBLIC_KEY: publicKey } });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  writeFileSync(keyStamp, publicKey);
 }

@@ -1,9 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { localizePath, locales, redirects, routes } from './routes.ts';
+import { signInAsDemo } from './session.ts';
 
 // The browser says zh-CN, so unprefixed (zh-CN) pages are shown as they are.
 for (const locale of locales) {
   test(`every route answers 200 with a translated title in ${locale.code}`, async ({ page }) => {
+    await signInAsDemo(page);
     for (const route of routes) {
       const url = localizePath(locale.code, route.path);
       const response = await page.goto(url);
@@ -18,6 +20,7 @@ for (const locale of locales) {
 }
 
 test('default routes redirect to their first child', async ({ page }) => {
+  await signInAsDemo(page);
   for (const { path, to } of redirects) {
     await page.goto(localizePath('en', path));
     await expect(page).toHaveURL(new RegExp(`${localizePath('en', to)}$`));

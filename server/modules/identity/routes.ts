@@ -15,14 +15,14 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 import { listSessions, openSession, revokeOtherSessions, revokeSession, rotate, type IssuedTokens } from './sessions.ts';
 import { defaultNickname, loadUserInfo, userForPhone } from './users.ts';
 
-/** Stricter per-address limits on the calls that send messages or check secrets. */
-const sendLimit = { max: 5, timeWindow: 60_000 };
-const loginLimit = { max: 20, timeWindow: 60_000 };
-
 const deviceOf = (request: FastifyRequest) => request.headers['user-agent'] ?? 'unknown';
 
 export function identityRoutes(app: FastifyInstance, context: AppContext): void {
   const { db, keys } = context;
+  // Stricter per-address limits on the calls that send messages or check secrets.
+  const perMinute = context.config.IDENTITY_RATE_LIMIT_PER_MINUTE;
+  const loginLimit = { max: perMinute, timeWindow: 60_000 };
+  const sendLimit = { max: Math.floor(perMinute / 4), timeWindow: 60_000 };
 
   async function loginResult(userId: number, tokens: IssuedTokens) {
     const User = await loadUserInfo(db, userId);

@@ -1,0 +1,280 @@
+/**
+ * API benchmark (`npm run bench:api [-- --duration 10 --connections 50 --warmup 2]`):
+ * starts the one-process server (`bench/api-server.ts`) in a child process on
+ * loopback, logs a user in through the real API, then runs autocannon from
+ * this process against three targets:
+ *   bare          GET  /bench/bare (a route that only the benchmark adds: Fastify's floor)
+ *   encrypted     POST validateregisteremail with a pre-sealed body (RSA-OAEP unwrap + AES per request)
+ *   authenticated POST refreshuserinfo with a bearer token (token lookup + user load per request)
+ * Every run must have 0 non-2xx answers and 0 errors. Prints a table with the
+ * goals and writes bench/results/api.json.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { encryption } from '../contract/crypto.ts';
+import { SUCCESS } from '../contract/envelope.ts';
+import { identity, system } from '../contract/identity.ts';
+import { createSealer, importPublicKey } from '../src/lib/api/crypto.ts';
+
+/** The part of autocannon's programmatic API used here (the package ships no types). */
+interface CannonOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  duration: number;
+}
+interface CannonResult {
+  requests: { mean: number; total: number; sent: number };
+  latency: { mean: number; p50: number; p90: number; p99: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  resets: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: CannonOptions) => Promise<CannonResult>;
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    warmup: { type: 'string', default: '2' },
+  },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const warmup = Number(values.warmup);
+for (const [name, value] of Object.entries({ duration, connections, warmup })) {
+  if (!Number.isFinite(value) || value < 0 || (name !== 'warmup' && value <= 0)) throw new Error(`--${name} must be a positive number`);
+}
+
+const goals = { encryptedRequestsPerSecond: 1_500, authenticatedShareOfBare: 0.5 };
+const root = path.resolve(import.meta.dirname, '..');
+const work = mkdtempSync(path.join(tmpdir(), 'bench-api-'));
+const siteDir = path.join(work, 'site');
+mkdirSync(siteDir);
+
+let child: ChildProcess | undefined;
+
+/** Forks the server and resolves with its port once it listens. */
+function startServer(): Promise<number> {
+  const server = fork(path.join(import.meta.dirname, 'api-server.ts'), [], {
+    env: {
+      ...process.env,
+      DATABASE_URL: 'memory://',
+      DATA_DIR: path.join(work, 'data'),
+      LOG_LEVEL: 'warn',
+      DEMO_DATA: 'false',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      SITE_DIR: siteDir,
+      SMS_PROVIDER: 'dev',
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  child = server;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('The server did not start within 60 s')), 60_000);
+    server.once('message', (message: { port?: number }) => {
+      clearTimeout(timer);
+      if (typeof message.port === 'number') resolve(message.port);
+      else reject(new Error(`Unexpected message from the server: ${JSON.stringify(message)}`));
+    });
+    server.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    server.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`The server exited before listening (code ${code}, signal ${signal})`));
+    });
+  });
+}
+
+/** Stops the child: SIGTERM, then SIGKILL if it has not gone after 5 s. */
+async function stopServer(): Promise<void> {
+  const server = child;
+  if (!server || server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  server.kill('SIGTERM');
+  const timer = setTimeout(() => server.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    child?.kill('SIGKILL');
+    rmSync(work, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
+
+async function run(): Promise<void> {
+  const port = await startServer();
+  const base = `http://127.0.0.1:${port}`;
+  const api = (routePath: string) => `${base}/api${routePath}`;
+  console.log(`Server (pid ${child?.pid}) listening on ${base}`);
+
+  // The public key, and sealed calls exactly as the site makes them.
+  const keyAnswer = (await (await fetch(api(system.publicKey.path))).json()) as { code: number; data: { Spki: string } };
+  if (keyAnswer.code !== SUCCESS) throw new Error(`GET ${system.publicKey.path} answered ${JSON.stringify(keyAnswer)}`);
+  const publicKey = await importPublicKey(keyAnswer.data.Spki);
+
+  async function sealedCall(routePath: string, body: unknown): Promise<{ status: number; sealed: boolean; envelope: { code: number; message: string; data: any } }> {
+    const sealer = await createSealer(publicKey);
+    const response = await fetch(api(routePath), {
+      method: 'POST',
+      headers: { [encryption.keyHeader]: sealer.wrappedKey, 'content-type': encryption.contentType, 'accept-language': 'en' },
+      body: await sealer.seal(JSON.stringify(body)),
+    });
+    const text = await response.text();
+    const sealed = (response.headers.get('content-type') ?? '').startsWith(encryption.contentType);
+    return { status: response.status, sealed, envelope: JSON.parse(sealed ? await sealer.open(text) : text) };
+  }
+
+  // Log in: SMS code → the development outbox → loginorregister.
+  const phone = '+15550100001';
+  const sent = await sealedCall(identity.sendSmsCode.path, { Phone: phone });
+  if (sent.envelope.code !== SUCCESS) throw new Error(`Sending the SMS code failed: ${JSON.stringify(sent)}`);
+  const outbox = (await (await fetch(`${base}/api/dev/outbox?to=${encodeURIComponent(phone)}`)).json()) as { data: Array<{ text: string }> };
+  const code = outbox.data.at(-1)?.text.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`No code in the development outbox: ${JSON.stringify(outbox)}`);
+  const login = await sealedCall(identity.loginOrRegister.path, { Phone: phone, Code: code, DeviceId: 'bench-device-0001' });
+  if (login.envelope.code !== SUCCESS) throw new Error(`Login failed: ${JSON.stringify(login)}`);
+  const token = login.envelope.data.AccessToken as string;
+  console.log(`Logged in as user ${login.envelope.data.User.Id}`);
+
+  // The encrypted target's request, sealed once: the server still unwraps the key and decrypts every time.
+  const sealer = await createSealer(publicKey);
+  const encryptedHeaders = { [encryption.keyHeader]: sealer.wrappedKey, 'content-type': encryption.contentType, 'accept-language': 'en' };
+  const encryptedBody = await sealer.seal(JSON.stringify({ Email: 'bench@example.com' }));
+  {
+    const response = await fetch(api(identity.validateRegisterEmail.path), { method: 'POST', headers: encryptedHeaders, body: encryptedBody });
+    const text = await response.text();
+    if (response.status !== 200 || !(response.headers.get('content-type') ?? '').startsWith(encryption.contentType)) {
+      throw new Error(`validateregisteremail check: status ${response.status}, content-type ${response.headers.get('content-type')}, body ${text}`);
+    }
+    const envelope = JSON.parse(await sealer.open(text)) as { code: number };
+    if (envelope.code !== SUCCESS) throw new Error(`validateregisteremail check: ${JSON.stringify(envelope)}`);
+  }
+
+  const authHeaders = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'accept-language': 'en' };
+  {
+    const response = await fetch(api(identity.refreshUserInfo.path), { method: 'POST', headers: authHeaders, body: '{}' });
+    const envelope = (await response.json()) as { code: number };
+    if (response.status !== 200 || envelope.code !== SUCCESS) throw new Error(`refreshuserinfo check: status ${response.status}, ${JSON.stringify(envelope)}`);
+  }
+
+  const targets = [
+    { name: 'bare', method: 'GET' as const, path: '/bench/bare', options: { url: `${base}/bench/bare` } },
+    {
+      name: 'encrypted',
+      method: 'POST' as const,
+      path: `/api${identity.validateRegisterEmail.path}`,
+      options: { url: api(identity.validateRegisterEmail.path), method: 'POST' as const, headers: encryptedHeaders, body: encryptedBody },
+    },
+    {
+      name: 'authenticated',
+      method: 'POST' as const,
+      path: `/api${identity.refreshUserInfo.path}`,
+      options: { url: api(identity.refreshUserInfo.path), method: 'POST' as const, headers: authHeaders, body: '{}' },
+    },
+  ];
+
+  /** One autocannon run; any error, timeout or non-2xx answer stops the benchmark. */
+  async function cannon(name: string, options: Omit<CannonOptions, 'connections' | 'duration'>, seconds: number): Promise<CannonResult> {
+    const result = await autocannon({ ...options, connections, duration: seconds });
+    if (result.non2xx !== 0 || result.errors !== 0 || result.timeouts !== 0 || result.requests.total === 0) {
+      throw new Error(
+        `${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts, ${result.requests.total} requests; status codes ${JSON.stringify(result.statusCodeStats)}`,
+      );
+    }
+    return result;
+  }
+
+  const measured: Record<string, CannonResult> = {};
+  for (const target of targets) {
+    if (warmup > 0) {
+      process.stdout.write(`Warming up ${target.name} for ${warmup} s … `);
+      await cannon(`${target.name} (warm-up)`, target.options, warmup);
+    }
+    process.stdout.write(`measuring for ${duration} s with ${connections} connections … `);
+    measured[target.name] = await cannon(target.name, target.options, duration);
+    console.log(`${Math.round(measured[target.name].requests.mean)} req/s`);
+  }
+
+  const bare = measured.bare.requests.mean;
+  const rows = Object.fromEntries(
+    targets.map((target) => {
+      const result = measured[target.name];
+      return [
+        target.name,
+        {
+          method: target.method,
+          path: target.path,
+          requestsPerSecond: Math.round(result.requests.mean),
+          p50Ms: result.latency.p50,
+          p90Ms: result.latency.p90,
+          p99Ms: result.latency.p99,
+          maxMs: result.latency.max,
+          ratioToBare: Number((result.requests.mean / bare).toFixed(3)),
+          requests: result.requests.total,
+          non2xx: result.non2xx,
+          errors: result.errors,
+        },
+      ];
+    }),
+  );
+
+  const encryptedMet = measured.encrypted.requests.mean >= goals.encryptedRequestsPerSecond;
+  const authenticatedMet = measured.authenticated.requests.mean >= goals.authenticatedShareOfBare * bare;
+  const goalRows = {
+    [`encrypted ≥ ${goals.encryptedRequestsPerSecond.toLocaleString('en')} req/s`]: { measured: `${rows.encrypted.requestsPerSecond.toLocaleString('en')} req/s`, met: encryptedMet },
+    [`authenticated ≥ ${goals.authenticatedShareOfBare * 100} % of bare`]: { measured: `${(rows.authenticated.ratioToBare * 100).toFixed(1)} % of bare`, met: authenticatedMet },
+  };
+
+  const results = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: { count: availableParallelism(), model: cpus()[0]?.model ?? 'unknown' },
+    durationSeconds: duration,
+    warmupSeconds: warmup,
+    connections,
+    targets: rows,
+    goals: {
+      encryptedRequestsPerSecond: { goal: goals.encryptedRequestsPerSecond, measured: rows.encrypted.requestsPerSecond, met: encryptedMet },
+      authenticatedShareOfBare: { goal: goals.authenticatedShareOfBare, measured: rows.authenticated.ratioToBare, met: authenticatedMet },
+    },
+  };
+
+  console.log(`\nAPI benchmark (${connections} connections, ${duration} s per target, loopback, Node ${process.version}, ${availableParallelism()} CPUs)`);
+  console.table(
+    Object.fromEntries(
+      Object.entries(rows).map(([name, row]) => [
+        name,
+        { 'requests/s': row.requestsPerSecond, 'p50 ms': row.p50Ms, 'p99 ms': row.p99Ms, 'ratio to bare': row.ratioToBare.toFixed(2) },
+      ]),
+    ),
+  );
+  console.table(Object.fromEntries(Object.entries(goalRows).map(([goal, row]) => [goal, { measured: row.measured, result: row.met ? 'met' : 'NOT MET' }])));
+
+  mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
+  writeFileSync(path.join(root, 'bench', 'results', 'api.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log('Wrote bench/results/api.json');
+}
+
+try {
+  await run();
+} catch (error) {
+  console.error(`\nAPI benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  await stopServer();
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,50 @@
+/**
+ * `npm run admin -- <command> [--json]`: the operators' command (README.md
+ * next to this file). Exit codes: 0 done, 1 failed or not found, 2 usage.
+ */
+import { loadConfig, type Config } from '../config.ts';
+import { parseCommand, usage, UsageError, type Command } from '../modules/admin/commands.ts';
+import { formatResult } from './print.ts';
+import { CliError, runAdminCommand } from './run.ts';
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const words = args.filter((arg) => arg !== '--json');
+
+function parseOrExit(): Command {
+  try {
+    return parseCommand(words);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${error.message}\n\n${usage}`);
+    process.exit(2);
+  }
+}
+
+/** A bad environment variable is the operator's to fix: its message, not a stack. */
+function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}
+
+if (words.length === 0 || ['help', '--help', '-h'].includes(words[0])) {
+  console.log(usage);
+} else {
+  const command = parseOrExit();
+  try {
+    const result = await runAdminCommand(configOrExit(), command, words);
+    const found = result.command !== 'users show' || result.user !== null;
+    if (json) console.log(JSON.stringify(result, null, 2));
+    else (found ? console.log : console.error)(formatResult(result));
+    if (!found) process.exitCode = 1;
+  } catch (error) {
+    // Failures the operator can act on are told plainly; anything else keeps its stack.
+    if (!(error instanceof CliError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+  }
+}

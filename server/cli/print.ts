@@ -1,0 +1,57 @@
+/** Operators' command results as text for a terminal (`--json` prints them as they are). */
+import type { CommandResult } from '../modules/admin/commands.ts';
+import type { UserDetail } from '../modules/admin/queries.ts';
+
+/** 2026-05-20T10:31:12.345Z → 2026-05-20 10:31:12Z: to the second is enough on a terminal. */
+const time = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+const orDash = (value: string | null) => value ?? '-';
+
+/** Left-aligned columns, two spaces apart. */
+function table(headers: string[], rows: Array<Array<string | number>>): string {
+  const cells = [headers, ...rows.map((row) => row.map(String))];
+  const widths = headers.map((_, column) => Math.max(...cells.map((row) => row[column].length)));
+  return cells.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()).join('\n');
+}
+
+function indent(text: string): string {
+  return text.replace(/^/gm, '  ');
+}
+
+function userDetail(user: UserDetail): string {
+  const facts = table(
+    ['User', String(user.id)],
+    [
+      ['phone', orDash(user.phone)],
+      ['email', orDash(user.email)],
+      ['nickname', user.nickname],
+      ['password', user.hasPassword ? 'set' : 'not set'],
+      ['created', time(user.createdAt)],
+    ],
+  );
+  const accounts = user.externalAccounts.length
+    ? indent(table(['ID', 'PROVIDER', 'SUBJECT', 'NAME', 'BOUND'], user.externalAccounts.map((a) => [a.id, a.provider, a.subject, a.displayName, time(a.boundAt)])))
+    : '  none';
+  const sessions = user.activeSessions.length
+    ? indent(table(['SESSION', 'DEVICE', 'DEVICE ID', 'SIGNED IN', 'LAST SEEN'], user.activeSessions.map((s) => [s.id, s.device, s.deviceId, time(s.createdAt), time(s.lastSeenAt)])))
+    : '  none';
+  return `${facts}\n\nExternal accounts (${user.externalAccounts.length})\n${accounts}\n\nActive sessions (${user.activeSessions.length})\n${sessions}`;
+}
+
+/** The text for a result; a `users show` that found nobody is reported by the caller instead. */
+export function formatResult(result: CommandResult): string {
+  switch (result.command) {
+    case 'users list':
+      if (result.users.length === 0) return 'No users yet.';
+      return table(
+        ['ID', 'PHONE', 'EMAIL', 'NICKNAME', 'CREATED', 'SESSIONS'],
+        result.users.map((user) => [user.id, orDash(user.phone), orDash(user.email), user.nickname, time(user.createdAt), user.activeSessions]),
+      );
+    case 'users show':
+      return result.user ? userDetail(result.user) : `No user with id, phone or e-mail "${result.key}".`;
+    case 'migrations status':
+      return table(
+        ['MIGRATION', 'CREATED', 'APPLIED'],
+        result.migrations.map((migration) => [migration.tag, time(migration.createdAt), migration.applied ? 'yes' : 'no']),
+      );
+  }
+}

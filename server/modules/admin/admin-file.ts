@@ -1,0 +1,34 @@
+/**
+ * `<DATA_DIR>/admin.json`: where a running server tells the operators' command
+ * how to reach it — its port and its admin token, readable by the owner only.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const adminFile = z.object({ port: z.number().int().min(1).max(65535), token: z.string().min(1) });
+
+export type AdminEndpoint = z.infer<typeof adminFile>;
+
+export const adminFilePath = (dataDir: string): string => path.join(dataDir, 'admin.json');
+
+export function writeAdminFile(dataDir: string, endpoint: AdminEndpoint): void {
+  const file = adminFilePath(dataDir);
+  // A file left by a killed server may have other permissions; `mode` only applies to a new file.
+  rmSync(file, { force: true });
+  writeFileSync(file, `${JSON.stringify(endpoint)}\n`, { mode: 0o600, flag: 'wx' });
+}
+
+/** The running server's endpoint, or null when there is no (readable, well-formed) file. */
+export function readAdminFile(dataDir: string): AdminEndpoint | null {
+  try {
+    return adminFile.parse(JSON.parse(readFileSync(adminFilePath(dataDir), 'utf8')));
+  } catch {
+    return null;
+  }
+}
+
+/** Removes the file only while it is still this server's: another instance sharing DATA_DIR may have written its own since. */
+export function removeAdminFile(dataDir: string, token: string): void {
+  if (readAdminFile(dataDir)?.token === token) rmSync(adminFilePath(dataDir), { force: true });
+}

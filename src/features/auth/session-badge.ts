@@ -1,0 +1,55 @@
+/**
+ * The header's session badge on every page, without React: it reads the login
+ * state from localStorage and, when logged in, swaps the login link for the
+ * user's avatar and a menu with sign-out. The session store (and with it the
+ * API client) is loaded only when it is needed: to refresh the user info of a
+ * logged-in visitor once the page is idle, or to sign out.
+ */
+import type { UserInfo } from '../../../contract/identity.ts';
+import { readJson, storageKeys, writeJson } from '../../lib/storage.ts';
+import { h5AvatarUrl } from './avatar.ts';
+
+type Token = { AccessToken: string; ExpiresIn: number };
+
+function render(slot: HTMLElement, template: HTMLTemplateElement, user: UserInfo | null): void {
+  slot.querySelector('[data-session-badge]')?.remove();
+  const login = slot.querySelector<HTMLElement>('[data-login-link]');
+  if (login) login.hidden = user !== null;
+  if (!user) return;
+  const badge = template.content.firstElementChild!.cloneNode(true) as HTMLElement;
+  badge.querySelector('img')!.src = h5AvatarUrl(user);
+  badge.querySelector('[data-session-name]')!.textContent = user.NickName;
+  const toggle = badge.querySelector('button[aria-haspopup]') as HTMLButtonElement;
+  const menu = badge.querySelector('[role="menu"]') as HTMLElement;
+  toggle.addEventListener('click', () => {
+    menu.hidden = !menu.hidden;
+    toggle.setAttribute('aria-expanded', String(!menu.hidden));
+  });
+  badge.querySelector('[data-sign-out]')!.addEventListener('click', async () => {
+    const session = await import('../../stores/session.ts');
+    await session.logout();
+  });
+  slot.append(badge);
+}
+
+export function mountSessionBadge(slot: HTMLElement): void {
+  const template = slot.querySelector<HTMLTemplateElement>('template[data-session-template]');
+  if (!template) return;
+  const token = readJson<Token>(storageKeys.auth);
+  let user = readJson<UserInfo>(storageKeys.user);
+  // Spec §4 without a redirect: no valid token means no user info. The expired
+  // token stays, so a page that needs login can still say the login expired.
+  if (user && (!token || token.ExpiresIn <= Date.now())) {
+    writeJson(storageKeys.user, null);
+    user = null;
+  }
+  render(slot, template, user);
+  if (!user) return;
+  const refresh = async () => {
+    const session = await import('../../stores/session.ts');
+    session.$user.subscribe((current) => render(slot, template, current));
+    await session.checkLoginState();
+  };
+  if ('requestIdleCallback' in window) requestIdleCallback(() => void refresh());
+  else setTimeout(() => void refresh(), 1);
+}

@@ -1,0 +1,62 @@
+/**
+ * The request helper (@nanostores/query) with spec §9's defaults, and a cache
+ * kept in localStorage so the cache times hold across page loads of this
+ * static site, not just within one page.
+ */
+import { nanoquery } from '@nanostores/query';
+import { readJson, storageKeys, writeJson } from '../storage.ts';
+
+type Entry = { data?: unknown; error?: unknown; retryCount?: number; created?: number; expires?: number };
+
+/** A Map that mirrors its successful entries into localStorage. */
+class StoredCache extends Map<string, Entry> {
+  constructor() {
+    super(Object.entries(readJson<Record<string, Entry>>(storageKeys.query) ?? {}));
+  }
+
+  override set(key: string, value: Entry): this {
+    super.set(key, value);
+    this.save();
+    return this;
+  }
+
+  override delete(key: string): boolean {
+    const deleted = super.delete(key);
+    this.save();
+    return deleted;
+  }
+
+  override clear(): void {
+    super.clear();
+    this.save();
+  }
+
+  private save(): void {
+    if (typeof localStorage === 'undefined') return;
+    const kept = [...this].filter(([, entry]) => entry.data !== undefined && entry.error === undefined);
+    writeJson(storageKeys.query, kept.length ? Object.fromEntries(kept) : null);
+  }
+}
+
+export const cacheTimes = {
+  default: 5 * 60_000,
+  hubToken: 600_000,
+  userInfo: 86_000_000,
+  storeToken: 86_000_000,
+  customerService: 86_000_000,
+} as const;
+
+const cache = new StoredCache();
+
+export const [createFetcherStore, createMutatorStore, { invalidateKeys, mutateCache }] = nanoquery({
+  cache,
+  dedupeTime: cacheTimes.default,
+  revalidateOnFocus: true,
+  // Exponential back-off, capped at 30 s (spec §9).
+  onErrorRetry: ({ retryCount }) => Math.min(1000 * 2 ** retryCount, 30_000),
+});
+
+/** Forgets every cached answer (on logout: nothing of the last user may survive). */
+export function clearQueryCache(): void {
+  cache.clear();
+}

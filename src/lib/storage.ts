@@ -1,0 +1,32 @@
+/**
+ * JSON values in localStorage under the one `beacon.` prefix. Storage may be
+ * unavailable (private mode, blocked cookies): reads then give null and writes
+ * do nothing, so the site still works for the visit.
+ */
+export const storageKeys = {
+  auth: 'beacon.auth',
+  user: 'beacon.user',
+  device: 'beacon.device',
+  query: 'beacon.query',
+  /** A message to show on the next page (sessionStorage). */
+  notice: 'beacon.notice',
+} as const;
+
+export function readJson<T>(key: string, storage: 'local' | 'session' = 'local'): T | null {
+  try {
+    const text = (storage === 'local' ? localStorage : sessionStorage).getItem(key);
+    return text === null ? null : (JSON.parse(text) as T);
+  } catch {
+    return null;
+  }
+}
+
+export function writeJson(key: string, value: unknown, storage: 'local' | 'session' = 'local'): void {
+  try {
+    const target = storage === 'local' ? localStorage : sessionStorage;
+    if (value === null || value === undefined) target.removeItem(key);
+    else target.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage is full or blocked: the value lives only as long as the page.
+  }
+}

@@ -1,0 +1,169 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../../contract/errors.ts';
+import { buildApp } from '../../../server/app.ts';
+import { loadConfig } from '../../../server/config.ts';
+import { openDatabase, type Database } from '../../../server/db/open.ts';
+import { externalAccounts, sessions, tokens, users } from '../../../server/db/schema.ts';
+import { writeAdminFile } from '../../../server/modules/admin/admin-file.ts';
+import { startApp, type TestApp } from './harness.ts';
+
+const hour = 3_600_000;
+
+/** Two users, the newer with one live session, one revoked session and one whose tokens have expired. */
+async function seedUsers(db: Database) {
+  const [older] = await db.insert(users).values({ phone: '13911112222', nickname: 'Older', createdAt: new Date('2026-01-01T00:00:00Z') }).returning();
+  const [newer] = await db.insert(users).values({ email: 'newer@example.com', nickname: 'Newer', passwordHash: 'x', createdAt: new Date('2026-02-01T00:00:00Z') }).returning();
+  await db.insert(externalAccounts).values({ userId: newer.id, provider: 'steam', subject: '7656', displayName: 'NewerOnSteam' });
+  const [live, revoked, expired] = await db
+    .insert(sessions)
+    .values([
+      { userId: newer.id, deviceId: 'dev-live', device: 'Firefox on Linux' },
+      { userId: newer.id, deviceId: 'dev-revoked', device: 'Old phone', revokedAt: new Date() },
+      { userId: newer.id, deviceId: 'dev-expired', device: 'Forgotten laptop' },
+    ])
+    .returning();
+  await db.insert(tokens).values([
+    { hash: `live-${newer.id}`, sessionId: live.id, kind: 'refresh', expiresAt: new Date(Date.now() + hour) },
+    { hash: `revoked-${newer.id}`, sessionId: revoked.id, kind: 'refresh', expiresAt: new Date(Date.now() + hour) },
+    { hash: `expired-${newer.id}`, sessionId: expired.id, kind: 'refresh', expiresAt: new Date(Date.now() - hour) },
+  ]);
+  return { older, newer, live };
+}
+
+describe('POST /api/admin/run', () => {
+  let t: TestApp;
+  let seeded: Awaited<ReturnType<typeof seedUsers>>;
+
+  beforeAll(async () => {
+    t = await startApp();
+    seeded = await seedUsers(t.app.context.db);
+  });
+  afterAll(() => t.close());
+
+  const run = (command: string[], options: { token?: string; ip?: string; headers?: Record<string, string> } = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/admin/run',
+      remoteAddress: options.ip ?? '127.0.0.1',
+      headers: { 'x-admin-token': options.token ?? t.app.context.adminToken, ...options.headers },
+      payload: { command },
+    });
+
+  it('does not exist for a wrong or missing token, a remote address or a forwarded request', async () => {
+    const refused = [
+      await run(['users', 'list'], { token: 'wrong' }),
+      await run(['users', 'list'], { token: '' }),
+      await t.app.inject({ method: 'POST', url: '/api/admin/run', remoteAddress: '127.0.0.1', payload: { command: ['users', 'list'] } }),
+      await run(['users', 'list'], { ip: '10.1.2.3' }),
+      await run(['users', 'list'], { ip: '192.168.0.127' }),
+      await run(['users', 'list'], { headers: { 'x-forwarded-for': '203.0.113.9' } }),
+    ];
+    for (const response of refused) {
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ code: ErrorCode.NotFound, data: null });
+    }
+  });
+
+  it('answers loopback callers over IPv4, IPv6 and mapped IPv4', async () => {
+    for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) expect((await run(['migrations', 'status'], { ip })).statusCode).toBe(200);
+  });
+
+  it('lists users newest first with their active sessions', async () => {
+    const response = await run(['users', 'list']);
+    expect(response.json().code).toBe(200);
+    expect(response.json().data).toEqual({
+      command: 'users list',
+      users: [
+        { id: seeded.newer.id, phone: null, email: 'newer@example.com', nickname: 'Newer', createdAt: '2026-02-01T00:00:00.000Z', activeSessions: 1 },
+        { id: seeded.older.id, phone: '13911112222', email: null, nickname: 'Older', createdAt: '2026-01-01T00:00:00.000Z', activeSessions: 0 },
+      ],
+    });
+    expect((await run(['users', 'list', '--limit', '1'])).json().data.users.map((user: { id: number }) => user.id)).toEqual([seeded.newer.id]);
+  });
+
+  it('shows one user by id, phone or e-mail, with bound accounts and active sessions', async () => {
+    const byId = (await run(['users', 'show', String(seeded.newer.id)])).json().data;
+    expect(byId.user).toMatchObject({ id: seeded.newer.id, email: 'newer@example.com', hasPassword: true });
+    expect(byId.user.externalAccounts).toEqual([expect.objectContaining({ provider: 'steam', subject: '7656', displayName: 'NewerOnSteam' })]);
+    expect(byId.user.activeSessions).toEqual([expect.objectContaining({ id: seeded.live.id, device: 'Firefox on Linux', deviceId: 'dev-live' })]);
+    expect((await run(['users', 'show', 'NEWER@example.com'])).json().data.user.id).toBe(seeded.newer.id);
+    expect((await run(['users', 'show', '13911112222'])).json().data.user).toMatchObject({ id: seeded.older.id, hasPassword: false, activeSessions: [] });
+    expect((await run(['users', 'show', 'nobody@example.com'])).json().data).toEqual({ command: 'users show', key: 'nobody@example.com', user: null });
+  });
+
+  it('reports each migration as applied', async () => {
+    const { migrations } = (await run(['migrations', 'status'])).json().data;
+    expect(migrations).toContainEqual({ tag: '0000_identity', createdAt: expect.any(String), applied: true });
+    expect(migrations.every((migration: { applied: boolean }) => migration.applied)).toBe(true);
+  });
+
+  it('refuses what the CLI would refuse', async () => {
+    for (const command of [[], ['users'], ['users', 'list', '--limit', '0'], ['users', 'show'], ['drop', 'everything']]) {
+      expect((await run(command)).json().code).toBe(ErrorCode.BadRequest);
+    }
+  });
+});
+
+describe('npm run admin', () => {
+  const root = path.resolve(import.meta.dirname, '../../..');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'beacon-admin-'));
+  const env = { ...process.env, DATABASE_URL: `file://${path.join(dataDir, 'db')}`, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+
+  /** The real CLI in its own process; never blocks this one, which may be the server it calls. */
+  async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    try {
+      const { stdout, stderr } = await promisify(execFile)(path.join(root, 'node_modules/.bin/node'), ['server/cli/admin.ts', ...args], { cwd: root, env });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  }
+
+  beforeAll(async () => {
+    const database = await openDatabase(env.DATABASE_URL);
+    await seedUsers(database.db);
+    await database.close();
+  });
+
+  it('opens a free database folder itself', { timeout: 60_000 }, async () => {
+    const list = await cli('users', 'list', '--json');
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout).users.map((user: { nickname: string }) => user.nickname)).toEqual(['Newer', 'Older']);
+
+    const status = await cli('migrations', 'status', '--json');
+    expect(JSON.parse(status.stdout).migrations).toContainEqual({ tag: '0000_identity', createdAt: expect.any(String), applied: true });
+    expect((await cli('migrations', 'status')).stdout).toMatch(/^0000_identity\s.*\syes$/m);
+
+    const missing = await cli('users', 'show', 'nobody@example.com');
+    expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining('No user with id, phone or e-mail "nobody@example.com"') });
+    expect((await cli('users', 'frob')).code).toBe(2);
+  });
+
+  it('goes through the running server while it holds the folder, and says so when it cannot', { timeout: 60_000 }, async () => {
+    const app = await buildApp(loadConfig({ ...env, DEMO_DATA: 'false' }));
+    try {
+      const noFile = await cli('users', 'list');
+      expect(noFile.code).toBe(1);
+      expect(noFile.stderr).toMatch(/is in use by another process, and the server did not answer: there is no .*admin\.json/);
+
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as { port: number };
+      writeAdminFile(dataDir, { port, token: app.context.adminToken });
+      const list = await cli('users', 'list');
+      expect(list.code).toBe(0);
+      expect(list.stdout).toMatch(/^ID\s+PHONE\s+EMAIL\s+NICKNAME\s+CREATED\s+SESSIONS$/m);
+      expect(list.stdout).toMatch(/newer@example\.com\s+Newer\s+2026-02-01 00:00:00Z\s+1$/m);
+
+      writeAdminFile(dataDir, { port, token: 'stale' });
+      expect((await cli('users', 'list')).stderr).toMatch(/refused the admin call \(HTTP 404/);
+    } finally {
+      await app.close();
+    }
+  });
+});
