@@ -13,7 +13,7 @@ import type { Messenger } from '../../services/messenger.ts';
 import { consumeCode, issueCode, withdrawCode } from './codes.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { listSessions, openSession, revokeOtherSessions, revokeSession, rotate, type IssuedTokens } from './sessions.ts';
-import { defaultNickname, loadUserInfo, userForPhone } from './users.ts';
+import { defaultNickname, forgetUserInfo, loadUserInfo, userForPhone } from './users.ts';
 
 const deviceOf = (request: FastifyRequest) => request.headers['user-agent'] ?? 'unknown';
 
@@ -109,6 +109,7 @@ export function identityRoutes(app: FastifyInstance, context: AppContext): void 
       ? await db.delete(externalAccounts).where(and(eq(externalAccounts.id, id), eq(externalAccounts.userId, auth.userId))).returning({ id: externalAccounts.id })
       : [];
     if (removed.length === 0) throw new ApiError(ErrorCode.NotFound, 'accountNotFound');
+    forgetUserInfo(auth.userId);
     const user = await loadUserInfo(db, auth.userId);
     if (!user) throw unauthorized();
     return { data: user };

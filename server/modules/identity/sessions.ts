@@ -11,6 +11,7 @@ import { lifetimes } from '../../../contract/identity.ts';
 import type { Database, Transaction } from '../../db/open.ts';
 import { sessions, tokens } from '../../db/schema.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
+import { TtlCache } from './session-cache.ts';
 
 export interface Authenticated {
   userId: number;
@@ -29,6 +30,13 @@ const newToken = () => randomBytes(32).toString('base64url');
 
 /** How stale `last_seen_at` may get before a request writes it again: keeps reads read-only. */
 const lastSeenPrecisionMs = 60_000;
+
+/** Recently authenticated access tokens (by hash), with their token's own expiry. */
+const recent = new TtlCache<string, Authenticated & { expiresAt: number }>(30_000, 50_000);
+
+function forgetSession(sessionId: string): void {
+  recent.deleteWhere((entry) => entry.sessionId === sessionId);
+}
 
 async function issueTokens(tx: Transaction, sessionId: string, now: Date): Promise<IssuedTokens> {
   const access = newToken();
@@ -49,12 +57,16 @@ export async function openSession(tx: Transaction, userId: number, deviceId: str
 
 /** The session behind a valid access token, or null. */
 export async function authenticate(db: Database, accessToken: string, now = new Date()): Promise<Authenticated | null> {
+  const hash = hashToken(accessToken);
+  const known = recent.get(hash, now.getTime());
+  if (known && known.expiresAt > now.getTime()) return { userId: known.userId, sessionId: known.sessionId };
   const [row] = await db
     .select({ userId: sessions.userId, sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt, expiresAt: tokens.expiresAt })
     .from(tokens)
     .innerJoin(sessions, eq(sessions.id, tokens.sessionId))
-    .where(and(eq(tokens.hash, hashToken(accessToken)), eq(tokens.kind, 'access'), isNull(sessions.revokedAt)));
+    .where(and(eq(tokens.hash, hash), eq(tokens.kind, 'access'), isNull(sessions.revokedAt)));
   if (!row || row.expiresAt <= now) return null;
+  recent.set(hash, { userId: row.userId, sessionId: row.sessionId, expiresAt: row.expiresAt.getTime() }, now.getTime());
   if (now.getTime() - row.lastSeenAt.getTime() > lastSeenPrecisionMs) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
   }
@@ -79,6 +91,7 @@ export async function rotate(db: Database, refreshToken: string, now = new Date(
     const [session] = await tx.select().from(sessions).where(eq(sessions.id, claimed.sessionId));
     if (!session || session.revokedAt || claimed.expiresAt <= now) return { error: unauthorized() };
     await tx.delete(tokens).where(and(eq(tokens.sessionId, session.id), eq(tokens.kind, 'access')));
+    forgetSession(session.id);
     await tx.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, session.id));
     return { userId: session.userId, tokens: await issueTokens(tx, session.id, now) };
   });
@@ -89,7 +102,10 @@ export async function rotate(db: Database, refreshToken: string, now = new Date(
 
 async function revokeSessions(tx: Transaction, which: ReturnType<typeof eq>, now: Date): Promise<number> {
   const revoked = await tx.update(sessions).set({ revokedAt: now }).where(and(which, isNull(sessions.revokedAt))).returning({ id: sessions.id });
-  for (const { id } of revoked) await tx.delete(tokens).where(and(eq(tokens.sessionId, id), eq(tokens.kind, 'access')));
+  for (const { id } of revoked) {
+    await tx.delete(tokens).where(and(eq(tokens.sessionId, id), eq(tokens.kind, 'access')));
+    forgetSession(id);
+  }
   return revoked.length;
 }
 

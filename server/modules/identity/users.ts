@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { UserInfo } from '../../../contract/identity.ts';
 import type { Database, Transaction } from '../../db/open.ts';
 import { externalAccounts, users } from '../../db/schema.ts';
+import { TtlCache } from './session-cache.ts';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -15,11 +16,22 @@ export function defaultNickname(target: string): string {
   return `Beacon-${target.replace(/\W/g, '').slice(-4)}`;
 }
 
+const recentUsers = new TtlCache<number, UserInfo>(30_000, 50_000);
+
 export async function loadUserInfo(db: Database | Transaction, userId: number): Promise<UserInfo | null> {
+  const known = recentUsers.get(userId);
+  if (known) return known;
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) return null;
   const bound = await db.select().from(externalAccounts).where(eq(externalAccounts.userId, userId)).orderBy(externalAccounts.id);
-  return toUserInfo(user, bound);
+  const info = toUserInfo(user, bound);
+  recentUsers.set(userId, info);
+  return info;
+}
+
+/** Call after changing a user: the next read goes to the database. */
+export function forgetUserInfo(userId: number): void {
+  recentUsers.delete(userId);
 }
 
 function toUserInfo(user: UserRow, bound: Array<typeof externalAccounts.$inferSelect>): UserInfo {

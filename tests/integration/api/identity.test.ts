@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '../../../contract/errors.ts';
 import { identity, support, system } from '../../../contract/identity.ts';
 import { verifyToken } from '../../../server/crypto/signed.ts';
@@ -154,8 +154,14 @@ describe('tokens and sessions', () => {
       expect(refused.body).toMatchObject({ code: 401, message: 'Your login has expired. Please log in again.' });
     }
 
-    await t.app.context.db.execute(sql`update tokens set expires_at = now() - interval '1 second' where kind = 'access'`);
-    expect((await t.call(identity.refreshUserInfo, { body: {}, token: session.AccessToken })).status).toBe(401);
+    // A token past its ExpiresIn is refused even while this instance remembers it.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(session.ExpiresIn + 1);
+      expect((await t.call(identity.refreshUserInfo, { body: {}, token: session.AccessToken })).status).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('signs out server-side', async () => {
