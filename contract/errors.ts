@@ -6,13 +6,10 @@
 export const ErrorCode = {
   BadRequest: 400,
   Unauthorized: 401,
-  Forbidden: 403,
   NotFound: 404,
-  Conflict: 409,
   PayloadTooLarge: 413,
   TooManyRequests: 429,
   ServerError: 500,
-  NotConfigured: 501,
   /** The encrypted body or its key could not be opened (always the same answer, whatever failed). */
   EncryptionInvalid: 4000,
   /** The SMS or e-mail code is wrong, expired or used up. */

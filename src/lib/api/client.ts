@@ -8,7 +8,7 @@ import { pathOf, type ApiRoute, type RequestOf, type ResponseOf } from '../../..
 import { encryption } from '../../../contract/crypto.ts';
 import { SUCCESS, type Envelope } from '../../../contract/envelope.ts';
 import { apiBase, requestTimeoutMs, serverPublicKey } from './config.ts';
-import { createSealer, type Sealer } from './crypto.ts';
+import { createSealer, requestParts, type Sealer } from './crypto.ts';
 import { ApiFailure } from './errors.ts';
 
 export interface CallOptions<R extends ApiRoute> {
@@ -27,19 +27,7 @@ export function onUnauthorized(listener: () => void): () => void {
 }
 
 async function send(route: ApiRoute, options: CallOptions<ApiRoute>, sealer: Sealer | null): Promise<Response> {
-  const headers: Record<string, string> = { 'accept-language': document.documentElement.lang || 'zh-CN' };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: string | undefined;
-  if (sealer) {
-    headers[encryption.keyHeader] = sealer.wrappedKey;
-    if (options.body !== undefined) {
-      headers['content-type'] = encryption.contentType;
-      body = await sealer.seal(JSON.stringify(options.body));
-    }
-  } else if (options.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.body);
-  }
+  const { headers, body } = await requestParts({ ...options, locale: document.documentElement.lang || 'zh-CN' }, sealer);
   try {
     return await fetch(`${apiBase}${pathOf(route.path, options.params)}`, {
       method: route.method,

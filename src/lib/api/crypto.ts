@@ -46,3 +46,17 @@ export async function createSealer(publicKey: CryptoKey): Promise<Sealer> {
     },
   };
 }
+
+/**
+ * The headers and body of one call: sealed with `sealer` for encrypted calls,
+ * plain JSON otherwise. The site's client and the tests both build requests here.
+ */
+export async function requestParts(options: { body?: unknown; token?: string | null; locale: string }, sealer: Sealer | null): Promise<{ headers: Record<string, string>; body?: string }> {
+  const headers: Record<string, string> = { 'accept-language': options.locale };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (sealer) headers[encryption.keyHeader] = sealer.wrappedKey;
+  if (options.body === undefined) return { headers };
+  const json = JSON.stringify(options.body);
+  headers['content-type'] = sealer ? encryption.contentType : 'application/json';
+  return { headers, body: sealer ? await sealer.seal(json) : json };
+}

@@ -13,7 +13,7 @@ import { pathOf, type ApiRoute } from '../../../contract/api.ts';
 import { encryption } from '../../../contract/crypto.ts';
 import { buildApp } from '../../../server/app.ts';
 import { loadConfig } from '../../../server/config.ts';
-import { createSealer, importPublicKey } from '../../../src/lib/api/crypto.ts';
+import { createSealer, importPublicKey, requestParts } from '../../../src/lib/api/crypto.ts';
 
 /** A database URL for one app: a new database per app on PostgreSQL, so test files never share rows. */
 async function databaseUrl(): Promise<string> {
@@ -55,20 +55,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   return {
     app,
     async call(route, options = {}) {
-      const headers: Record<string, string> = { 'accept-language': options.locale ?? 'en' };
-      if (options.token) headers.authorization = `Bearer ${options.token}`;
-      let payload: string | undefined;
       const sealer = route.encrypted ? await createSealer(publicKey) : null;
-      if (sealer) {
-        headers[encryption.keyHeader] = sealer.wrappedKey;
-        if (options.body !== undefined) {
-          headers['content-type'] = encryption.contentType;
-          payload = await sealer.seal(JSON.stringify(options.body));
-        }
-      } else if (options.body !== undefined) {
-        headers['content-type'] = 'application/json';
-        payload = JSON.stringify(options.body);
-      }
+      const { headers, body: payload } = await requestParts({ ...options, locale: options.locale ?? 'en' }, sealer);
       const response = await app.inject({ method: route.method, url: `/api${pathOf(route.path, options.params)}`, headers, payload, remoteAddress: options.ip ?? randomAddress() });
       const sealed = String(response.headers['content-type'] ?? '').startsWith(encryption.contentType);
       const text = sealed && sealer ? await sealer.open(response.body) : response.body;

@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { localeCodes } from '../../contract/locales.ts';
+import { message, negotiateLocale } from '../../server/i18n/messages.ts';
+
+const catalog = (code: string) => JSON.parse(readFileSync(`server/i18n/${code}.json`, 'utf8')) as Record<string, string>;
+
+describe('server messages', () => {
+  it('exist in all eight languages with the same keys and placeholders', () => {
+    const en = catalog('en');
+    for (const code of localeCodes) {
+      const other = catalog(code);
+      expect(Object.keys(other), code).toEqual(Object.keys(en));
+      for (const key of Object.keys(en)) expect(other[key].match(/\{\{\w+\}\}/g) ?? [], `${code} ${key}`).toEqual(en[key].match(/\{\{\w+\}\}/g) ?? []);
+    }
+  });
+
+  it('follow the Accept-Language of the page', () => {
+    expect(negotiateLocale('ja')).toBe('ja');
+    expect(negotiateLocale('zh-Hant-HK,zh;q=0.8')).toBe('zh-TW');
+    expect(negotiateLocale('zh')).toBe('zh-CN');
+    expect(negotiateLocale('es-MX,es;q=0.9')).toBe('es');
+    expect(negotiateLocale('fr-FR, de')).toBe('zh-CN');
+    expect(negotiateLocale(undefined)).toBe('zh-CN');
+    expect(message('ru', 'smsText', { code: '123456' })).toContain('123456');
+  });
+});
