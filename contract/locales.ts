@@ -4,7 +4,3 @@ export const localeCodes = ['zh-CN', 'zh-TW', 'en', 'es', 'it', 'ja', 'ko', 'ru'
 export type LocaleCode = (typeof localeCodes)[number];
 
 export const defaultLocale: LocaleCode = 'zh-CN';
-
-export function isLocaleCode(value: string): value is LocaleCode {
-  return (localeCodes as readonly string[]).includes(value);
-}

@@ -2,6 +2,7 @@
  * The one locale table. Everything that needs to know about a locale (URL
  * segment, BCP-47 tag, label, dayjs locale, text direction) reads it from here.
  */
+import type { LocaleCode as ApiLocaleCode } from '../../contract/locales.ts';
 
 /** Languages written right to left; kept so a future locale gets `dir="rtl"` for free. */
 const rtlLanguages = ['he', 'ar', 'fa', 'ku'];
@@ -15,6 +16,7 @@ function locale<const C extends string>(code: C, segment: string, label: string,
   return { code, segment, tag: code as string, label, dayjs, dir: directionOf(code) };
 }
 
+/** The API's locale list (contract/) and this table must name the same languages. */
 export const locales = [
   locale('zh-CN', '', '简体中文', 'zh-cn'),
   locale('zh-TW', 'zh-tw', '繁體中文', 'zh-tw'),
@@ -24,7 +26,7 @@ export const locales = [
   locale('ja', 'ja', '日本語', 'ja'),
   locale('ko', 'ko', '한국어', 'ko'),
   locale('ru', 'ru', 'Русский', 'ru'),
-];
+] satisfies ReadonlyArray<{ code: ApiLocaleCode }>;
 
 export type LocaleCode = (typeof locales)[number]['code'];
 export type Locale = (typeof locales)[number];

@@ -101,7 +101,6 @@ export async function logout(options: { loginPath?: string } = {}): Promise<void
  * Spec §4 on page load. Missing token: clear the user. Expired: clear, and
  * when this page needs login, say 登录状态过期 and go to login. Valid: fetch the
  * user info (cached) and store it, or log out with 获取用户信息失败，请重新登录!
- * A network failure keeps the stored user: being offline is not being logged out.
  */
 export async function checkLoginState(options: { loginPath?: string } = {}): Promise<UserInfo | null> {
   const token = $authToken.get();
@@ -115,7 +114,9 @@ export async function checkLoginState(options: { loginPath?: string } = {}): Pro
       $user.set(result.data);
       return result.data;
     }
-    if (result.error instanceof ApiFailure && result.error.kind === 'network') return $user.get();
+    // Only an answer from the server ends the login. A request cut off (offline, or the
+    // page unloading mid-answer) keeps the stored user: it is not a failed login.
+    if (result.error instanceof ApiFailure && (result.error.kind === 'network' || result.error.kind === 'unknown')) return $user.get();
     leaveNotice('session.userInfoFailed');
     await logout(options);
     return null;

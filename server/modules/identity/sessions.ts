@@ -133,7 +133,7 @@ export async function listSessions(db: Database, auth: Authenticated) {
   }));
 }
 
-/** Forgets tokens that can no longer be used (called at start; keeps the table small). */
+/** Forgets tokens expired for longer than a refresh token lives: past any use, even reuse detection (called at start). */
 export async function pruneTokens(db: Database, now = new Date()): Promise<void> {
   await db.delete(tokens).where(lt(tokens.expiresAt, new Date(now.getTime() - lifetimes.refreshTokenMs)));
 }

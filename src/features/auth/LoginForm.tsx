@@ -5,7 +5,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { identity } from '../../../contract/identity.ts';
+import { identity, type LoginResult } from '../../../contract/identity.ts';
 import { call } from '../../lib/api/client.ts';
 import { failureText } from '../../lib/api/errors.ts';
 import { $isLoggedIn, $user, deviceId, signIn, takeNotice } from '../../stores/session.ts';
@@ -43,12 +43,15 @@ export default function LoginForm({ strings, agreementHtml, showPassword, fallba
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<Message>(null);
   const [redirecting, setRedirecting] = useState(false);
+  // Until React has taken over the server-rendered form, input would be lost: keep it disabled.
+  const [ready, setReady] = useState(false);
   const loggedIn = useStore($isLoggedIn);
   const user = useStore($user);
 
   const target = () => safeRedirect(new URLSearchParams(location.search).get('redirectUrl'), location.origin, fallbackPath);
 
   useEffect(() => {
+    setReady(true);
     const notice = takeNotice();
     if (notice) setMessage({ kind: 'error', text: t(notice) });
   }, []);
@@ -72,7 +75,7 @@ export default function LoginForm({ strings, agreementHtml, showPassword, fallba
     }
   }
 
-  function finish(result: Awaited<ReturnType<typeof call<typeof identity.loginOrRegister>>>) {
+  function finish(result: LoginResult) {
     signIn(result);
     setRedirecting(true);
     setMessage({ kind: 'info', text: t('login.redirecting') });
@@ -120,7 +123,7 @@ export default function LoginForm({ strings, agreementHtml, showPassword, fallba
   }
 
   return (
-    <div className="card login-card">
+    <fieldset className="card login-card" disabled={!ready}>
       <div className="tabs" role="tablist">
         {tabs.map((name) => (
           <button key={name} type="button" role="tab" aria-selected={tab === name} className={tab === name ? 'active' : undefined} onClick={() => { setTab(name); setMessage(null); }}>
@@ -182,6 +185,6 @@ export default function LoginForm({ strings, agreementHtml, showPassword, fallba
           {message.text}
         </p>
       )}
-    </div>
+    </fieldset>
   );
 }

@@ -7,9 +7,8 @@
  */
 import type { UserInfo } from '../../../contract/identity.ts';
 import { readJson, storageKeys, writeJson } from '../../lib/storage.ts';
+import type { AuthToken } from '../../stores/session.ts';
 import { h5AvatarUrl } from './avatar.ts';
-
-type Token = { AccessToken: string; ExpiresIn: number };
 
 function render(slot: HTMLElement, template: HTMLTemplateElement, user: UserInfo | null): void {
   slot.querySelector('[data-session-badge]')?.remove();
@@ -35,7 +34,7 @@ function render(slot: HTMLElement, template: HTMLTemplateElement, user: UserInfo
 export function mountSessionBadge(slot: HTMLElement): void {
   const template = slot.querySelector<HTMLTemplateElement>('template[data-session-template]');
   if (!template) return;
-  const token = readJson<Token>(storageKeys.auth);
+  const token = readJson<AuthToken>(storageKeys.auth);
   let user = readJson<UserInfo>(storageKeys.user);
   // Spec §4 without a redirect: no valid token means no user info. The expired
   // token stays, so a page that needs login can still say the login expired.

@@ -38,17 +38,15 @@ class StoredCache extends Map<string, Entry> {
   }
 }
 
+/** Spec §9 cache times; later callers add theirs here. */
 export const cacheTimes = {
   default: 5 * 60_000,
-  hubToken: 600_000,
   userInfo: 86_000_000,
-  storeToken: 86_000_000,
-  customerService: 86_000_000,
 } as const;
 
 const cache = new StoredCache();
 
-export const [createFetcherStore, createMutatorStore, { invalidateKeys, mutateCache }] = nanoquery({
+export const [createFetcherStore] = nanoquery({
   cache,
   dedupeTime: cacheTimes.default,
   revalidateOnFocus: true,
