@@ -11,6 +11,13 @@ import { identityRoutes } from './modules/identity/routes.ts';
 import { pruneTokens } from './modules/identity/sessions.ts';
 import { supportRoutes } from './modules/support/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
+import { cloudIdleHubMethods } from './modules/cloud-idle/status.ts';
+import { verifyToken } from './crypto/signed.ts';
+import { hubTiming } from '../contract/realtime.ts';
+import { localBackplane, redisBackplane } from './realtime/backplane.ts';
+import { Hub } from './realtime/hub.ts';
+import { hubRoutes } from './realtime/routes.ts';
+import { connectRedis } from './services/redis.ts';
 import envelope from './plugins/envelope.ts';
 import { apiProtection, securityHeaders } from './plugins/security.ts';
 import site from './plugins/site.ts';
@@ -49,18 +56,37 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await pruneTokens(database.db);
   if (config.DEMO_DATA && (await seedDemoData(database.db))) app.log.info('Seeded the demo account');
 
-  const context: AppContext = { config, db: database.db, keys: loadKeys(config.DATA_DIR), sms: messenger(config, 'SMS'), email: messenger(config, 'EMAIL'), adminToken: newAdminToken() };
+  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, app.log) : null;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+
+  const keys = loadKeys(config.DATA_DIR);
+  const hub = await Hub.create({
+    authenticate: (token) => (token ? (verifyToken(keys.secret, 'hub', token)?.sub ?? null) : null),
+    methods: cloudIdleHubMethods(database.db),
+    timing: {
+      keepAliveMs: config.HUB_KEEP_ALIVE_MS,
+      timeoutMs: config.HUB_TIMEOUT_MS,
+      handshakeTimeoutMs: hubTiming.handshakeTimeoutMs,
+      longPollMs: config.HUB_LONG_POLL_MS,
+      disconnectMs: hubTiming.disconnectMs,
+    },
+    backplane: async (deliver) => (redis ? redisBackplane(redis, deliver, app.log) : localBackplane(deliver)),
+    log: app.log,
+  });
+
+  const context: AppContext = { config, db: database.db, keys, sms: messenger(config, 'SMS'), email: messenger(config, 'EMAIL'), hub, adminToken: newAdminToken() };
   app.decorate('context', context);
 
   await securityHeaders(app);
   await app.register(
     async (api) => {
-      await apiProtection(api, config);
+      await apiProtection(api, config, redis);
       await api.register(envelope);
       identityRoutes(api, context);
       supportRoutes(api, context);
       systemRoutes(api, context);
       adminRoutes(api, context);
+      await hubRoutes(api, hub);
     },
     { prefix: '/api' },
   );

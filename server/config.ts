@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hubTiming } from '../contract/realtime.ts';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const list = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
@@ -33,6 +34,14 @@ const schema = z
     CUSTOMER_SERVICE_URL: z.string().min(1).default('/contact'),
     /** Set when the site calls an API on another origin (also baked into the site build). */
     PUBLIC_API_URL: z.url().optional(),
+    /** Several instances share rate limits and realtime pushes through this Redis (`redis://…`). */
+    REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be redis://… or rediss://…').optional(),
+    /** The hub pings a connection it has sent nothing to for this long. */
+    HUB_KEEP_ALIVE_MS: z.coerce.number().int().min(50).default(hubTiming.keepAliveMs),
+    /** The hub drops a connection it has heard nothing from for this long (clients ping every 15 s). */
+    HUB_TIMEOUT_MS: z.coerce.number().int().min(100).default(hubTiming.timeoutMs),
+    /** A long poll with nothing to deliver is answered empty after this long. */
+    HUB_LONG_POLL_MS: z.coerce.number().int().min(50).max(99_000).default(hubTiming.longPollMs),
     SMS_PROVIDER: providerName,
     SMS_GATEWAY_URL: gatewayUrl,
     SMS_GATEWAY_SECRET: gatewaySecret,
@@ -41,6 +50,7 @@ const schema = z
     EMAIL_GATEWAY_SECRET: gatewaySecret,
   })
   .superRefine((config, context) => {
+    if (config.HUB_TIMEOUT_MS <= config.HUB_KEEP_ALIVE_MS) context.addIssue({ code: 'custom', path: ['HUB_TIMEOUT_MS'], message: 'must be longer than HUB_KEEP_ALIVE_MS' });
     for (const prefix of ['SMS', 'EMAIL'] as const) {
       if (config[`${prefix}_PROVIDER`] !== 'http') continue;
       for (const key of [`${prefix}_GATEWAY_URL`, `${prefix}_GATEWAY_SECRET`] as const) {

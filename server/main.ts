@@ -21,6 +21,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 await app.listen({ port: config.PORT, host: config.HOST });
 const { port } = app.server.address() as { port: number };
-// How `npm run admin` reaches this server while it holds the database folder.
-writeAdminFile(config.DATA_DIR, { port, token: app.context.adminToken });
+// How `npm run admin` reaches this server: it may hold the database folder, and only it can push to its open pages.
+writeAdminFile(config.DATA_DIR, { port, token: app.context.adminToken, databaseUrl: config.DATABASE_URL });
 console.log(`\n  Beacon Toolkit is running at http://localhost:${port}\n`);

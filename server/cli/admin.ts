@@ -3,7 +3,7 @@
  * next to this file). Exit codes: 0 done, 1 failed or not found, 2 usage.
  */
 import { loadConfig, type Config } from '../config.ts';
-import { parseCommand, usage, UsageError, type Command } from '../modules/admin/commands.ts';
+import { foundWhatWasAsked, parseCommand, usage, UsageError, type Command } from '../modules/admin/commands.ts';
 import { formatResult } from './print.ts';
 import { CliError, runAdminCommand } from './run.ts';
 
@@ -37,7 +37,7 @@ if (words.length === 0 || ['help', '--help', '-h'].includes(words[0])) {
   const command = parseOrExit();
   try {
     const result = await runAdminCommand(configOrExit(), command, words);
-    const found = result.command !== 'users show' || result.user !== null;
+    const found = foundWhatWasAsked(result);
     if (json) console.log(JSON.stringify(result, null, 2));
     else (found ? console.log : console.error)(formatResult(result));
     if (!found) process.exitCode = 1;

@@ -1,5 +1,6 @@
 /** Operators' command results as text for a terminal (`--json` prints them as they are). */
 import type { CommandResult } from '../modules/admin/commands.ts';
+import type { CloudIdleStatus } from '../../contract/realtime.ts';
 import type { UserDetail } from '../modules/admin/queries.ts';
 
 /** 2026-05-20T10:31:12.345Z → 2026-05-20 10:31:12Z: to the second is enough on a terminal. */
@@ -37,7 +38,22 @@ function userDetail(user: UserDetail): string {
   return `${facts}\n\nExternal accounts (${user.externalAccounts.length})\n${accounts}\n\nActive sessions (${user.activeSessions.length})\n${sessions}`;
 }
 
-/** The text for a result; a `users show` that found nobody is reported by the caller instead. */
+function cloudIdle(userId: number, status: CloudIdleStatus): string {
+  const facts = table(
+    ['Cloud idling of user', String(userId)],
+    [
+      ['state', status.State],
+      ['cards remaining', String(status.CardsRemaining)],
+      ['updated', time(status.UpdatedAt)],
+    ],
+  );
+  const games = status.Games.length ? indent(table(['APP ID', 'CARDS LEFT', 'NAME'], status.Games.map((g) => [g.AppId, g.CardsRemaining, g.Name]))) : '  none';
+  return `${facts}\n\nGames being idled (${status.Games.length})\n${games}`;
+}
+
+const noUser = (key: string) => `No user with id, phone or e-mail "${key}".`;
+
+/** The text for a result (the caller prints a missing user's to stderr). */
 export function formatResult(result: CommandResult): string {
   switch (result.command) {
     case 'users list':
@@ -47,7 +63,15 @@ export function formatResult(result: CommandResult): string {
         result.users.map((user) => [user.id, orDash(user.phone), orDash(user.email), user.nickname, time(user.createdAt), user.activeSessions]),
       );
     case 'users show':
-      return result.user ? userDetail(result.user) : `No user with id, phone or e-mail "${result.key}".`;
+      return result.user ? userDetail(result.user) : noUser(result.key);
+    case 'idle show':
+      if (result.userId === null) return noUser(result.key);
+      return result.status ? cloudIdle(result.userId, result.status) : `User ${result.userId} has no cloud-idling status yet.`;
+    case 'idle set':
+      if (result.userId === null || !result.status) return noUser(result.key);
+      return `${cloudIdle(result.userId, result.status)}\n\n${
+        result.pushed ? "Saved and pushed to the user's open pages." : 'Saved. No server was running to push it to (set REDIS_URL to push through Redis): open pages show it when they next load.'
+      }`;
     case 'migrations status':
       return table(
         ['MIGRATION', 'CREATED', 'APPLIED'],

@@ -1,23 +1,33 @@
 /**
- * Runs an operators' command where the database is. Only one process may open
- * an embedded (PGlite) folder (DESIGN.md §6): when it is free — or the
- * database is PostgreSQL — the command opens it itself; when a running server
- * holds it, the command goes through that server's loopback admin endpoint.
+ * Runs an operators' command where the database is. A running server of the
+ * same database goes first: only one process may open an embedded (PGlite)
+ * folder (DESIGN.md §6), and only a server can push a change to its users'
+ * open pages. With no server answering, the command opens the database itself
+ * and pushes through Redis when REDIS_URL is set.
  */
 import { existsSync } from 'node:fs';
 import { SUCCESS } from '../../contract/envelope.ts';
 import type { Config } from '../config.ts';
-import { DatabaseLockedError, openDatabase, pgliteFolder } from '../db/open.ts';
-import { adminFilePath, readAdminFile } from '../modules/admin/admin-file.ts';
+import { DatabaseLockedError, openDatabase, pgliteFolder, type Database } from '../db/open.ts';
+import { adminFilePath, readAdminFile, type AdminEndpoint } from '../modules/admin/admin-file.ts';
 import { runCommand, type Command, type CommandResult } from '../modules/admin/commands.ts';
+import type { Pusher } from '../modules/cloud-idle/status.ts';
+import { redisBackplane } from '../realtime/backplane.ts';
+import { connectRedis } from '../services/redis.ts';
 
 /** A failure the operator can act on; printed as is, without a stack. */
 export class CliError extends Error {}
 
-/** `words` are the command as typed (without --json), handed to the server when it holds the database. */
+/** `words` are the command as typed (without --json), handed to the server when one is running. */
 export async function runAdminCommand(config: Config, command: Command, words: string[]): Promise<CommandResult> {
+  const endpoint = readAdminFile(config.DATA_DIR);
+  if (endpoint?.databaseUrl === config.DATABASE_URL) {
+    const answer = await runThroughServer(config, endpoint, words);
+    if (answer) return answer;
+  }
+
   const url = config.DATABASE_URL;
-  if (url === 'memory://') throw new CliError('DATABASE_URL is memory://, a new empty database for tests: there is nothing to look at.');
+  if (url === 'memory://') throw new CliError('DATABASE_URL is memory://, a new empty database for tests, and no server of it answered: there is nothing to look at.');
   // Opening a folder that does not exist would create an empty database there.
   if (url.startsWith('file://') && !existsSync(pgliteFolder(url))) throw new CliError(`There is no database at ${pgliteFolder(url)} (DATABASE_URL=${url}).`);
 
@@ -25,22 +35,30 @@ export async function runAdminCommand(config: Config, command: Command, words: s
   try {
     database = await openDatabase(url, { migrate: false });
   } catch (error) {
-    if (error instanceof DatabaseLockedError) return runThroughServer(config, words);
-    throw error;
+    if (!(error instanceof DatabaseLockedError)) throw error;
+    throw new CliError(`The database ${pgliteFolder(url)} is in use by another process, and no server answered at the address in ${adminFilePath(config.DATA_DIR)} (is DATA_DIR the one the server uses?).`);
   }
   try {
-    return await runCommand(database.db, command);
+    return await runDirectly(config, database.db, command);
   } finally {
     await database.close();
   }
 }
 
-async function runThroughServer(config: Config, words: string[]): Promise<CommandResult> {
-  const inUse = `The database ${pgliteFolder(config.DATABASE_URL)} is in use by another process`;
-  const busy = `${inUse}, and the server did not answer`;
-  const endpoint = readAdminFile(config.DATA_DIR);
-  if (!endpoint) throw new CliError(`${busy}: there is no ${adminFilePath(config.DATA_DIR)} (is DATA_DIR the one the server uses?).`);
+async function runDirectly(config: Config, db: Database, command: Command): Promise<CommandResult> {
+  if (!config.REDIS_URL) return runCommand(db, command, null);
+  const redis = await connectRedis(config.REDIS_URL, { warn: () => {} });
+  try {
+    const backplane = await redisBackplane(redis);
+    const pusher: Pusher = { toUser: (userId, target, args) => backplane.publish({ userId, target, arguments: args }) };
+    return await runCommand(db, command, pusher);
+  } finally {
+    await redis.quit();
+  }
+}
 
+/** The server's answer; null when nothing listens there (a file left by a server that was killed). */
+async function runThroughServer(config: Config, endpoint: AdminEndpoint, words: string[]): Promise<CommandResult | null> {
   const url = `http://127.0.0.1:${endpoint.port}/api/admin/run`;
   let response: Response;
   try {
@@ -50,15 +68,12 @@ async function runThroughServer(config: Config, words: string[]): Promise<Comman
       body: JSON.stringify({ command: words }),
       signal: AbortSignal.timeout(30_000),
     });
-  } catch (error) {
-    const reason = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-    throw new CliError(`${busy} at ${url} (${reason}).`);
+  } catch {
+    return null;
   }
   const body = (await response.json().catch(() => null)) as { code?: number; message?: string; data?: CommandResult } | null;
   if (body?.code !== SUCCESS || !body.data) {
-    throw new CliError(
-      `${inUse}, and the server at ${url} refused the admin call (HTTP ${response.status}${body?.message ? `, "${body.message}"` : ''}); ${adminFilePath(config.DATA_DIR)} may be left from another server.`,
-    );
+    throw new CliError(`The server at ${url} refused the admin call (HTTP ${response.status}${body?.message ? `, "${body.message}"` : ''}); ${adminFilePath(config.DATA_DIR)} may be left from another server.`);
   }
   return body.data;
 }

@@ -78,3 +78,12 @@ export const verificationCodes = pgTable(
   (t) => [index('verification_codes_target').on(t.channel, t.target, t.createdAt), index('verification_codes_ip').on(t.ip, t.createdAt)],
 );
 
+
+/** Each user's cloud card-idling status (contract `CloudIdleStatus`), set by operators and pushed live. */
+export const cloudIdleStatuses = pgTable('cloud_idle_statuses', {
+  userId: integer('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  state: text('state', { enum: ['Idling', 'Paused', 'Stopped', 'Finished'] }).notNull(),
+  games: jsonb('games').$type<Array<{ AppId: number; Name: string; CardsRemaining: number }>>().notNull(),
+  cardsRemaining: integer('cards_remaining').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});

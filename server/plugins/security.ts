@@ -8,6 +8,7 @@ import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import { encryption } from '../../contract/crypto.ts';
 import type { Config } from '../config.ts';
 import { tooManyRequests } from '../http/api-error.ts';
@@ -24,7 +25,8 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
   });
 }
 
-export async function apiProtection(api: FastifyInstance, config: Config): Promise<void> {
+/** With `redis` (several instances), the rate limits count across all of them. */
+export async function apiProtection(api: FastifyInstance, config: Config, redis: Redis | null): Promise<void> {
   // The API answers only data: nothing may run in or frame it.
   api.addHook('onRequest', async (_request, reply) => {
     reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
@@ -33,12 +35,14 @@ export async function apiProtection(api: FastifyInstance, config: Config): Promi
     origin: config.CORS_ORIGINS,
     credentials: true,
     methods: ['GET', 'POST', 'DELETE'],
-    allowedHeaders: ['authorization', 'content-type', 'accept-language', encryption.keyHeader],
+    // The realtime client adds the last two to every request (signalr-protocol.md §6).
+    allowedHeaders: ['authorization', 'content-type', 'accept-language', encryption.keyHeader, 'x-requested-with', 'x-signalr-user-agent'],
     maxAge: 600,
   });
   await api.register(rateLimit, {
     max: config.RATE_LIMIT_PER_MINUTE,
     timeWindow: 60_000,
+    ...(redis ? { redis, nameSpace: 'beacon-rate-limit:' } : {}),
     errorResponseBuilder: () => tooManyRequests(),
   });
 }

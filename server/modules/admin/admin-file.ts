@@ -1,12 +1,18 @@
 /**
  * `<DATA_DIR>/admin.json`: where a running server tells the operators' command
- * how to reach it — its port and its admin token, readable by the owner only.
+ * how to reach it — its port, its admin token and its database — readable by
+ * the owner only.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
-const adminFile = z.object({ port: z.number().int().min(1).max(65535), token: z.string().min(1) });
+const adminFile = z.object({
+  port: z.number().int().min(1).max(65535),
+  token: z.string().min(1),
+  /** The server's DATABASE_URL: a command meant for another database must not go through this server. */
+  databaseUrl: z.string(),
+});
 
 export type AdminEndpoint = z.infer<typeof adminFile>;
 

@@ -86,7 +86,8 @@ export async function showUser(db: Database, key: string): Promise<UserDetail | 
   };
 }
 
-async function findUser(db: Database, key: string) {
+/** Looks a user up by id, phone or e-mail, in that order. */
+export async function findUser(db: Database, key: string) {
   const lookups = [
     /^\d+$/.test(key) && Number(key) <= maxId ? eq(users.id, Number(key)) : null,
     eq(users.phone, key),

@@ -14,7 +14,7 @@ import { message } from '../../i18n/messages.ts';
 import { isAdminCaller } from './access.ts';
 import { parseCommand, runCommand, UsageError, type Command } from './commands.ts';
 
-const body = z.object({ command: z.array(z.string().max(500)).max(20) });
+const body = z.object({ command: z.array(z.string().max(500)).max(100) });
 
 export function adminRoutes(app: FastifyInstance, context: AppContext): void {
   app.post('/admin/run', {
@@ -25,7 +25,7 @@ export function adminRoutes(app: FastifyInstance, context: AppContext): void {
     handler: async (request) => {
       const parsed = body.safeParse(request.body);
       if (!parsed.success) throw new ApiError(ErrorCode.BadRequest, 'badRequest');
-      const data = await runCommand(context.db, commandOf(parsed.data.command));
+      const data = await runCommand(context.db, commandOf(parsed.data.command), context.hub);
       return { code: SUCCESS, message: message(request.locale, 'ok'), data };
     },
   });

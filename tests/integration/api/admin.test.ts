@@ -150,17 +150,17 @@ describe('npm run admin', () => {
     try {
       const noFile = await cli('users', 'list');
       expect(noFile.code).toBe(1);
-      expect(noFile.stderr).toMatch(/is in use by another process, and the server did not answer: there is no .*admin\.json/);
+      expect(noFile.stderr).toMatch(/is in use by another process, and no server answered at the address in .*admin\.json/);
 
       await app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = app.server.address() as { port: number };
-      writeAdminFile(dataDir, { port, token: app.context.adminToken });
+      writeAdminFile(dataDir, { port, token: app.context.adminToken, databaseUrl: env.DATABASE_URL });
       const list = await cli('users', 'list');
       expect(list.code).toBe(0);
       expect(list.stdout).toMatch(/^ID\s+PHONE\s+EMAIL\s+NICKNAME\s+CREATED\s+SESSIONS$/m);
       expect(list.stdout).toMatch(/newer@example\.com\s+Newer\s+2026-02-01 00:00:00Z\s+1$/m);
 
-      writeAdminFile(dataDir, { port, token: 'stale' });
+      writeAdminFile(dataDir, { port, token: 'stale', databaseUrl: env.DATABASE_URL });
       expect((await cli('users', 'list')).stderr).toMatch(/refused the admin call \(HTTP 404/);
     } finally {
       await app.close();

@@ -1,0 +1,64 @@
+/**
+ * The realtime hub (spec §4, §7, §9; ../shared/spec/signalr-protocol.md): where
+ * it is, its timing, what the server pushes and what a client may invoke.
+ */
+import { z } from 'zod';
+
+/** Under the API base, like every other call. */
+export const hubPath = '/signalr/message';
+
+export const hubTiming = {
+  /** The server pings a connection it has sent nothing to for this long; the client does the same. */
+  keepAliveMs: 15_000,
+  /** Either side drops a peer it has heard nothing from for this long. */
+  timeoutMs: 30_000,
+  /** A connection must finish its handshake this soon after its transport connects. */
+  handshakeTimeoutMs: 15_000,
+  /** A negotiated connection that no transport takes up, or a long-polling one that stops polling, is dropped after this long. */
+  disconnectMs: 15_000,
+  /** A long poll with nothing to deliver is answered empty after this long (the client gives up at 100 s). */
+  longPollMs: 90_000,
+  /** The client's automatic reconnects, then it stops. */
+  reconnectDelaysMs: [0, 2_000, 10_000, 30_000],
+} as const;
+
+/** The close error of a connection whose hub token is missing, invalid or expired (spec §8). */
+export const unauthorizedCloseError = 'Connection closed with an error. HubException: Unauthorized';
+
+export const CloudIdleState = z.enum(['Idling', 'Paused', 'Stopped', 'Finished']);
+export type CloudIdleState = z.infer<typeof CloudIdleState>;
+
+export const IdledGame = z.object({
+  AppId: z.number().int().positive(),
+  Name: z.string().min(1).max(200),
+  /** Cards this game still has to drop. */
+  CardsRemaining: z.number().int().min(0),
+});
+export type IdledGame = z.infer<typeof IdledGame>;
+
+/** A user's cloud card-idling status, as pushed in SseAccountIdleCloudStatusNoticeMsg. */
+export const CloudIdleStatus = z.object({
+  State: CloudIdleState,
+  /** The games being idled now. */
+  Games: z.array(IdledGame).max(32),
+  /** Cards still to drop across the whole account, idled now or not. */
+  CardsRemaining: z.number().int().min(0),
+  /** ISO 8601. */
+  UpdatedAt: z.string(),
+});
+export type CloudIdleStatus = z.infer<typeof CloudIdleStatus>;
+
+/** What an operator sets; the server stamps UpdatedAt. */
+export const CloudIdleUpdate = CloudIdleStatus.omit({ UpdatedAt: true });
+export type CloudIdleUpdate = z.infer<typeof CloudIdleUpdate>;
+
+/** Methods the server calls on clients: name and argument list. */
+export const hubEvents = {
+  cloudIdleStatus: { name: 'SseAccountIdleCloudStatusNoticeMsg', arguments: z.tuple([CloudIdleStatus]) },
+} as const;
+
+/** Methods clients invoke on the hub: name, arguments and result. */
+export const hubMethods = {
+  /** The caller's current status, or null when cloud idling never started. */
+  getCloudIdleStatus: { name: 'GetCloudIdleStatus', arguments: z.tuple([]), result: CloudIdleStatus.nullable() },
+} as const;

@@ -1,0 +1,36 @@
+/**
+ * Cloud card-idling status (contract `CloudIdleStatus`): one row a user,
+ * replaced whole by operators, read by the user's page through the hub, and
+ * pushed to the user's open pages whenever it changes.
+ */
+import { eq } from 'drizzle-orm';
+import { hubEvents, hubMethods, type CloudIdleStatus, type CloudIdleUpdate } from '../../../contract/realtime.ts';
+import type { Database } from '../../db/open.ts';
+import { cloudIdleStatuses } from '../../db/schema.ts';
+import { hubMethod, type HubMethod } from '../../realtime/hub.ts';
+
+/** Where a push goes: the hub of a running server, or the backplane straight to every server. */
+export interface Pusher {
+  toUser(userId: number, target: string, args: unknown[]): Promise<void>;
+}
+
+export async function readCloudIdleStatus(db: Database, userId: number): Promise<CloudIdleStatus | null> {
+  const [row] = await db.select().from(cloudIdleStatuses).where(eq(cloudIdleStatuses.userId, userId));
+  return row ? { State: row.state, Games: row.games, CardsRemaining: row.cardsRemaining, UpdatedAt: row.updatedAt.toISOString() } : null;
+}
+
+/** Stores the status (replacing the last one) and pushes it to the user's open pages when there is a way to. */
+export async function setCloudIdleStatus(db: Database, pusher: Pusher | null, userId: number, update: CloudIdleUpdate, now = new Date()): Promise<CloudIdleStatus> {
+  const values = { state: update.State, games: update.Games, cardsRemaining: update.CardsRemaining, updatedAt: now };
+  await db.insert(cloudIdleStatuses).values({ userId, ...values }).onConflictDoUpdate({ target: cloudIdleStatuses.userId, set: values });
+  const status = { ...update, UpdatedAt: now.toISOString() };
+  await pusher?.toUser(userId, hubEvents.cloudIdleStatus.name, [status]);
+  return status;
+}
+
+/** What a user's page may ask the hub about cloud idling. */
+export function cloudIdleHubMethods(db: Database): Record<string, HubMethod> {
+  return {
+    [hubMethods.getCloudIdleStatus.name]: hubMethod(hubMethods.getCloudIdleStatus, (caller) => readCloudIdleStatus(db, caller.userId)),
+  };
+}

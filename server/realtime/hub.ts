@@ -1,0 +1,280 @@
+/**
+ * The SignalR-compatible hub (DESIGN.md §7): the connections, the JSON hub
+ * protocol on top of whichever transport carries each one, keep-alive, and
+ * pushes to a user or to everyone — through the backplane, so that with Redis a
+ * push made on one instance reaches connections held by another.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import { unauthorizedCloseError } from '../../contract/realtime.ts';
+import type { Backplane, Push } from './backplane.ts';
+import { HubConnection, type Transport } from './connection.ts';
+import { LongPollingTransport } from './long-polling.ts';
+import { frame, frames, handshakeError, InvalidDataError, MessageType, parseMessage, type ClientMessage } from './protocol.ts';
+
+export interface HubTiming {
+  keepAliveMs: number;
+  timeoutMs: number;
+  handshakeTimeoutMs: number;
+  longPollMs: number;
+  /** A negotiated connection no transport has taken, or a long-polling one no poll has come for, ends after this long. */
+  disconnectMs: number;
+}
+
+/** Who invoked a hub method. */
+export interface Caller {
+  userId: number;
+  connectionId: string;
+}
+
+/** A method clients may invoke; throwing HubError tells the caller why it failed. */
+export type HubMethod = (caller: Caller, args: unknown[]) => Promise<unknown>;
+
+/** A failure the invoking client may read (anything else is logged and reported as unexpected). */
+export class HubError extends Error {}
+
+/** A hub method whose arguments are checked against the contract's tuple first. */
+export function hubMethod<A extends z.ZodTuple>(contract: { arguments: A }, run: (caller: Caller, ...args: z.output<A>) => Promise<unknown>): HubMethod {
+  return async (caller, args) => {
+    const parsed = contract.arguments.safeParse(args);
+    if (!parsed.success) throw new HubError(`the arguments do not match the method (${contract.arguments.def.items.length} expected).`);
+    return run(caller, ...parsed.data);
+  };
+}
+
+export interface HubOptions {
+  /** The user a hub token names, or null when it is missing, invalid or expired. */
+  authenticate: (token: string | null) => number | null;
+  methods: Record<string, HubMethod>;
+  timing: HubTiming;
+  /** Made by the hub's caller around `deliver`, so pushes can travel between instances. */
+  backplane: (deliver: (push: Push) => void) => Promise<Backplane>;
+  log: FastifyBaseLogger;
+}
+
+/** Transports offered by negotiate, in the order the client should try them; all with the Text format JSON needs. */
+const availableTransports = [
+  { transport: 'WebSockets', transferFormats: ['Text'] },
+  { transport: 'ServerSentEvents', transferFormats: ['Text'] },
+  { transport: 'LongPolling', transferFormats: ['Text'] },
+];
+
+/** Connection ids and tokens go unencoded into URLs: base64url of 16 random bytes, as .NET makes them. */
+const newId = () => randomBytes(16).toString('base64url');
+
+export class Hub {
+  /** By connection token. */
+  private readonly connections = new Map<string, HubConnection>();
+  /** Handshaken, authorised connections by user. */
+  private readonly users = new Map<number, Set<HubConnection>>();
+  private readonly methods: Map<string, { name: string; run: HubMethod }>;
+  private readonly sweeper: NodeJS.Timeout;
+  private readonly options: HubOptions;
+  private backplane!: Backplane;
+
+  private constructor(options: HubOptions) {
+    this.options = options;
+    // Clients match method names case-insensitively; so does .NET's hub, and so does this one.
+    this.methods = new Map(Object.entries(options.methods).map(([name, run]) => [name.toLowerCase(), { name, run }]));
+    const { keepAliveMs, timeoutMs } = options.timing;
+    this.sweeper = setInterval(() => this.sweep(Date.now()), Math.min(1000, keepAliveMs / 4, timeoutMs / 4));
+    this.sweeper.unref();
+  }
+
+  static async create(options: HubOptions): Promise<Hub> {
+    const hub = new Hub(options);
+    hub.backplane = await options.backplane((push) => hub.deliver(push));
+    return hub;
+  }
+
+  get timing(): HubTiming {
+    return this.options.timing;
+  }
+
+  /** Connections with a finished handshake and a valid token. */
+  get size(): number {
+    let count = 0;
+    for (const set of this.users.values()) count += set.size;
+    return count;
+  }
+
+  /** The negotiate answer (version 0 or 1) for a new connection. */
+  negotiate(requestedVersion: number): object {
+    const id = newId();
+    const version = requestedVersion >= 1 ? 1 : 0;
+    // Version 0 clients use the connection id as the token.
+    const connection = new HubConnection(id, version === 1 ? newId() : id, Date.now());
+    this.connections.set(connection.token, connection);
+    if (version === 0) return { connectionId: id, availableTransports };
+    return { connectionId: id, connectionToken: connection.token, negotiateVersion: 1, availableTransports };
+  }
+
+  /** A WebSocket client that skipped negotiation: its connection is made as it arrives. */
+  adopt(): HubConnection {
+    const id = newId();
+    const connection = new HubConnection(id, id, Date.now());
+    this.connections.set(id, connection);
+    return connection;
+  }
+
+  find(token: string): HubConnection | undefined {
+    return this.connections.get(token);
+  }
+
+  /** A transport has taken the connection; the hub token it brought decides who the connection is. */
+  attach(connection: HubConnection, transport: Transport, hubToken: string | null): void {
+    connection.transport = transport;
+    connection.connectedAt = connection.lastReceivedAt = Date.now();
+    connection.userId = this.options.authenticate(hubToken);
+  }
+
+  /** Text from the client: the handshake first, then hub messages. */
+  receive(connection: HubConnection, text: string): void {
+    if (connection.ended) return;
+    connection.lastReceivedAt = Date.now();
+    try {
+      for (const message of connection.reader.read(text)) {
+        if (connection.ended) return;
+        if (connection.handshaken) this.dispatch(connection, parseMessage(message));
+        else this.handshake(connection, message);
+      }
+    } catch (error) {
+      if (!(error instanceof InvalidDataError)) throw error;
+      this.end(connection, { error: `Connection closed with an error. InvalidDataException: ${error.message}` });
+    }
+  }
+
+  /** The client went away (socket closed, stream aborted, DELETE). */
+  disconnected(connection: HubConnection): void {
+    this.end(connection);
+    this.connections.delete(connection.token);
+  }
+
+  /** Pushes `target(...args)` to every connection of one user, on every instance. */
+  toUser(userId: number, target: string, args: unknown[]): Promise<void> {
+    return this.backplane.publish({ userId, target, arguments: args });
+  }
+
+  /** Pushes `target(...args)` to every connection, on every instance. */
+  broadcast(target: string, args: unknown[]): Promise<void> {
+    return this.backplane.publish({ target, arguments: args });
+  }
+
+  /** Server shutdown: every client is told it may reconnect (to another instance, or to this one once it is back). */
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    for (const connection of this.connections.values()) this.end(connection, { allowReconnect: true });
+    this.connections.clear();
+    await this.backplane.close();
+  }
+
+  private deliver(push: Push): void {
+    const message = frame({ type: MessageType.Invocation, target: push.target, arguments: push.arguments });
+    const now = Date.now();
+    if (push.userId === undefined) {
+      for (const set of this.users.values()) for (const connection of set) connection.write(message, now);
+    } else {
+      for (const connection of this.users.get(push.userId) ?? []) connection.write(message, now);
+    }
+  }
+
+  private handshake(connection: HubConnection, text: string): void {
+    const error = handshakeError(text);
+    if (error) {
+      connection.write(frame({ error }));
+      this.end(connection);
+      return;
+    }
+    connection.handshaken = true;
+    connection.write(frames.handshakeOk);
+    if (connection.userId === null) {
+      // As a .NET hub whose OnConnectedAsync throws HubException("Unauthorized"): the client must not reconnect.
+      this.end(connection, { error: unauthorizedCloseError });
+      return;
+    }
+    let set = this.users.get(connection.userId);
+    if (!set) this.users.set(connection.userId, (set = new Set()));
+    set.add(connection);
+  }
+
+  private dispatch(connection: HubConnection, message: ClientMessage | null): void {
+    switch (message?.type) {
+      case MessageType.Invocation:
+        void this.invoke(connection, message);
+        return;
+      case MessageType.StreamInvocation:
+        // No method of this hub streams.
+        this.complete(connection, message.invocationId, { error: this.methods.has(message.target.toLowerCase()) ? `The client attempted to invoke the non-streaming '${message.target}' method with a streaming invocation.` : `Unknown hub method '${message.target}'` });
+        return;
+      case MessageType.Close:
+        this.disconnected(connection);
+        return;
+      // Pings only keep the connection alive (any message does). Nothing streams and the server
+      // never asks clients for results, so stream items, cancellations and completions have
+      // nothing to act on; unknown types (null) are ignored, as the protocol asks.
+      default:
+        return;
+    }
+  }
+
+  private async invoke(connection: HubConnection, message: Extract<ClientMessage, { type: 1 }>): Promise<void> {
+    const { invocationId, target } = message;
+    const method = this.methods.get(target.toLowerCase());
+    if (!method) return this.complete(connection, invocationId, { error: `Unknown hub method '${target}'` });
+    if (message.streamIds?.length) return this.complete(connection, invocationId, { error: `Failed to invoke '${target}': this hub accepts no streams from clients.` });
+    try {
+      const result = await method.run({ userId: connection.userId!, connectionId: connection.id }, message.arguments);
+      this.complete(connection, invocationId, { result });
+    } catch (error) {
+      if (error instanceof HubError) return this.complete(connection, invocationId, { error: `Failed to invoke '${target}': ${error.message}` });
+      this.options.log.error({ err: error, method: method.name }, 'hub method failed');
+      this.complete(connection, invocationId, { error: `An unexpected error occurred invoking '${target}' on the server.` });
+    }
+  }
+
+  /** Answers an invocation that asked for an answer (one without an id is fire-and-forget). */
+  private complete(connection: HubConnection, invocationId: string | undefined, outcome: { result?: unknown; error?: string }): void {
+    if (invocationId === undefined) return;
+    connection.write(frame({ type: MessageType.Completion, invocationId, ...outcome }));
+  }
+
+  /**
+   * Ends a connection, first sending a Close message when one is given and the
+   * client has finished its handshake. A long-polling connection stays findable
+   * until its last poll has collected what is left and been told it ended (204).
+   */
+  private end(connection: HubConnection, close?: { error?: string; allowReconnect?: boolean }): void {
+    if (connection.ended) return;
+    if (close && connection.handshaken) connection.write(frame({ type: MessageType.Close, ...close }));
+    connection.ended = true;
+    if (connection.userId !== null) {
+      const set = this.users.get(connection.userId);
+      if (set?.delete(connection) && set.size === 0) this.users.delete(connection.userId);
+    }
+    connection.transport?.close();
+    if (!(connection.transport instanceof LongPollingTransport)) this.connections.delete(connection.token);
+  }
+
+  /** Once a second or so: pings to quiet connections, and the end of those gone silent or abandoned. */
+  private sweep(now: number): void {
+    const { keepAliveMs, timeoutMs, handshakeTimeoutMs, disconnectMs } = this.options.timing;
+    for (const connection of this.connections.values()) {
+      const { transport } = connection;
+      if (!transport) {
+        if (now - connection.createdAt > disconnectMs) this.connections.delete(connection.token);
+      } else if (transport instanceof LongPollingTransport) {
+        // Polls are the keep-alive here (the client neither pings nor times out): no poll for a while means gone.
+        if (transport.idleFor(now) > disconnectMs) this.disconnected(connection);
+        else if (!connection.handshaken && now - connection.connectedAt > handshakeTimeoutMs) this.end(connection);
+      } else if (!connection.handshaken) {
+        if (now - connection.connectedAt > handshakeTimeoutMs) this.end(connection);
+      } else if (now - connection.lastReceivedAt > timeoutMs) {
+        // Closing the transport without a Close message lets a client that was only slow reconnect.
+        this.end(connection);
+      } else if (now - connection.lastSentAt >= keepAliveMs) {
+        connection.write(frames.ping, now);
+      }
+    }
+  }
+}
