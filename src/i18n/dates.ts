@@ -22,3 +22,8 @@ export function formatDate(date: Date, code: LocaleCode): string {
 export function isoDate(date: Date): string {
   return dayjs.utc(date).format('YYYY-MM-DD');
 }
+
+/** A moment (an ISO timestamp) in the reader's time zone and the locale's date-and-time format, e.g. 2026年11月22日 14:05. */
+export function formatDateTime(iso: string, code: LocaleCode): string {
+  return dayjs(iso).locale(getLocale(code).dayjs).format('LLL');
+}

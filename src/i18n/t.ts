@@ -12,6 +12,11 @@ export function dictionaryOf(code: LocaleCode): Dictionary {
   return dictionary;
 }
 
+/** What a page hands its island: the keys named, and those under them (`login` → `login.*`). */
+export function stringsFor(code: LocaleCode, names: string[]): Dictionary {
+  return Object.fromEntries(Object.entries(dictionaryOf(code)).filter(([key]) => names.some((name) => key === name || key.startsWith(`${name}.`))));
+}
+
 const translators = new Map<LocaleCode, TFunction>();
 
 /**

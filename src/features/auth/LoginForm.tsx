@@ -6,6 +6,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { identity, type LoginResult } from '../../../contract/identity.ts';
+import { translator, type Strings } from '../../i18n/strings.ts';
 import { call } from '../../lib/api/client.ts';
 import { failureText } from '../../lib/api/errors.ts';
 import { $isLoggedIn, $user, deviceId, signIn, takeNotice } from '../../stores/session.ts';
@@ -17,7 +18,7 @@ type Message = { kind: 'error' | 'info'; text: string } | null;
 
 interface Props {
   /** This page's translations of the login.*, session.* and api.* keys. */
-  strings: Record<string, string>;
+  strings: Strings;
   /** The checkbox label with its two links, already translated. */
   agreementHtml: string;
   showPassword: boolean;
@@ -29,8 +30,7 @@ const resendSeconds = 60;
 const quickProviders = ['WeChat', 'Xbox', 'Steam'] as const;
 
 export default function LoginForm({ strings, agreementHtml, showPassword, fallbackPath }: Props) {
-  const t = (key: string, params: Record<string, string | number> = {}) =>
-    (strings[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
+  const t = translator(strings);
   const tabs: Tab[] = showPassword ? ['sms', 'quick', 'password'] : ['sms', 'quick'];
 
   const [tab, setTab] = useState<Tab>('sms');

@@ -1,0 +1,78 @@
+/**
+ * The server side of the realtime hub benchmark (`bench/hub.ts` forks this
+ * file): the real app, configured from the environment the benchmark passes
+ * (with DEMO_DATA=true, so the demo user exists). It listens on 127.0.0.1 on a
+ * free port, signs a hub token for the demo user and sends `{ port, hubToken }`
+ * to the parent over the IPC channel. Then it answers the parent's requests:
+ *   { id, type: 'stats' }      → memory (after a full GC when --expose-gc is on) and the hub's connection count
+ *   { id, type: 'broadcast', seq, target }
+ *                              → hub.broadcast(target, [{ seq, sentAt }]), sentAt being
+ *                                performance.timeOrigin + performance.now() just before the call;
+ *                                answers with sentAt and how long the fan-out loop took.
+ */
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { buildApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { signToken } from '../server/crypto/signed.ts';
+import { demoAccount } from '../server/db/seed.ts';
+import { users } from '../server/db/schema.ts';
+
+if (!process.send) throw new Error('bench/hub-server.ts is started by bench/hub.ts (it needs the IPC channel)');
+const send = process.send.bind(process);
+
+const app = await buildApp(loadConfig({ ...process.env }));
+const [demoUser] = await app.context.db.select({ id: users.id }).from(users).where(eq(users.phone, demoAccount.phone));
+if (!demoUser) throw new Error('The demo user is missing: start the server with DEMO_DATA=true on an empty database');
+const hubToken = signToken(app.context.keys.secret, 'hub', { sub: demoUser.id, exp: Date.now() + 6 * 3600_000 });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const { port } = app.server.address() as AddressInfo;
+
+const now = () => performance.timeOrigin + performance.now();
+
+function stats() {
+  // A full collection first (when the benchmark passed --expose-gc), so garbage left by the ramp does not count.
+  globalThis.gc?.();
+  const memory = process.memoryUsage();
+  return {
+    rss: memory.rss,
+    heapUsed: memory.heapUsed,
+    heapTotal: memory.heapTotal,
+    external: memory.external,
+    arrayBuffers: memory.arrayBuffers,
+    /** Peak RSS of the process so far, in bytes. */
+    maxRss: process.resourceUsage().maxRSS * 1024,
+    gc: typeof globalThis.gc === 'function',
+    hubSize: app.context.hub.size,
+  };
+}
+
+type Request = { id: number; type: 'stats' } | { id: number; type: 'broadcast'; seq: number; target: string };
+
+process.on('message', async (request: Request) => {
+  try {
+    if (request.type === 'stats') {
+      send({ id: request.id, ok: true, ...stats() });
+    } else if (request.type === 'broadcast') {
+      const sentAt = now();
+      await app.context.hub.broadcast(request.target, [{ seq: request.seq, sentAt }]);
+      // With one instance the backplane delivers synchronously: this is the time every socket took the frame.
+      send({ id: request.id, ok: true, sentAt, fanOutMs: now() - sentAt });
+    }
+  } catch (error) {
+    send({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) });
+  }
+});
+
+let closing = false;
+async function shutdown(): Promise<void> {
+  if (closing) return;
+  closing = true;
+  await app.close().catch(() => {});
+  process.exit(0);
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, shutdown);
+// Never outlive the benchmark: when the parent goes away, the IPC channel closes.
+process.once('disconnect', shutdown);
+
+send({ port, hubToken, userId: demoUser.id });

@@ -1,0 +1,94 @@
+/**
+ * The cloud-idling page's island: the live connection state with the §8
+ * messages, and the status the server pushes — no reload needed.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useState } from 'react';
+import { formatDateTime } from '../../i18n/dates.ts';
+import type { LocaleCode } from '../../i18n/locales.ts';
+import { translator, type Strings } from '../../i18n/strings.ts';
+import type { HubProblem } from '../../lib/realtime/hub-client.ts';
+import { hub } from '../../stores/realtime.ts';
+import { $isLoggedIn, loginUrl } from '../../stores/session.ts';
+import { $cloudIdle, followCloudIdle } from './cloud-idle.ts';
+
+interface Props {
+  /** This page's translations of the realtime.* and cloudIdle.* keys, account.signInToSee and nav.login. */
+  strings: Strings;
+  locale: LocaleCode;
+  loginPath: string;
+}
+
+export default function CloudIdle({ strings, locale, loginPath }: Props) {
+  const t = translator(strings);
+  const state = useStore(hub.$state);
+  const problem = useStore(hub.$problem);
+  const status = useStore($cloudIdle);
+  const loggedIn = useStore($isLoggedIn);
+  // The built page knows nobody's login: until the browser takes over, it shows the loading state.
+  const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    setReady(true);
+    return followCloudIdle();
+  }, []);
+
+  if (ready && !loggedIn) {
+    return (
+      <div className="card sign-in-prompt">
+        <p>{t('account.signInToSee')}</p>
+        <a className="button" href={loginUrl(loginPath)}>{t('nav.login')}</a>
+      </div>
+    );
+  }
+
+  const problemText = (p: HubProblem) => p.serverMessage ?? t(p.key, { error: p.error ?? '' });
+
+  return (
+    <div className="cloud-idle">
+      <div className="hub-state" data-state={state}>
+        <span className="hub-dot" aria-hidden="true" />
+        <span>{t('realtime.label')}: <strong role="status">{t(`realtime.state.${state}`)}</strong></span>
+        {state === 'Disconnected' && problem && (
+          <button type="button" className="button button-secondary button-small" onClick={() => void hub.start().catch(() => {})}>
+            {t('realtime.reconnect')}
+          </button>
+        )}
+      </div>
+      {problem && <p className="notice notice-warn" role="alert" data-code={problem.code}>{problemText(problem)}</p>}
+
+      <section className="card cloud-idle-status" aria-live="polite">
+        {status === undefined && <p className="muted">{t('cloudIdle.loading')}</p>}
+        {status === null && <p>{t('cloudIdle.none')}</p>}
+        {status && (
+          <>
+            <dl className="facts">
+              <div>
+                <dt>{t('cloudIdle.status')}</dt>
+                <dd data-idle-state={status.State}>{t(`cloudIdle.state.${status.State}`)}</dd>
+              </div>
+              <div>
+                <dt>{t('cloudIdle.cardsRemaining')}</dt>
+                <dd data-cards-remaining>{status.CardsRemaining}</dd>
+              </div>
+            </dl>
+            <p className="muted">{t('cloudIdle.updatedAt', { time: formatDateTime(status.UpdatedAt, locale) })}</p>
+            <h2>{t('cloudIdle.games')}</h2>
+            {status.Games.length === 0 ? (
+              <p className="muted">{t('cloudIdle.noGames')}</p>
+            ) : (
+              <ul className="idled-games">
+                {status.Games.map((game) => (
+                  <li key={game.AppId}>
+                    <span>{game.Name}</span>
+                    <span className="badge">{t('cloudIdle.gameCards', { count: game.CardsRemaining })}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

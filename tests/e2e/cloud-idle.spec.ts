@@ -1,0 +1,54 @@
+/** The cloud-idling page follows an operator's command live: the real CLI, the real hub, the real browser. */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test } from '@playwright/test';
+import { signInAsDemo } from './session.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** `npm run admin -- idle set …` against the browser tests' server (it writes data/admin.json as any server does). */
+async function setIdleStatus(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(path.join(root, 'node_modules/.bin/node'), ['server/cli/admin.ts', 'idle', 'set', '13800000000', ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: 'memory://', LOG_LEVEL: 'warn' },
+  });
+  return stdout;
+}
+
+test('an operator sets the status and the open page shows it without a reload', async ({ page }) => {
+  await signInAsDemo(page);
+  await page.goto('/en/account/center/steam/cloudidea');
+  await expect(page.getByRole('status')).toHaveText('Connected');
+  await expect(page.locator('.cloud-idle-status')).not.toContainText('Loading');
+  // Anything set on the window is gone after a reload.
+  await page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
+
+  const cards = String(100 + Math.floor(Math.random() * 900));
+  const output = await setIdleStatus('--state', 'Idling', '--game', '730:3:Counter-Strike 2', '--game', '570:2:Dota 2', '--cards', cards);
+  expect(output).toContain("Saved and pushed to the user's open pages.");
+  const status = page.locator('.cloud-idle-status');
+  await expect(status.locator('[data-cards-remaining]')).toHaveText(cards, { timeout: 1_000 });
+  await expect(status.locator('[data-idle-state]')).toHaveText('Idling');
+  await expect(status.locator('.idled-games li')).toHaveText(['Counter-Strike 2Cards left: 3', 'Dota 2Cards left: 2']);
+
+  await setIdleStatus('--state', 'Finished', '--cards', '0');
+  await expect(status.locator('[data-idle-state]')).toHaveText('Finished: every card has dropped', { timeout: 1_000 });
+  await expect(status).toContainText('No games are being idled right now.');
+  expect(await page.evaluate(() => (window as { stillTheSamePage?: boolean }).stillTheSamePage)).toBe(true);
+
+  // A reload asks the hub for the stored status.
+  await page.reload();
+  await expect(page.locator('.cloud-idle-status [data-idle-state]')).toHaveText('Finished: every card has dropped');
+});
+
+test('the page speaks the reader’s language', async ({ page }) => {
+  await signInAsDemo(page);
+  await page.goto('/ja/account/center/steam/cloudidea');
+  await expect(page.getByRole('status')).toHaveText('接続済み');
+});
+
+test('a logged-out visitor is sent to login and back', async ({ page }) => {
+  await page.goto('/en/account/center/steam/cloudidea');
+  await expect(page).toHaveURL(/\/en\/account\/login\?redirectUrl=%2Fen%2Faccount%2Fcenter%2Fsteam%2Fcloudidea$/);
+});
