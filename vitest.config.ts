@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+    // The scale-out tests need the PostgreSQL and Redis that `npm run test:scale-out` starts for them.
+    exclude: [...configDefaults.exclude, ...(process.env.TEST_REDIS_URL ? [] : ['tests/integration/scale-out/**'])],
     environment: 'node',
   },
 });

@@ -150,7 +150,10 @@ function ask<T>(request: Record<string, unknown>): Promise<T> {
   });
 }
 
-const serverStats = () => ask<ServerStats>({ type: 'stats' });
+async function serverStats(): Promise<ServerStats> {
+  const { id: _id, ok: _ok, ...stats } = await ask<ServerStats & { id: number; ok: boolean }>({ type: 'stats' });
+  return stats;
+}
 
 /** Stops the child: SIGTERM, then SIGKILL if it has not gone after 5 s. */
 async function stopServer(): Promise<void> {
@@ -412,11 +415,16 @@ async function run(): Promise<void> {
   if (afterClose.hubSize > 0) problems.push(`the server still counts ${afterClose.hubSize} connections after every client closed`);
 
   const rssPerThousand = ((afterConnect.rss - before.rss) / clientCount) * 1000;
-  const projectedRss = before.rss + (rssPerThousand * goals.connectionsForMemory) / 1000;
+  const heapPerThousand = ((afterConnect.heapUsed - before.heapUsed) / clientCount) * 1000;
+  // RSS grows less than the heap while the heap reuses pages the start-up left resident (PGlite's
+  // start-up peaks far above its steady state), so the projection takes the larger of the two.
+  const projectedRss = before.rss + (Math.max(rssPerThousand, heapPerThousand) * goals.connectionsForMemory) / 1000;
   const p50 = percentile(received, 50);
   const p99 = percentile(received, 99);
   const max = received.length > 0 ? received[received.length - 1] : Number.NaN;
-  const memoryMet = projectedRss <= goals.rssBytes;
+  // With exactly 10,000 clients the goal is judged on what was measured.
+  const memoryGoalValue = clientCount === goals.connectionsForMemory ? afterConnect.rss : projectedRss;
+  const memoryMet = memoryGoalValue <= goals.rssBytes;
   const latencyMet = p99 <= goals.broadcastP99Ms;
   const measuredOrProjected = clientCount === goals.connectionsForMemory ? 'measured' : `projected from ${clientCount.toLocaleString('en')}`;
 
@@ -428,17 +436,17 @@ async function run(): Promise<void> {
   console.table({
     'connect rate': { value: `${Math.round(connectRate).toLocaleString('en')} connections/s`, detail: `${rampSeconds.toFixed(1)} s for the ramp, ${concurrency} in flight` },
     'connect time': { value: `p50 ${ms(percentile(sortedConnectMs, 50))}`, detail: `p99 ${ms(percentile(sortedConnectMs, 99))} (negotiate + upgrade + handshake)` },
-    'server RSS before': { value: mb(before.rss), detail: `heap used ${mb(before.heapUsed)}` },
+    'server RSS before': { value: mb(before.rss), detail: `heap used ${mb(before.heapUsed)}, external ${mb(before.external)}` },
     'server RSS connected': { value: mb(afterConnect.rss), detail: `heap used ${mb(afterConnect.heapUsed)}, ${afterConnect.hubSize.toLocaleString('en')} in the hub` },
-    'RSS per 1,000 connections': { value: mb(rssPerThousand), detail: `heap ${mb(((afterConnect.heapUsed - before.heapUsed) / clientCount) * 1000)} of it` },
-    'server RSS peak': { value: mb(afterBroadcasts.maxRss), detail: `after the broadcasts ${mb(afterBroadcasts.rss)}` },
+    'RSS per 1,000 connections': { value: mb(rssPerThousand), detail: `heap used per 1,000: ${mb(heapPerThousand)}` },
+    'server RSS peak': { value: mb(afterBroadcasts.maxRss), detail: `start-up included; after the broadcasts ${mb(afterBroadcasts.rss)}` },
     'broadcast p50': { value: ms(p50), detail: `${received.length.toLocaleString('en')} deliveries` },
     'broadcast p99': { value: ms(p99), detail: `max ${ms(max)}` },
     'last delivery per broadcast': { value: `median ${ms(percentile(lastDeliveryMs.slice().sort((a, b) => a - b), 50))}`, detail: `server fan-out loop median ${ms(percentile(fanOutMs.slice().sort((a, b) => a - b), 50))}` },
     'missed deliveries': { value: String(missed), detail: `of ${expected.toLocaleString('en')}${duplicates > 0 ? `, ${duplicates} duplicates` : ''}` },
   });
   console.table({
-    [`${goals.connectionsForMemory.toLocaleString('en')} connections ≤ ${goals.rssBytes / MB} MB RSS`]: { measured: `${mb(projectedRss)} (${measuredOrProjected})`, result: memoryMet ? 'met' : 'NOT MET' },
+    [`${goals.connectionsForMemory.toLocaleString('en')} connections ≤ ${goals.rssBytes / MB} MB RSS`]: { measured: `${mb(memoryGoalValue)} (${measuredOrProjected})`, result: memoryMet ? 'met' : 'NOT MET' },
     [`broadcast p99 ≤ ${goals.broadcastP99Ms} ms`]: { measured: ms(p99), result: latencyMet ? 'met' : 'NOT MET' },
   });
 
@@ -459,7 +467,7 @@ async function run(): Promise<void> {
       maxMs: round(percentile(sortedConnectMs, 100)),
     },
     server: { before, afterConnect, afterBroadcasts, afterClose },
-    memory: { rssPerThousandBytes: Math.round(rssPerThousand), projectedRssBytes: Math.round(projectedRss), projectedFor: goals.connectionsForMemory },
+    memory: { rssPerThousandBytes: Math.round(rssPerThousand), heapUsedPerThousandBytes: Math.round(heapPerThousand), projectedRssBytes: Math.round(projectedRss), projectedFor: goals.connectionsForMemory },
     broadcast: {
       deliveries: received.length,
       missed,
@@ -473,7 +481,7 @@ async function run(): Promise<void> {
     },
     clientProcessRssBytes: clientRss,
     goals: {
-      rssAt10000: { goal: goals.rssBytes, measured: Math.round(projectedRss), projected: clientCount !== goals.connectionsForMemory, met: memoryMet },
+      rssAt10000: { goal: goals.rssBytes, measured: Math.round(memoryGoalValue), projected: clientCount !== goals.connectionsForMemory, met: memoryMet },
       broadcastP99Ms: { goal: goals.broadcastP99Ms, measured: round(p99), met: latencyMet },
     },
     problems,

@@ -48,6 +48,13 @@ function connectionOf(hub: Hub, request: FastifyRequest<{ Querystring: HubQuery 
   return connection;
 }
 
+/**
+ * Requests on a negotiated connection skip the per-address limit: a long-polling
+ * client polls and sends several times a minute by design, and only the holder
+ * of a connection token can make them. Negotiate, which makes connections, is limited.
+ */
+const connectionBound = { rateLimit: false } as const;
+
 export async function hubRoutes(api: FastifyInstance, hub: Hub): Promise<void> {
   // The hub tells its clients goodbye (with leave to reconnect) before sockets and streams are cut.
   api.addHook('preClose', () => hub.close());
@@ -65,6 +72,7 @@ export async function hubRoutes(api: FastifyInstance, hub: Hub): Promise<void> {
     routes.route<{ Querystring: HubQuery }>({
       method: 'GET',
       url: hubPath,
+      config: connectionBound,
       // Runs before a WebSocket upgrade too, so a bad id is refused with a status, not a socket.
       preValidation: async (request, reply) => {
         // A WebSocket without an id skipped negotiation; every other request names its connection.
@@ -87,7 +95,7 @@ export async function hubRoutes(api: FastifyInstance, hub: Hub): Promise<void> {
       },
     });
 
-    routes.post<{ Querystring: HubQuery; Body: string }>(hubPath, async (request, reply) => {
+    routes.post<{ Querystring: HubQuery; Body: string }>(hubPath, { config: connectionBound }, async (request, reply) => {
       const connection = connectionOf(hub, request, reply);
       if (!connection) return reply;
       if (!connection.transport) return refuse(reply, 400, 'The transport of this connection has not started.');
@@ -96,7 +104,7 @@ export async function hubRoutes(api: FastifyInstance, hub: Hub): Promise<void> {
       return reply.code(200).send();
     });
 
-    routes.delete<{ Querystring: HubQuery }>(hubPath, async (request, reply) => {
+    routes.delete<{ Querystring: HubQuery }>(hubPath, { config: connectionBound }, async (request, reply) => {
       const connection = connectionOf(hub, request, reply);
       if (!connection) return reply;
       if (!(connection.transport instanceof LongPollingTransport)) return refuse(reply, 400, 'Cannot terminate this connection using the DELETE endpoint.');

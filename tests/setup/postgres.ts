@@ -7,9 +7,9 @@
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.ts';
 
 export interface TestPostgres {
   url: string;
@@ -169,18 +169,4 @@ function serverLog(server: Server): string {
   } catch {
     return '';
   }
-}
-
-/** Asks the OS for a free port by listening on port 0; tiny race until postgres binds it. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => (port ? resolve(port) : reject(new Error('could not get a free port'))));
-    });
-  });
 }

@@ -49,7 +49,7 @@ export default function CloudIdle({ strings, locale, loginPath }: Props) {
       <div className="hub-state" data-state={state}>
         <span className="hub-dot" aria-hidden="true" />
         <span>{t('realtime.label')}: <strong role="status">{t(`realtime.state.${state}`)}</strong></span>
-        {state === 'Disconnected' && problem && (
+        {state === 'Disconnected' && (
           <button type="button" className="button button-secondary button-small" onClick={() => void hub.start().catch(() => {})}>
             {t('realtime.reconnect')}
           </button>

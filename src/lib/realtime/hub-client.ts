@@ -68,16 +68,14 @@ export function createHubClient(options: HubClientOptions) {
   /** Whether the page wants to be connected (so a new token connects again). */
   let wanted = false;
   let cached: { hubToken: string; fetchedAt: number } | null = null;
-  /** Whether the hub token last handed to the library came straight from the server. */
-  let usedFreshToken = false;
+  /** The hub token fetched because the hub refused the one before: if the hub refuses it too, that is final. */
+  let refetched: string | null = null;
+  let refetching = false;
   /** Why the last hub token could not be had; the library only reports a failed negotiation. */
   let tokenProblem: HubProblem | null = null;
 
   async function hubToken(): Promise<string> {
-    if (cached && now() - cached.fetchedAt < lifetimes.hubTokenMs) {
-      usedFreshToken = false;
-      return cached.hubToken;
-    }
+    if (cached && now() - cached.fetchedAt < lifetimes.hubTokenMs) return cached.hubToken;
     const forToken = accessToken;
     if (!forToken) throw new HubTokenError({ key: 'realtime.noToken' });
     let answer;
@@ -90,9 +88,10 @@ export function createHubClient(options: HubClientOptions) {
     if (!answer.isSuccess) tokenProblem = { key: 'realtime.tokenFetchFailed', serverMessage: answer.message || undefined };
     else if (!answer.data?.AccessToken) tokenProblem = { key: 'realtime.noToken' };
     if (tokenProblem) throw new HubTokenError(tokenProblem);
-    if (accessToken === forToken) cached = { hubToken: answer.data!.AccessToken, fetchedAt: now() };
-    usedFreshToken = true;
-    return answer.data!.AccessToken;
+    const hubToken = answer.data!.AccessToken;
+    if (accessToken === forToken) cached = { hubToken, fetchedAt: now() };
+    if (refetching) [refetched, refetching] = [hubToken, false];
+    return hubToken;
   }
 
   function build(): HubConnection {
@@ -133,11 +132,12 @@ export function createHubClient(options: HubClientOptions) {
     if (current === connection) $state.set(connection.state);
   }
 
-  /** The hub refused a hub token from the cache: fetch a new one, once. Anything else is shown. */
+  /** The hub refused a hub token: fetch a new one, once. A refused refetch, and anything else, is shown. */
   async function failed(connection: HubConnection, error: Error): Promise<void> {
     if (!wanted) return;
-    if (isUnauthorized(error) && !usedFreshToken) {
+    if (isUnauthorized(error) && !(cached && cached.hubToken === refetched)) {
       cached = null;
+      refetching = true;
       await connect(connection);
       return;
     }

@@ -102,8 +102,34 @@ describe('POST /api/admin/run', () => {
     expect(migrations.every((migration: { applied: boolean }) => migration.applied)).toBe(true);
   });
 
+  it('sets a user’s cloud idling, pushes it, and shows it', async () => {
+    const pushes: unknown[][] = [];
+    const push = t.app.context.hub.toUser.bind(t.app.context.hub);
+    t.app.context.hub.toUser = async (...args) => void pushes.push(args);
+    try {
+      const set = (await run(['idle', 'set', '13911112222', '--state', 'Idling', '--game', '730:3:Counter-Strike 2', '--game', '440:1:Team Fortress: 2'])).json().data;
+      expect(set).toEqual({
+        command: 'idle set',
+        key: '13911112222',
+        userId: seeded.older.id,
+        status: { State: 'Idling', Games: [{ AppId: 730, Name: 'Counter-Strike 2', CardsRemaining: 3 }, { AppId: 440, Name: 'Team Fortress: 2', CardsRemaining: 1 }], CardsRemaining: 4, UpdatedAt: expect.any(String) },
+        pushed: true,
+      });
+      expect(pushes).toEqual([[seeded.older.id, 'SseAccountIdleCloudStatusNoticeMsg', [set.status]]]);
+    } finally {
+      t.app.context.hub.toUser = push;
+    }
+    expect((await run(['idle', 'show', String(seeded.older.id)])).json().data).toMatchObject({ userId: seeded.older.id, status: { State: 'Idling', CardsRemaining: 4 } });
+    expect((await run(['idle', 'show', String(seeded.newer.id)])).json().data).toEqual({ command: 'idle show', key: String(seeded.newer.id), userId: seeded.newer.id, status: null });
+    expect((await run(['idle', 'set', 'nobody@example.com', '--state', 'Stopped'])).json().data).toMatchObject({ userId: null, status: null, pushed: false });
+  });
+
   it('refuses what the CLI would refuse', async () => {
-    for (const command of [[], ['users'], ['users', 'list', '--limit', '0'], ['users', 'show'], ['drop', 'everything']]) {
+    for (const command of [
+      [], ['users'], ['users', 'list', '--limit', '0'], ['users', 'show'], ['drop', 'everything'],
+      ['idle', 'set', '1'], ['idle', 'set', '1', '--state', 'Sleeping'], ['idle', 'set', '1', '--state', 'Idling', '--game', '730:x:CS'],
+      ['idle', 'set', '1', '--state', 'Idling', '--cards', '-3'], ['idle', 'set', '1', '--state', 'Idling', '--colour', 'red'], ['idle', 'show'],
+    ]) {
       expect((await run(command)).json().code).toBe(ErrorCode.BadRequest);
     }
   });
@@ -139,6 +165,12 @@ describe('npm run admin', () => {
     const status = await cli('migrations', 'status', '--json');
     expect(JSON.parse(status.stdout).migrations).toContainEqual({ tag: '0000_identity', createdAt: expect.any(String), applied: true });
     expect((await cli('migrations', 'status')).stdout).toMatch(/^0000_identity\s.*\syes$/m);
+
+    const idle = await cli('idle', 'set', '13911112222', '--state', 'Paused', '--cards', '9');
+    expect(idle.code).toBe(0);
+    expect(idle.stdout).toMatch(/^state\s+Paused$/m);
+    expect(idle.stdout).toContain('Saved. No server was running to push it to');
+    expect((await cli('idle', 'show', '13911112222')).stdout).toMatch(/^cards remaining\s+9$/m);
 
     const missing = await cli('users', 'show', 'nobody@example.com');
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining('No user with id, phone or e-mail "nobody@example.com"') });

@@ -16,7 +16,7 @@ import { loadConfig } from '../../../server/config.ts';
 import { createSealer, importPublicKey, requestParts } from '../../../src/lib/api/crypto.ts';
 
 /** A database URL for one app: a new database per app on PostgreSQL, so test files never share rows. */
-async function databaseUrl(): Promise<string> {
+export async function databaseUrl(): Promise<string> {
   const server = process.env.TEST_POSTGRES_URL;
   if (!server) return 'memory://';
   const name = `beacon_${randomBytes(6).toString('hex')}`;
