@@ -1,27 +1,27 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { encryption } from '../contract/crypto.ts';
+import { hubTiming } from '../contract/realtime.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { loadKeys } from './crypto/keys.ts';
+import { verifyToken } from './crypto/signed.ts';
 import { openDatabase } from './db/open.ts';
 import { seedDemoData } from './db/seed.ts';
 import { newAdminToken } from './modules/admin/access.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
+import { cloudIdleHubMethods } from './modules/cloud-idle/status.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
 import { pruneTokens } from './modules/identity/sessions.ts';
 import { supportRoutes } from './modules/support/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
-import { cloudIdleHubMethods } from './modules/cloud-idle/status.ts';
-import { verifyToken } from './crypto/signed.ts';
-import { hubTiming } from '../contract/realtime.ts';
-import { localBackplane, redisBackplane } from './realtime/backplane.ts';
-import { Hub } from './realtime/hub.ts';
-import { hubRoutes } from './realtime/routes.ts';
-import { connectRedis } from './services/redis.ts';
 import envelope from './plugins/envelope.ts';
 import { apiProtection, securityHeaders } from './plugins/security.ts';
 import site from './plugins/site.ts';
+import { localBackplane, redisBackplane } from './realtime/backplane.ts';
+import { Hub } from './realtime/hub.ts';
+import { hubRoutes } from './realtime/routes.ts';
 import { devMessenger, gatewayMessenger, type Messenger } from './services/messenger.ts';
+import { connectRedis } from './services/redis.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

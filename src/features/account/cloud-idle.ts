@@ -3,7 +3,7 @@
  * connection (re)connects, then kept up to date by the server's pushes.
  */
 import { atom } from 'nanostores';
-import { CloudIdleStatus, hubEvents, hubMethods } from '../../../contract/realtime.ts';
+import { hubEvents, hubMethods, type CloudIdleStatus } from '../../../contract/realtime.ts';
 import { hub } from '../../stores/realtime.ts';
 
 /** `undefined` until the first answer; `null` when cloud idling never started. */
@@ -18,15 +18,24 @@ function show(status: CloudIdleStatus | null): void {
 
 /** Connects and follows the status; the returned function stops both. */
 export function followCloudIdle(): () => void {
-  const stopPushes = hub.on(hubEvents.cloudIdleStatus.name, (status: unknown) => {
-    const parsed = CloudIdleStatus.safeParse(status);
-    if (parsed.success) show(parsed.data);
+  const { cloudIdleStatus } = hubEvents;
+  const { getCloudIdleStatus } = hubMethods;
+  // What arrives is checked against the contract: a page never shows a half-formed status.
+  const stopPushes = hub.on(cloudIdleStatus.name, (...args: unknown[]) => {
+    const parsed = cloudIdleStatus.arguments.safeParse(args);
+    if (parsed.success) show(parsed.data[0]);
   });
   const stopAsking = hub.$state.subscribe((state) => {
     if (state !== 'Connected') return;
-    hub.invoke<CloudIdleStatus | null>(hubMethods.getCloudIdleStatus.name).then(show, () => {
-      // The connection dropped mid-call: the next connect asks again.
-    });
+    hub.invoke(getCloudIdleStatus.name).then(
+      (result) => {
+        const parsed = getCloudIdleStatus.result.safeParse(result);
+        if (parsed.success) show(parsed.data);
+      },
+      () => {
+        // The connection dropped mid-call: the next connect asks again.
+      },
+    );
   });
   void hub.start().catch(() => {
     // Already connecting or connected: nothing to do.
