@@ -8,22 +8,14 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
+import { closeWithParent } from './child-server.ts';
 
 const app = await buildApp(loadConfig({ ...process.env }));
 app.get('/bench/bare', async () => ({ ok: true }));
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as AddressInfo;
 
-let closing = false;
-async function shutdown(): Promise<void> {
-  if (closing) return;
-  closing = true;
-  await app.close().catch(() => {});
-  process.exit(0);
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, shutdown);
-// Never outlive the benchmark: when the parent goes away, the IPC channel closes.
-process.once('disconnect', shutdown);
+closeWithParent(app);
 
 if (process.send) process.send({ port });
 else console.log(JSON.stringify({ port }));

@@ -9,8 +9,7 @@
  * Every run must have 0 non-2xx answers and 0 errors. Prints a table with the
  * goals and writes bench/results/api.json.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +18,7 @@ import { encryption } from '../contract/crypto.ts';
 import { SUCCESS } from '../contract/envelope.ts';
 import { identity, system } from '../contract/identity.ts';
 import { createSealer, importPublicKey } from '../src/lib/api/crypto.ts';
+import { runBenchmark, startServerChild } from './child-server.ts';
 
 /** The part of autocannon's programmatic API used here (the package ships no types). */
 interface CannonOptions {
@@ -60,66 +60,21 @@ const work = mkdtempSync(path.join(tmpdir(), 'bench-api-'));
 const siteDir = path.join(work, 'site');
 mkdirSync(siteDir);
 
-let child: ChildProcess | undefined;
-
-/** Forks the server and resolves with its port once it listens. */
-function startServer(): Promise<number> {
-  const server = fork(path.join(import.meta.dirname, 'api-server.ts'), [], {
-    env: {
-      ...process.env,
-      DATABASE_URL: 'memory://',
-      DATA_DIR: path.join(work, 'data'),
-      LOG_LEVEL: 'warn',
-      DEMO_DATA: 'false',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      SITE_DIR: siteDir,
-      SMS_PROVIDER: 'dev',
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  child = server;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('The server did not start within 60 s')), 60_000);
-    server.once('message', (message: { port?: number }) => {
-      clearTimeout(timer);
-      if (typeof message.port === 'number') resolve(message.port);
-      else reject(new Error(`Unexpected message from the server: ${JSON.stringify(message)}`));
-    });
-    server.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    server.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`The server exited before listening (code ${code}, signal ${signal})`));
-    });
-  });
-}
-
-/** Stops the child: SIGTERM, then SIGKILL if it has not gone after 5 s. */
-async function stopServer(): Promise<void> {
-  const server = child;
-  if (!server || server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-  server.kill('SIGTERM');
-  const timer = setTimeout(() => server.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    child?.kill('SIGKILL');
-    rmSync(work, { recursive: true, force: true });
-    process.exit(130);
-  });
-}
-
 async function run(): Promise<void> {
-  const port = await startServer();
+  const { child, ready } = await startServerChild<{ port: number }>(path.join(import.meta.dirname, 'api-server.ts'), {
+    ...process.env,
+    DATABASE_URL: 'memory://',
+    DATA_DIR: path.join(work, 'data'),
+    LOG_LEVEL: 'warn',
+    DEMO_DATA: 'false',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    SITE_DIR: siteDir,
+    SMS_PROVIDER: 'dev',
+  });
+  const { port } = ready;
   const base = `http://127.0.0.1:${port}`;
   const api = (routePath: string) => `${base}/api${routePath}`;
-  console.log(`Server (pid ${child?.pid}) listening on ${base}`);
+  console.log(`Server (pid ${child.pid}) listening on ${base}`);
 
   // The public key, and sealed calls exactly as the site makes them.
   const keyAnswer = (await (await fetch(api(system.publicKey.path))).json()) as { code: number; data: { Spki: string } };
@@ -269,12 +224,4 @@ async function run(): Promise<void> {
   console.log('Wrote bench/results/api.json');
 }
 
-try {
-  await run();
-} catch (error) {
-  console.error(`\nAPI benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-} finally {
-  await stopServer();
-  rmSync(work, { recursive: true, force: true });
-}
+await runBenchmark({ title: 'API', work, run });

@@ -1,9 +1,10 @@
 /**
  * The server side of the realtime hub benchmark (`bench/hub.ts` forks this
  * file): the real app, configured from the environment the benchmark passes
- * (with DEMO_DATA=true, so the demo user exists). It listens on 127.0.0.1 on a
- * free port, signs a hub token for the demo user and sends `{ port, hubToken }`
- * to the parent over the IPC channel. Then it answers the parent's requests:
+ * (DATABASE_URL a fresh PostgreSQL database or memory://, and DEMO_DATA=true,
+ * so the demo user exists). It listens on 127.0.0.1 on a free port, signs a
+ * hub token for the demo user and sends `{ port, hubToken, userId }` to the
+ * parent over the IPC channel. Then it answers the parent's requests:
  *   { id, type: 'stats' }      → memory (after a full GC when --expose-gc is on) and the hub's connection count
  *   { id, type: 'broadcast', seq, target }
  *                              → hub.broadcast(target, [{ seq, sentAt }]), sentAt being
@@ -17,13 +18,15 @@ import { loadConfig } from '../server/config.ts';
 import { signToken } from '../server/crypto/signed.ts';
 import { demoAccount } from '../server/db/seed.ts';
 import { users } from '../server/db/schema.ts';
+import { closeWithParent } from './child-server.ts';
 
 if (!process.send) throw new Error('bench/hub-server.ts is started by bench/hub.ts (it needs the IPC channel)');
 const send = process.send.bind(process);
 
 const app = await buildApp(loadConfig({ ...process.env }));
 const [demoUser] = await app.context.db.select({ id: users.id }).from(users).where(eq(users.phone, demoAccount.phone));
-if (!demoUser) throw new Error('The demo user is missing: start the server with DEMO_DATA=true on an empty database');
+// DEMO_DATA seeds only a database without users: one of TEST_POSTGRES_URL may lack the demo user.
+if (!demoUser) throw new Error(`The demo user (${demoAccount.phone}) is missing: start the server with DEMO_DATA=true on an empty database`);
 const hubToken = signToken(app.context.keys.secret, 'hub', { sub: demoUser.id, exp: Date.now() + 6 * 3600_000 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as AddressInfo;
@@ -64,15 +67,6 @@ process.on('message', async (request: Request) => {
   }
 });
 
-let closing = false;
-async function shutdown(): Promise<void> {
-  if (closing) return;
-  closing = true;
-  await app.close().catch(() => {});
-  process.exit(0);
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, shutdown);
-// Never outlive the benchmark: when the parent goes away, the IPC channel closes.
-process.once('disconnect', shutdown);
+closeWithParent(app);
 
 send({ port, hubToken, userId: demoUser.id });

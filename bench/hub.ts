@@ -1,7 +1,10 @@
 /**
- * Realtime hub benchmark (`npm run bench:hub [-- --clients 5000 --broadcasts 10 --interval 500 --concurrency 200]`):
+ * Realtime hub benchmark (`npm run bench:hub [-- --clients 5000 --broadcasts 10 --interval 500 --warmup 2 --concurrency 200 --database postgres]`):
  * starts the one-process server (`bench/hub-server.ts`) in a child process on
- * loopback and opens N WebSocket clients against its SignalR hub from this
+ * loopback, on a throwaway PostgreSQL (`--database postgres`, the default, as a
+ * deployment runs: `tests/setup/postgres.ts`, or TEST_POSTGRES_URL) or on
+ * in-memory PGlite inside the server process (`--database memory`),
+ * and opens N WebSocket clients against its SignalR hub from this
  * process, each the way the real client does it: negotiate over HTTP, the
  * WebSocket with the connection token and the hub token, the JSON handshake.
  * Then it measures:
@@ -10,34 +13,44 @@
  *   broadcast     the server broadcasts --broadcasts messages, --interval ms apart, each carrying its send
  *                 time (performance.timeOrigin + performance.now(), comparable across processes on one
  *                 machine); every client stamps its receipt, and p50/p99/max go over all deliveries
+ *                 (after --warmup broadcasts that are checked but not measured)
  * Every client must connect and stay connected, and every client must get every
  * broadcast exactly once; anything else fails the run. Prints a table with the
  * goals and writes bench/results/hub.json.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { WebSocket, type RawData } from 'ws';
 import { hubPath } from '../contract/realtime.ts';
+import { startPostgres, type TestPostgres } from '../tests/setup/postgres.ts';
+import { runBenchmark, startServerChild } from './child-server.ts';
 
 const { values } = parseArgs({
   options: {
     clients: { type: 'string', default: '5000' },
     broadcasts: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
     interval: { type: 'string', default: '500' },
     concurrency: { type: 'string', default: '200' },
+    database: { type: 'string', default: 'postgres' },
   },
 });
+/** What the server runs on: PostgreSQL in its own process, as deployed, or PGlite inside the server's process. */
+const databaseKind = values.database;
+if (databaseKind !== 'postgres' && databaseKind !== 'memory') throw new Error('--database must be postgres or memory');
 const clientCount = Number(values.clients);
 const broadcasts = Number(values.broadcasts);
+const warmup = Number(values.warmup);
 const intervalMs = Number(values.interval);
 const concurrency = Number(values.concurrency);
-for (const [name, value] of Object.entries({ clients: clientCount, broadcasts, interval: intervalMs, concurrency })) {
-  if (!Number.isInteger(value) || value < 0 || (name !== 'interval' && value === 0)) throw new Error(`--${name} must be a positive whole number`);
+for (const [name, value] of Object.entries({ clients: clientCount, broadcasts, warmup, interval: intervalMs, concurrency })) {
+  if (!Number.isInteger(value) || value < 0 || (name !== 'interval' && name !== 'warmup' && value === 0)) throw new Error(`--${name} must be a positive whole number`);
 }
 
 const goals = { connectionsForMemory: 10_000, rssBytes: 600 * 1024 * 1024, broadcastP99Ms: 250 };
@@ -77,12 +90,13 @@ let child: ChildProcess | undefined;
 let nextRequestId = 1;
 const pending = new Map<number, { resolve: (value: any) => void; reject: (error: Error) => void }>();
 
-/** Forks the server and resolves with its port and a hub token for the demo user once it listens. */
-function startServer(): Promise<{ port: number; hubToken: string; userId: number }> {
-  const server = fork(path.join(import.meta.dirname, 'hub-server.ts'), [], {
-    env: {
+/** Forks the server on `databaseUrl` and resolves with its port and a hub token for the demo user once it listens. */
+async function startServer(databaseUrl: string): Promise<{ port: number; hubToken: string; userId: number }> {
+  const { child: server, ready } = await startServerChild<{ port: number; hubToken?: string; userId?: number }>(
+    path.join(import.meta.dirname, 'hub-server.ts'),
+    {
       ...process.env,
-      DATABASE_URL: 'memory://',
+      DATABASE_URL: databaseUrl,
       DATA_DIR: path.join(work, 'data'),
       LOG_LEVEL: 'warn',
       // The demo user owns the hub token every client brings.
@@ -93,37 +107,23 @@ function startServer(): Promise<{ port: number; hubToken: string; userId: number
       SMS_PROVIDER: 'dev',
     },
     // A full GC before each memory reading, so the ramp's garbage does not count.
-    execArgv: [...process.execArgv, '--expose-gc'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+    { execArgv: [...process.execArgv, '--expose-gc'] },
+  );
   child = server;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('The server did not start within 60 s')), 60_000);
-    server.once('message', (message: { port?: number; hubToken?: string; userId?: number }) => {
-      clearTimeout(timer);
-      if (typeof message.port === 'number' && typeof message.hubToken === 'string') {
-        server.on('message', (answer: { id: number; ok: boolean; error?: string }) => {
-          const request = pending.get(answer.id);
-          if (!request) return;
-          pending.delete(answer.id);
-          if (answer.ok) request.resolve(answer);
-          else request.reject(new Error(`The server failed a request: ${answer.error}`));
-        });
-        resolve({ port: message.port, hubToken: message.hubToken, userId: message.userId ?? 0 });
-      } else reject(new Error(`Unexpected message from the server: ${JSON.stringify(message)}`));
-    });
-    server.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    server.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      const error = new Error(`The server exited (code ${code}, signal ${signal})`);
-      reject(error);
-      for (const request of pending.values()) request.reject(error);
-      pending.clear();
-    });
+  if (typeof ready.hubToken !== 'string') throw new Error(`Unexpected message from the server: ${JSON.stringify(ready)}`);
+  server.on('message', (answer: { id: number; ok: boolean; error?: string }) => {
+    const request = pending.get(answer.id);
+    if (!request) return;
+    pending.delete(answer.id);
+    if (answer.ok) request.resolve(answer);
+    else request.reject(new Error(`The server failed a request: ${answer.error}`));
   });
+  server.once('exit', (code, signal) => {
+    const error = new Error(`The server exited (code ${code}, signal ${signal})`);
+    for (const request of pending.values()) request.reject(error);
+    pending.clear();
+  });
+  return { port: ready.port, hubToken: ready.hubToken, userId: ready.userId ?? 0 };
 }
 
 /** One request to the server over IPC. */
@@ -155,17 +155,6 @@ async function serverStats(): Promise<ServerStats> {
   return stats;
 }
 
-/** Stops the child: SIGTERM, then SIGKILL if it has not gone after 5 s. */
-async function stopServer(): Promise<void> {
-  const server = child;
-  if (!server || server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-  server.kill('SIGTERM');
-  const timer = setTimeout(() => server.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 // ── The clients ──────────────────────────────────────────────────────────────
 
 interface Client {
@@ -179,6 +168,8 @@ const clients: Client[] = [];
 /** Delivery latency in ms by client × broadcast; NaN until it arrives. */
 const latencies = new Float64Array(clientCount * broadcasts).fill(Number.NaN);
 let delivered = 0;
+/** Warm-up broadcasts carry a negative seq: counted, not measured. */
+let warmupDelivered = 0;
 let duplicates = 0;
 const unexpected: string[] = [];
 /** Connections that ended after their handshake while the benchmark still needed them. */
@@ -261,6 +252,10 @@ async function connect(index: number, port: number, hubToken: string, agent: htt
         const message = JSON.parse(record) as { type: number; target?: string; arguments?: Array<{ seq: number; sentAt: number }>; error?: string };
         if (message.type === 1 && message.target === target) {
           const { seq, sentAt } = message.arguments![0];
+          if (seq < 0) {
+            warmupDelivered++;
+            continue;
+          }
           const slot = index * broadcasts + seq;
           if (!Number.isNaN(latencies[slot])) duplicates++;
           else {
@@ -306,18 +301,30 @@ async function closeClients(): Promise<void> {
   clearTimeout(timer);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    child?.kill('SIGKILL');
-    rmSync(work, { recursive: true, force: true });
-    process.exit(130);
-  });
-}
+/** The throwaway PostgreSQL with --database postgres, once started. */
+let postgres: TestPostgres | undefined;
 
 // ── The run ──────────────────────────────────────────────────────────────────
 
+/** Starts the database the server runs on: its URL, a label for the tables, and what hub.json records of it. */
+async function startDatabase(): Promise<{ url: string; label: string; record: Record<string, string> }> {
+  if (databaseKind === 'memory') {
+    console.log('Database: in-memory PGlite, inside the server process');
+    return { url: 'memory://', label: 'in-memory PGlite', record: { kind: 'memory' } };
+  }
+  const source = process.env.TEST_POSTGRES_URL ? 'TEST_POSTGRES_URL' : 'throwaway';
+  postgres = await startPostgres();
+  const client = new pg.Client({ connectionString: postgres.url });
+  await client.connect();
+  const version = ((await client.query<{ server_version: string }>('show server_version')).rows[0]?.server_version ?? 'unknown').split(' ')[0];
+  await client.end();
+  console.log(`Database: PostgreSQL ${version}, ${source === 'throwaway' ? 'a throwaway server (tests/setup/postgres.ts)' : 'from TEST_POSTGRES_URL'} in its own process`);
+  return { url: postgres.url, label: `PostgreSQL ${version}`, record: { kind: 'postgres', version, source } };
+}
+
 async function run(): Promise<void> {
-  const { port, hubToken, userId } = await startServer();
+  const database = await startDatabase();
+  const { port, hubToken, userId } = await startServer(database.url);
   console.log(`Server (pid ${child?.pid}) listening on http://127.0.0.1:${port}; hub token for the demo user ${userId}`);
 
   const before = await serverStats();
@@ -370,7 +377,21 @@ async function run(): Promise<void> {
   if (afterConnect.hubSize !== clientCount) throw new Error(`The server counts ${afterConnect.hubSize} handshaken connections; ${clientCount} connected`);
   if (dropped.length > 0) throw new Error(`${dropped.length} connection(s) ended during the ramp; the first:\n  ${dropped.slice(0, 5).join('\n  ')}`);
 
-  // The broadcasts.
+  // The warm-up broadcasts: the same path, so the measured ones do not pay for its first runs.
+  if (warmup > 0) {
+    process.stdout.write(`Warming up with ${warmup} broadcast(s) … `);
+    for (let round = 0; round < warmup; round++) {
+      if (round > 0) await sleep(intervalMs);
+      await ask({ type: 'broadcast', seq: -1 - round, target });
+    }
+    const warmupDeadline = performance.now() + 10_000;
+    while (warmupDelivered < clientCount * warmup && performance.now() < warmupDeadline) await sleep(20);
+    if (warmupDelivered !== clientCount * warmup) throw new Error(`${clientCount * warmup - warmupDelivered} warm-up deliveries missed`);
+    console.log('done');
+    await sleep(intervalMs);
+  }
+
+  // The measured broadcasts.
   process.stdout.write(`Broadcasting ${broadcasts} messages ${intervalMs} ms apart to ${clientCount.toLocaleString('en')} clients … `);
   const fanOutMs: number[] = [];
   for (let seq = 0; seq < broadcasts; seq++) {
@@ -416,8 +437,8 @@ async function run(): Promise<void> {
 
   const rssPerThousand = ((afterConnect.rss - before.rss) / clientCount) * 1000;
   const heapPerThousand = ((afterConnect.heapUsed - before.heapUsed) / clientCount) * 1000;
-  // RSS grows less than the heap while the heap reuses pages the start-up left resident (PGlite's
-  // start-up peaks far above its steady state), so the projection takes the larger of the two.
+  // RSS grows less than the heap while the heap reuses pages the start-up left resident (in-memory
+  // PGlite's start-up peaks far above its steady state), so the projection takes the larger of the two.
   const projectedRss = before.rss + (Math.max(rssPerThousand, heapPerThousand) * goals.connectionsForMemory) / 1000;
   const p50 = percentile(received, 50);
   const p99 = percentile(received, 99);
@@ -431,7 +452,7 @@ async function run(): Promise<void> {
   const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
   const ms = (value: number) => `${value.toFixed(1)} ms`;
   console.log(
-    `\nHub benchmark (${clientCount.toLocaleString('en')} WebSocket clients, ${broadcasts} broadcasts ${intervalMs} ms apart, loopback, Node ${process.version}, ${availableParallelism()} CPUs)`,
+    `\nHub benchmark (${clientCount.toLocaleString('en')} WebSocket clients, ${broadcasts} broadcasts ${intervalMs} ms apart, database ${database.label}, loopback, Node ${process.version}, ${availableParallelism()} CPUs)`,
   );
   console.table({
     'connect rate': { value: `${Math.round(connectRate).toLocaleString('en')} connections/s`, detail: `${rampSeconds.toFixed(1)} s for the ramp, ${concurrency} in flight` },
@@ -446,7 +467,10 @@ async function run(): Promise<void> {
     'missed deliveries': { value: String(missed), detail: `of ${expected.toLocaleString('en')}${duplicates > 0 ? `, ${duplicates} duplicates` : ''}` },
   });
   console.table({
-    [`${goals.connectionsForMemory.toLocaleString('en')} connections ≤ ${goals.rssBytes / MB} MB RSS`]: { measured: `${mb(memoryGoalValue)} (${measuredOrProjected})`, result: memoryMet ? 'met' : 'NOT MET' },
+    [`${goals.connectionsForMemory.toLocaleString('en')} connections ≤ ${goals.rssBytes / MB} MB RSS on ${database.label}`]: {
+      measured: `${mb(memoryGoalValue)} (${measuredOrProjected}; ${databaseKind === 'memory' ? 'the database is in this RSS' : 'the database runs outside this RSS'})`,
+      result: memoryMet ? 'met' : 'NOT MET',
+    },
     [`broadcast p99 ≤ ${goals.broadcastP99Ms} ms`]: { measured: ms(p99), result: latencyMet ? 'met' : 'NOT MET' },
   });
 
@@ -455,9 +479,11 @@ async function run(): Promise<void> {
     date: new Date().toISOString(),
     node: process.version,
     cpus: { count: availableParallelism(), model: cpus()[0]?.model ?? 'unknown' },
+    database: database.record,
     clients: clientCount,
     concurrency,
     broadcasts,
+    warmupBroadcasts: warmup,
     intervalMs,
     connect: {
       rampSeconds: round(rampSeconds, 3),
@@ -481,7 +507,7 @@ async function run(): Promise<void> {
     },
     clientProcessRssBytes: clientRss,
     goals: {
-      rssAt10000: { goal: goals.rssBytes, measured: Math.round(memoryGoalValue), projected: clientCount !== goals.connectionsForMemory, met: memoryMet },
+      rssAt10000: { goal: goals.rssBytes, measured: Math.round(memoryGoalValue), projected: clientCount !== goals.connectionsForMemory, database: database.label, met: memoryMet },
       broadcastP99Ms: { goal: goals.broadcastP99Ms, measured: round(p99), met: latencyMet },
     },
     problems,
@@ -493,13 +519,11 @@ async function run(): Promise<void> {
   if (problems.length > 0) throw new Error(problems.join('\n'));
 }
 
-try {
-  await run();
-} catch (error) {
-  console.error(`\nHub benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-} finally {
-  await closeClients().catch(() => {});
-  await stopServer();
-  rmSync(work, { recursive: true, force: true });
-}
+await runBenchmark({
+  title: 'Hub',
+  work,
+  run,
+  // The clients go first, so the server sees them close.
+  beforeStop: closeClients,
+  afterStop: async () => postgres?.stop(),
+});

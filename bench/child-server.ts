@@ -1,0 +1,109 @@
+/**
+ * The server child the API and hub benchmarks share, both sides of it.
+ * The parent (`api.ts`, `hub.ts`): `startServerChild` forks a server script
+ * with an environment and waits for its first IPC message, which carries the
+ * port it listens on; `stopServerChild` stops it; `runBenchmark` runs the
+ * benchmark, reports a failure, and stops the child and removes the temporary
+ * work folder at the end, or kills the child and removes the folder on SIGINT
+ * or SIGTERM.
+ * The child (`api-server.ts`, `hub-server.ts`): `closeWithParent` closes the
+ * app and exits on SIGINT or SIGTERM, or when the parent goes away.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+
+// ── The parent side ──────────────────────────────────────────────────────────
+
+/** The server child of this process, once forked: what a signal kills. */
+let current: ChildProcess | undefined;
+
+/**
+ * Forks `script` with `env` (stdout and stderr go to this process's) and
+ * resolves with the child and its first IPC message once that message carries
+ * a port. Rejects after 60 s, on an unexpected first message, or when the child
+ * fails or exits before it.
+ */
+export function startServerChild<Ready extends { port: number }>(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  options: { execArgv?: string[] } = {},
+): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(script, [], { env, execArgv: options.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  current = child;
+  return new Promise((resolve, reject) => {
+    const settle = (action: () => void) => {
+      clearTimeout(timer);
+      child.off('message', onMessage).off('exit', onExit);
+      action();
+    };
+    const onMessage = (message: Partial<Ready>) =>
+      settle(() => (typeof message?.port === 'number' ? resolve({ child, ready: message as Ready }) : reject(new Error(`Unexpected message from the server: ${JSON.stringify(message)}`))));
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => settle(() => reject(new Error(`The server exited before listening (code ${code}, signal ${signal})`)));
+    const timer = setTimeout(() => settle(() => reject(new Error('The server did not start within 60 s'))), 60_000);
+    child.once('message', onMessage);
+    child.once('exit', onExit);
+    // Kept for the child's life: a later 'error' (a failed kill or send) must not go unhandled.
+    child.on('error', (error) => settle(() => reject(error)));
+  });
+}
+
+/** Stops the child: SIGTERM, then SIGKILL if it has not gone after 5 s. */
+export async function stopServerChild(child: ChildProcess | undefined = current): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Runs a benchmark around its server child: `run` does the work, and a failure
+ * prints `<title> benchmark failed: <message>` and sets exit code 1. Then, in
+ * order: `beforeStop`, the child stopped, `afterStop` (what else the benchmark
+ * started, such as a database), `work` removed. On SIGINT or SIGTERM the child
+ * is killed at once, `afterStop` runs, `work` goes and the process exits with 130.
+ */
+export async function runBenchmark(options: {
+  title: string;
+  work: string;
+  run: () => Promise<void>;
+  beforeStop?: () => Promise<void>;
+  afterStop?: () => Promise<void>;
+}): Promise<void> {
+  const { title, work, run, beforeStop, afterStop } = options;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, async () => {
+      current?.kill('SIGKILL');
+      await afterStop?.().catch(() => {});
+      rmSync(work, { recursive: true, force: true });
+      process.exit(130);
+    });
+  }
+  try {
+    await run();
+  } catch (error) {
+    console.error(`\n${title} benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  } finally {
+    await beforeStop?.().catch(() => {});
+    await stopServerChild();
+    await afterStop?.().catch(() => {});
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+// ── The child side ───────────────────────────────────────────────────────────
+
+/** Closes `app` and exits on SIGINT or SIGTERM, or when the IPC channel to the parent closes: the server never outlives its benchmark. */
+export function closeWithParent(app: { close(): PromiseLike<unknown> }): void {
+  let closing = false;
+  async function shutdown(): Promise<void> {
+    if (closing) return;
+    closing = true;
+    await Promise.resolve(app.close()).catch(() => {});
+    process.exit(0);
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, shutdown);
+  process.once('disconnect', shutdown);
+}
