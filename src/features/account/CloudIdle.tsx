@@ -48,7 +48,7 @@ export default function CloudIdle({ strings, locale, loginPath }: Props) {
     <div className="cloud-idle">
       <div className="hub-state" data-state={state}>
         <span className="hub-dot" aria-hidden="true" />
-        <span>{t('realtime.label')}: <strong role="status">{t(`realtime.state.${state}`)}</strong></span>
+        <span>{t('realtime.label')} <strong role="status">{t(`realtime.state.${state}`)}</strong></span>
         {state === 'Disconnected' && (
           <button type="button" className="button button-secondary button-small" onClick={() => void hub.start().catch(() => {})}>
             {t('realtime.reconnect')}
