@@ -5,6 +5,7 @@
  * holds, so there is one path and nothing is delivered twice.
  */
 import type { Redis } from 'ioredis';
+import type { Log } from '../services/redis.ts';
 
 /** A hub invocation for one user's connections, or for everyone when `userId` is absent. */
 export interface Push {
@@ -32,7 +33,7 @@ export function localBackplane(deliver: (push: Push) => void): Backplane {
  * connection, as Redis requires) and hands every push to it. Without `deliver`
  * it only publishes: the admin command run away from any server uses that.
  */
-export async function redisBackplane(client: Redis, deliver?: (push: Push) => void, log?: { warn(object: object, message: string): void }): Promise<Backplane> {
+export async function redisBackplane(client: Redis, deliver?: (push: Push) => void, log?: Log): Promise<Backplane> {
   const subscriber = deliver ? client.duplicate() : null;
   if (subscriber && deliver) {
     subscriber.on('error', (error) => log?.warn({ err: error }, 'Redis subscriber error'));

@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 
-interface Log {
+export interface Log {
   warn(object: object, message: string): void;
 }
 

@@ -41,15 +41,6 @@ export interface HubClientOptions {
 
 type Handler = (...args: any[]) => void;
 
-class HubTokenError extends Error {
-  readonly problem: HubProblem;
-
-  constructor(problem: HubProblem) {
-    super(problem.serverMessage ?? problem.key);
-    this.problem = problem;
-  }
-}
-
 const isUnauthorized = (error: Error) => error.message.includes(unauthorizedCloseError);
 
 function problemOf(error: Error): HubProblem {
@@ -77,9 +68,9 @@ export function createHubClient(options: HubClientOptions) {
   async function hubToken(): Promise<string> {
     if (cached && now() - cached.fetchedAt < lifetimes.hubTokenMs) return cached.hubToken;
     const forToken = accessToken;
-    if (!forToken) throw new HubTokenError({ key: 'realtime.noToken' });
     let answer;
     try {
+      if (!forToken) throw new Error('no access token');
       answer = await options.fetchHubToken(forToken);
     } catch (error) {
       tokenProblem = { key: 'realtime.tokenFetchFailed', serverMessage: error instanceof ApiFailure ? error.serverMessage : undefined };
@@ -87,7 +78,8 @@ export function createHubClient(options: HubClientOptions) {
     }
     if (!answer.isSuccess) tokenProblem = { key: 'realtime.tokenFetchFailed', serverMessage: answer.message || undefined };
     else if (!answer.data?.AccessToken) tokenProblem = { key: 'realtime.noToken' };
-    if (tokenProblem) throw new HubTokenError(tokenProblem);
+    // The library wraps this in its negotiation error; `connect` shows tokenProblem instead.
+    if (tokenProblem) throw new Error(tokenProblem.key);
     const hubToken = answer.data!.AccessToken;
     if (accessToken === forToken) cached = { hubToken, fetchedAt: now() };
     if (refetching) [refetched, refetching] = [hubToken, false];
