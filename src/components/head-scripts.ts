@@ -4,9 +4,9 @@
  * reuse the tested functions by serialising them, minified once per build.
  */
 import { transformSync } from 'esbuild';
-import { localeRedirectTarget, preferredLocale, type RedirectConfig } from '../i18n/detect.ts';
-import { defaultLocale, localeStorageKey, locales } from '../i18n/locales.ts';
-import { applyTheme, darkClass, isDarkMode, parseThemeMode, themeStorageKey, themeStyleId } from '../stores/theme.ts';
+import { localeRedirectTarget, preferredLocale, type RedirectConfig } from '@/i18n/detect.ts';
+import { defaultLocale, localeStorageKey, locales } from '@/i18n/locales.ts';
+import { applyTheme, darkClass, isDarkMode, parseThemeMode, themeStorageKey, themeStyleId } from '@/stores/theme.ts';
 
 const minify = (code: string) => transformSync(code, { minify: true, target: 'es2020' }).code.trim();
 

@@ -2,7 +2,7 @@
  * The one locale table. Everything that needs to know about a locale (URL
  * segment, BCP-47 tag, label, dayjs locale, text direction) reads it from here.
  */
-import type { LocaleCode as ApiLocaleCode } from '../../contract/locales.ts';
+import type { LocaleCode as ApiLocaleCode } from '#contract/locales.ts';
 
 /** Languages written right to left; kept so a future locale gets `dir="rtl"` for free. */
 const rtlLanguages = ['he', 'ar', 'fa', 'ku'];

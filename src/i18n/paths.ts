@@ -1,20 +1,38 @@
-import type { GetStaticPathsItem } from 'astro';
+import type { Params, Props } from 'astro';
 import { locales, type LocaleCode } from './locales.ts';
+
+/** What a page's `each` adds to one locale's path: more params (slugs, pages) and props. */
+interface PathExtras<P extends Params, X extends Props> {
+  params?: P;
+  props?: X;
+}
+
+/**
+ * One expanded path, typed all the way through so a page can declare
+ * `type Props = InferGetStaticPropsType<typeof getStaticPaths>` and get
+ * `{ locale: LocaleCode }` plus whatever its `each` supplies.
+ */
+interface LocalePath<P extends Params, X extends Props> {
+  params: { locale: string | undefined } & P;
+  props: { locale: LocaleCode } & X;
+}
 
 /**
  * The one place `[...locale]` routes are expanded: the default locale gets the
  * unprefixed spec path, every other locale its segment. Extra params and props
  * (pagination, slugs) are multiplied in by `each`.
  */
-export function localePaths<T extends { params?: Record<string, string | undefined>; props?: Record<string, unknown> }>(
-  each: (locale: LocaleCode) => T[] | Promise<T[]> = () => [{} as T],
-): Promise<GetStaticPathsItem[]> {
-  return Promise.all(
+export async function localePaths<P extends Params = Record<never, never>, X extends Props = Record<never, never>>(
+  each: (locale: LocaleCode) => PathExtras<P, X>[] | Promise<PathExtras<P, X>[]> = () => [{}],
+): Promise<LocalePath<P, X>[]> {
+  const lists = await Promise.all(
     locales.map(async (l) =>
       (await each(l.code)).map((item) => ({
-        params: { locale: l.segment || undefined, ...item.params },
-        props: { locale: l.code, ...item.props },
+        // Object.assign, not spread: spreading an optional generic loses its type.
+        params: Object.assign({ locale: l.segment || undefined }, item.params),
+        props: Object.assign({ locale: l.code }, item.props),
       })),
     ),
-  ).then((lists) => lists.flat());
+  );
+  return lists.flat();
 }

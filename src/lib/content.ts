@@ -4,8 +4,8 @@
  * fallback so the page can say so (DESIGN §4).
  */
 import { getCollection, type CollectionEntry, type CollectionKey } from 'astro:content';
-import { defaultLocale, localizePath, type LocaleCode } from '../i18n/locales.ts';
-import { localePaths } from '../i18n/paths.ts';
+import { defaultLocale, localizePath, type LocaleCode } from '@/i18n/locales.ts';
+import { localePaths } from '@/i18n/paths.ts';
 
 export interface LocalizedEntry<C extends CollectionKey> {
   slug: string;

@@ -1,7 +1,7 @@
 /** RSS 2.0 and Atom feeds of a locale's articles and change log, built with `feed`. */
 import { Feed } from 'feed';
-import { getLocale, localizePath, type LocaleCode } from '../i18n/locales.ts';
-import { useTranslations } from '../i18n/t.ts';
+import { getLocale, localizePath, type LocaleCode } from '@/i18n/locales.ts';
+import { useTranslations } from '@/i18n/t.ts';
 import { byDateDesc, entryHtml, localizedEntries } from './content.ts';
 import { site } from './site.ts';
 

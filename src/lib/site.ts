@@ -1,5 +1,5 @@
 /** Site-wide facts every layer shows: product name, versions, outside links. */
-import { loadReleases } from '../features/download/releases.ts';
+import { loadReleases } from './releases.ts';
 
 const releases = loadReleases();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { h5AvatarUrl, placeholderAvatar } from '../../src/features/auth/avatar.ts';
+import { h5AvatarUrl, placeholderAvatar } from '../../src/lib/avatar.ts';
 import { safeRedirect } from '../../src/features/auth/redirect.ts';
 import { checkPasswordLogin, checkSmsLogin } from '../../src/features/auth/validation.ts';
 

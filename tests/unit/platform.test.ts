@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectUa, recommendedPackage, verifyCommand } from '../../src/features/download/platform.ts';
-import { loadReleases } from '../../src/features/download/releases.ts';
+import { loadReleases } from '../../src/lib/releases.ts';
 import { userAgents } from '../user-agents.ts';
 
 const releases = loadReleases();

@@ -4,7 +4,7 @@
  * every platform's list is simply shown.
  */
 import { detectUa, recommendedPackage, type ClientHints, type PackageChoice } from './platform.ts';
-import type { PlatformName } from './releases.ts';
+import type { PlatformName } from '@/lib/releases.ts';
 import { $selectPlatform, $ua } from './state.ts';
 
 interface UaDataNavigator extends Navigator {

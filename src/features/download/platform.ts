@@ -1,4 +1,4 @@
-import type { PlatformName, ReleasePackage } from './releases.ts';
+import type { PlatformName, ReleasePackage } from '@/lib/releases.ts';
 
 /** What choosing a package needs to know of each: its id and CPU. */
 export type PackageChoice = Pick<ReleasePackage, 'id' | 'cpu'>;

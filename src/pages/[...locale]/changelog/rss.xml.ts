@@ -1,8 +1,7 @@
-import type { APIRoute } from 'astro';
-import type { LocaleCode } from '../../../i18n/locales.ts';
-import { localePaths } from '../../../i18n/paths.ts';
-import { feedResponse } from '../../../lib/feeds.ts';
+import type { APIRoute, InferGetStaticPropsType } from 'astro';
+import { localePaths } from '@/i18n/paths.ts';
+import { feedResponse } from '@/lib/feeds.ts';
 
 export const getStaticPaths = () => localePaths();
 
-export const GET: APIRoute<{ locale: LocaleCode }> = ({ props, site }) => feedResponse('changelog', 'rss', props.locale, site);
+export const GET: APIRoute<InferGetStaticPropsType<typeof getStaticPaths>> = ({ props, site }) => feedResponse('changelog', 'rss', props.locale, site);

@@ -1,4 +1,4 @@
-import type { UserInfo } from '../../../contract/identity.ts';
+import type { UserInfo } from '#contract/identity.ts';
 
 export const placeholderAvatar = '/images/avatar-placeholder.svg';
 

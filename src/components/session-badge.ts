@@ -5,10 +5,10 @@
  * API client) is loaded only when it is needed: to refresh the user info of a
  * logged-in visitor once the page is idle, or to sign out.
  */
-import type { UserInfo } from '../../../contract/identity.ts';
-import { readJson, storageKeys, writeJson } from '../../lib/storage.ts';
-import type { AuthToken } from '../../stores/session.ts';
-import { h5AvatarUrl } from './avatar.ts';
+import type { UserInfo } from '#contract/identity.ts';
+import { h5AvatarUrl } from '@/lib/avatar.ts';
+import { readJson, storageKeys, writeJson } from '@/lib/storage.ts';
+import type { AuthToken } from '@/stores/session.ts';
 
 function render(slot: HTMLElement, template: HTMLTemplateElement, user: UserInfo | null): void {
   slot.querySelector('[data-session-badge]')?.remove();
@@ -25,7 +25,7 @@ function render(slot: HTMLElement, template: HTMLTemplateElement, user: UserInfo
     toggle.setAttribute('aria-expanded', String(!menu.hidden));
   });
   badge.querySelector('[data-sign-out]')!.addEventListener('click', async () => {
-    const session = await import('../../stores/session.ts');
+    const session = await import('@/stores/session.ts');
     await session.logout();
   });
   slot.append(badge);
@@ -45,7 +45,7 @@ export function mountSessionBadge(slot: HTMLElement): void {
   render(slot, template, user);
   if (!user) return;
   const refresh = async () => {
-    const session = await import('../../stores/session.ts');
+    const session = await import('@/stores/session.ts');
     session.$user.subscribe((current) => render(slot, template, current));
     await session.checkLoginState();
   };

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { enumItems, type EnumItem } from '../../lib/enum.ts';
+import { enumItems, type EnumItem } from './enum.ts';
 
 /** Article category codes of spec §3; ALL is the unfiltered list. */
 export const articleCategories = ['ALL', 'DR', 'DG'] as const;

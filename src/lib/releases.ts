@@ -1,5 +1,6 @@
+/** The current release (content/downloads/releases.json): the site facts and the download page both read it. */
 import { z } from 'zod';
-import raw from '../../../content/downloads/releases.json';
+import raw from '../../content/downloads/releases.json';
 
 export const platformNames = ['windows', 'uwp', 'mac', 'linux', 'android', 'ios'] as const;
 export type PlatformName = (typeof platformNames)[number];
