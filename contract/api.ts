@@ -1,18 +1,23 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /** Everything both sides need to know about one call. */
-export interface ApiRoute<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+export interface ApiRoute<Req extends z.ZodMiniType = z.ZodMiniType, Res extends z.ZodMiniType = z.ZodMiniType, Params extends z.ZodMiniType | undefined = z.ZodMiniType | undefined> {
   method: 'GET' | 'POST' | 'DELETE';
-  /** Path below the API base; `:id` marks a path parameter. */
+  /** Path below the API base; `:name` marks a path parameter, which `params` describes. */
   path: string;
   /** Encrypted calls use the sealed body format of `crypto.ts`. */
   encrypted: boolean;
-  /** 'required' calls need `Authorization: Bearer`; 'optional' ones use it when present. */
-  auth: 'none' | 'optional' | 'required';
+  /**
+   * 'required' calls need `Authorization: Bearer`; 'optional' ones use it when present;
+   * 'admin' calls come from the operators' command on the server's own machine (`admin.ts`).
+   */
+  auth: 'none' | 'optional' | 'required' | 'admin';
   /** `envelope` answers are `{code, message, data}` with `response` as data; `raw` answers are `response` itself. */
   shape: 'envelope' | 'raw';
   request: Req;
   response: Res;
+  /** The path parameters, as strings in and parsed values out; absent when the path has none. */
+  params?: Params;
 }
 
 /** Keeps the literal method, auth and shape of a definition, so both sides can type against them. */
@@ -22,6 +27,8 @@ export function route<const D extends ApiRoute>(definition: D): D {
 
 export type RequestOf<R extends ApiRoute> = z.input<R['request']>;
 export type ResponseOf<R extends ApiRoute> = z.output<R['response']>;
+/** What a caller fills the path with: the parameters' input (strings or numbers), or nothing. */
+export type ParamsOf<R extends ApiRoute> = R['params'] extends z.ZodMiniType ? { [K in keyof z.input<R['params']>]: string | number } : undefined;
 
 /** Fills `:name` placeholders of a route path. */
 export function pathOf(path: string, params: Record<string, string | number> = {}): string {

@@ -1,6 +1,7 @@
 /** Identity calls (spec §7): codes, login, tokens, sessions, store and hub tokens. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { route } from './api.ts';
+import { pathId, printable, text } from './fields.ts';
 
 /** International numbers with an optional leading +, 6–15 digits (E.164 length). */
 export const phonePattern = /^\+?[0-9]{6,15}$/;
@@ -16,53 +17,56 @@ export const verification = {
   dailyPerIp: 50,
 } as const;
 
-const Phone = z.string().trim().regex(phonePattern);
-const Code = z.string().trim().regex(codePattern);
-const Email = z.email().trim().toLowerCase().max(254);
-const Password = z.string().min(passwordRules.min).max(passwordRules.max);
-const DeviceId = z.string().trim().min(8).max(64);
+const Phone = text(z.trim(), z.regex(phonePattern));
+const Code = text(z.trim(), z.regex(codePattern));
+const Email = z.email().check(printable, z.trim(), z.toLowerCase(), z.maxLength(254));
+const Password = text(z.minLength(passwordRules.min), z.maxLength(passwordRules.max));
+const DeviceId = text(z.trim(), z.minLength(8), z.maxLength(64));
+/** A phone number or an e-mail address, as typed; the server finds the account by either. */
+const Account = text(z.trim(), z.minLength(1), z.maxLength(254));
+const Timestamp = text();
 
 export const ExternalAccount = z.object({
-  Id: z.number().int(),
-  Provider: z.string(),
-  DisplayName: z.string(),
-  BoundAt: z.string(),
+  Id: z.int(),
+  Provider: text(),
+  DisplayName: text(),
+  BoundAt: Timestamp,
 });
 
 export const UserInfo = z.object({
-  Id: z.number().int(),
-  NickName: z.string(),
+  Id: z.int(),
+  NickName: text(),
   /** Masked for display, e.g. 138****0000. */
-  Phone: z.string().nullable(),
-  Email: z.string().nullable(),
+  Phone: z.nullable(text()),
+  Email: z.nullable(text()),
   /** Avatar images by size name; the first one is the one shown (spec §3 H5AvatarUrl). */
-  AvatarUrl: z.record(z.string(), z.string()),
+  AvatarUrl: z.record(text(), text()),
   HasPassword: z.boolean(),
-  CreatedAt: z.string(),
+  CreatedAt: Timestamp,
   ExternalAccounts: z.array(ExternalAccount),
 });
 export type UserInfo = z.infer<typeof UserInfo>;
 
 export const LoginResult = z.object({
-  AccessToken: z.string(),
+  AccessToken: text(),
   /** When the access token expires, in milliseconds since the epoch (spec §3). */
-  ExpiresIn: z.number().int(),
-  RefreshToken: z.string(),
-  RefreshExpiresIn: z.number().int(),
+  ExpiresIn: z.int(),
+  RefreshToken: text(),
+  RefreshExpiresIn: z.int(),
   User: UserInfo,
 });
 export type LoginResult = z.infer<typeof LoginResult>;
 
 export const Session = z.object({
-  Id: z.string(),
-  Device: z.string(),
-  CreatedAt: z.string(),
-  LastSeenAt: z.string(),
+  Id: text(),
+  Device: text(),
+  CreatedAt: Timestamp,
+  LastSeenAt: Timestamp,
   Current: z.boolean(),
 });
 export type Session = z.infer<typeof Session>;
 
-const Empty = z.object({}).strict().optional();
+const Empty = z.optional(z.strictObject({}));
 const Nothing = z.null();
 
 export const identity = {
@@ -74,8 +78,7 @@ export const identity = {
   }),
   loginByPassword: route({
     method: 'POST', path: '/identity/v1/account/loginbypassword', encrypted: true, auth: 'none', shape: 'envelope',
-    /** Account is a phone number or an e-mail address. */
-    request: z.object({ Account: z.string().trim().min(1).max(254), Password: z.string().min(1).max(passwordRules.max), DeviceId }),
+    request: z.object({ Account, Password: text(z.minLength(1), z.maxLength(passwordRules.max)), DeviceId }),
     response: LoginResult,
   }),
   registerByEmail: route({
@@ -88,31 +91,32 @@ export const identity = {
   }),
   refreshToken: route({
     method: 'POST', path: '/identity/v1/account/refreshtoken', encrypted: true, auth: 'none', shape: 'envelope',
-    request: z.object({ RefreshToken: z.string().min(1).max(200) }), response: LoginResult,
+    request: z.object({ RefreshToken: text(z.minLength(1), z.maxLength(200)) }), response: LoginResult,
   }),
+  /** `Refresh: true` reads the user afresh instead of the server's recent copy (the site sends it when its own cache ran out). */
   refreshUserInfo: route({
     method: 'POST', path: '/identity/v1/manage/refreshuserinfo', encrypted: false, auth: 'required', shape: 'envelope',
-    request: z.object({ Refresh: z.boolean().optional() }), response: UserInfo,
+    request: z.object({ Refresh: z.optional(z.boolean()) }), response: UserInfo,
   }),
   unbundleAccount: route({
     method: 'DELETE', path: '/identity/manage/unbundleaccount/:id', encrypted: true, auth: 'required', shape: 'envelope',
-    request: Empty, response: UserInfo,
+    params: z.object({ id: pathId }), request: Empty, response: UserInfo,
   }),
   logout: route({ method: 'POST', path: '/identity/v1/account/logout', encrypted: false, auth: 'required', shape: 'envelope', request: Empty, response: Nothing }),
   sessions: route({ method: 'GET', path: '/identity/v1/manage/sessions', encrypted: true, auth: 'required', shape: 'envelope', request: Empty, response: z.array(Session) }),
   signOutOtherSessions: route({
     method: 'DELETE', path: '/identity/v1/manage/sessions/others', encrypted: true, auth: 'required', shape: 'envelope',
-    request: Empty, response: z.object({ Revoked: z.number().int() }),
+    request: Empty, response: z.object({ Revoked: z.int() }),
   }),
   /** Spec §3 store login response: `status`, `data.token`, `data.expires_in` (seconds), `msg`. */
   storeToken: route({
     method: 'GET', path: '/identity/loginshop/token', encrypted: false, auth: 'required', shape: 'raw', request: Empty,
-    response: z.object({ status: z.boolean(), data: z.object({ token: z.string(), expires_in: z.number().int() }).nullable(), msg: z.string() }),
+    response: z.object({ status: z.boolean(), data: z.nullable(z.object({ token: text(), expires_in: z.int() })), msg: text() }),
   }),
   /** Spec §3 real-time token response: `isSuccess`, `data.AccessToken`, `message`. */
   hubToken: route({
     method: 'GET', path: '/signalr/auth', encrypted: false, auth: 'required', shape: 'raw', request: Empty,
-    response: z.object({ isSuccess: z.boolean(), data: z.object({ AccessToken: z.string() }).nullable(), message: z.string() }),
+    response: z.object({ isSuccess: z.boolean(), data: z.nullable(z.object({ AccessToken: text() })), message: text() }),
   }),
 };
 
@@ -120,13 +124,13 @@ export const support = {
   /** Spec §3 customer-service response: `isSuccess`, `data` (the URL to open), `message`. */
   customerService: route({
     method: 'GET', path: '/basic/customer/service', encrypted: false, auth: 'required', shape: 'raw', request: Empty,
-    response: z.object({ isSuccess: z.boolean(), data: z.string().nullable(), message: z.string() }),
+    response: z.object({ isSuccess: z.boolean(), data: z.nullable(text()), message: text() }),
   }),
 };
 
 export const system = {
   /** The RSA public key (SPKI, base64) that encrypted calls wrap their AES key with. */
-  publicKey: route({ method: 'GET', path: '/crypto/public-key', encrypted: false, auth: 'none', shape: 'envelope', request: Empty, response: z.object({ Spki: z.string() }) }),
+  publicKey: route({ method: 'GET', path: '/crypto/public-key', encrypted: false, auth: 'none', shape: 'envelope', request: Empty, response: z.object({ Spki: text() }) }),
 };
 
 /** Lifetimes the server hands out and the client relies on. */

@@ -2,7 +2,8 @@
  * The realtime hub (spec §4, §7, §9; ../shared/spec/signalr-protocol.md): where
  * it is, its timing, what the server pushes and what a client may invoke.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { text } from './fields.ts';
 
 /** Under the API base, like every other call. */
 export const hubPath = '/signalr/message';
@@ -28,11 +29,13 @@ export const unauthorizedCloseError = 'Connection closed with an error. HubExcep
 export const CloudIdleState = z.enum(['Idling', 'Paused', 'Stopped', 'Finished']);
 export type CloudIdleState = z.infer<typeof CloudIdleState>;
 
+const Cards = z.int().check(z.minimum(0));
+
 export const IdledGame = z.object({
-  AppId: z.number().int().positive(),
-  Name: z.string().min(1).max(200),
+  AppId: z.int().check(z.positive()),
+  Name: text(z.minLength(1), z.maxLength(200)),
   /** Cards this game still has to drop. */
-  CardsRemaining: z.number().int().min(0),
+  CardsRemaining: Cards,
 });
 export type IdledGame = z.infer<typeof IdledGame>;
 
@@ -40,25 +43,40 @@ export type IdledGame = z.infer<typeof IdledGame>;
 export const CloudIdleStatus = z.object({
   State: CloudIdleState,
   /** The games being idled now. */
-  Games: z.array(IdledGame).max(32),
+  Games: z.array(IdledGame).check(z.maxLength(32)),
   /** Cards still to drop across the whole account, idled now or not. */
-  CardsRemaining: z.number().int().min(0),
+  CardsRemaining: Cards,
   /** ISO 8601. */
-  UpdatedAt: z.string(),
+  UpdatedAt: text(),
 });
 export type CloudIdleStatus = z.infer<typeof CloudIdleStatus>;
 
 /** What an operator sets; the server stamps UpdatedAt. */
-export const CloudIdleUpdate = CloudIdleStatus.omit({ UpdatedAt: true });
+export const CloudIdleUpdate = z.omit(CloudIdleStatus, { UpdatedAt: true });
 export type CloudIdleUpdate = z.infer<typeof CloudIdleUpdate>;
 
-/** Methods the server calls on clients: name and argument list. */
+/** A method the server calls on clients: its name and argument list. */
+export interface HubEvent<A extends z.ZodMiniTuple = z.ZodMiniTuple> {
+  name: string;
+  arguments: A;
+}
+
+/** A method clients invoke on the hub: its name, arguments and result. */
+export interface HubMethod<A extends z.ZodMiniTuple = z.ZodMiniTuple, R extends z.ZodMiniType = z.ZodMiniType> {
+  name: string;
+  arguments: A;
+  result: R;
+}
+
+export type HubEventArguments<E extends HubEvent> = z.output<E['arguments']>;
+export type HubMethodArguments<M extends HubMethod> = z.output<M['arguments']>;
+export type HubMethodResult<M extends HubMethod> = z.output<M['result']>;
+
 export const hubEvents = {
   cloudIdleStatus: { name: 'SseAccountIdleCloudStatusNoticeMsg', arguments: z.tuple([CloudIdleStatus]) },
-} as const;
+} as const satisfies Record<string, HubEvent>;
 
-/** Methods clients invoke on the hub: name, arguments and result. */
 export const hubMethods = {
   /** The caller's current status, or null when cloud idling never started. */
-  getCloudIdleStatus: { name: 'GetCloudIdleStatus', arguments: z.tuple([]), result: CloudIdleStatus.nullable() },
-} as const;
+  getCloudIdleStatus: { name: 'GetCloudIdleStatus', arguments: z.tuple([]), result: z.nullable(CloudIdleStatus) },
+} as const satisfies Record<string, HubMethod>;

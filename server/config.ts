@@ -11,6 +11,8 @@ const gatewaySecret = z.string().min(16).optional();
 
 const schema = z
   .object({
+    /** `production` refuses every development stand-in; anything else runs them and checks answers against the contract. */
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(4321),
     HOST: z.string().min(1).default('localhost'),
     /** The built site that is served (astro build output). */
@@ -20,8 +22,8 @@ const schema = z
     DATABASE_URL: z.string().regex(/^(file:\/\/.+|memory:\/\/|postgres(ql)?:\/\/.+)$/, 'must be file://<folder>, memory:// or postgres://…').default('file://./data/db'),
     /** Holds the generated keys (keys/), shared by every instance of one deployment. */
     DATA_DIR: z.string().min(1).default('data'),
-    /** Seeds a demo account on an empty database. */
-    DEMO_DATA: flag.default(true),
+    /** Seeds a demo account on an empty database; by default only an embedded one outside production. */
+    DEMO_DATA: flag.optional(),
     /** Origins of sites on other hosts allowed to call the API with credentials. */
     CORS_ORIGINS: list.default([]),
     /** Behind a reverse proxy, take the client address from X-Forwarded-For. */
@@ -50,6 +52,14 @@ const schema = z
     EMAIL_GATEWAY_SECRET: gatewaySecret,
   })
   .superRefine((config, context) => {
+    if (config.NODE_ENV === 'production') {
+      for (const prefix of ['SMS', 'EMAIL'] as const) {
+        if (config[`${prefix}_PROVIDER`] === 'dev') {
+          context.addIssue({ code: 'custom', path: [`${prefix}_PROVIDER`], message: `is the development outbox, which shows every code to anyone: set ${prefix}_PROVIDER=http with ${prefix}_GATEWAY_URL and ${prefix}_GATEWAY_SECRET` });
+        }
+      }
+      if (config.DEMO_DATA) context.addIssue({ code: 'custom', path: ['DEMO_DATA'], message: 'seeds an account whose password is published: set DEMO_DATA=false' });
+    }
     if (config.HUB_TIMEOUT_MS <= config.HUB_KEEP_ALIVE_MS) context.addIssue({ code: 'custom', path: ['HUB_TIMEOUT_MS'], message: 'must be longer than HUB_KEEP_ALIVE_MS' });
     for (const prefix of ['SMS', 'EMAIL'] as const) {
       if (config[`${prefix}_PROVIDER`] !== 'http') continue;
@@ -59,11 +69,25 @@ const schema = z
     }
   });
 
-export type Config = z.infer<typeof schema>;
+const embedded = (url: string) => !/^postgres(ql)?:/.test(url);
+
+/** The demo account goes only where asked, or into an embedded database outside production — never into a shared PostgreSQL unasked. */
+const withDefaults = (config: z.output<typeof schema>) => ({
+  ...config,
+  DEMO_DATA: config.DEMO_DATA ?? (config.NODE_ENV !== 'production' && embedded(config.DATABASE_URL)),
+});
+
+export type Config = ReturnType<typeof withDefaults>;
+
+/** Thrown for a configuration the server must not start with; its message names every setting to change. */
+export class ConfigError extends Error {}
 
 /** Reads the configuration from environment variables; a bad value stops start-up with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) throw new Error(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  if (!parsed.success) throw new ConfigError(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
+  return withDefaults(parsed.data);
 }
+
+/** Whether the development stand-ins (outboxes, and later identity providers, payment sandbox, store) may run. */
+export const devStandInsAllowed = (config: Config): boolean => config.NODE_ENV !== 'production';

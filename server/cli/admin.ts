@@ -2,8 +2,9 @@
  * `npm run admin -- <command> [--json]`: the operators' command (README.md
  * next to this file). Exit codes: 0 done, 1 failed or not found, 2 usage.
  */
+import { adminCommands } from '../commands.ts';
 import { loadConfig, type Config } from '../config.ts';
-import { foundWhatWasAsked, parseCommand, usage, UsageError, type Command } from '../modules/admin/commands.ts';
+import { foundWhatWasAsked, parseCommand, usage, UsageError, type RunCommand } from '../modules/admin/command.ts';
 import { formatResult } from './print.ts';
 import { CliError, runAdminCommand } from './run.ts';
 
@@ -11,12 +12,12 @@ const args = process.argv.slice(2);
 const json = args.includes('--json');
 const words = args.filter((arg) => arg !== '--json');
 
-function parseOrExit(): Command {
+function parseOrExit(): RunCommand {
   try {
-    return parseCommand(words);
+    return parseCommand(adminCommands, words);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`${error.message}\n\n${usage}`);
+    console.error(`${error.message}\n\n${usage(adminCommands)}`);
     process.exit(2);
   }
 }
@@ -32,11 +33,11 @@ function configOrExit(): Config {
 }
 
 if (words.length === 0 || ['help', '--help', '-h'].includes(words[0])) {
-  console.log(usage);
+  console.log(usage(adminCommands));
 } else {
-  const command = parseOrExit();
+  const run = parseOrExit();
   try {
-    const result = await runAdminCommand(configOrExit(), command, words);
+    const result = await runAdminCommand(configOrExit(), run, words);
     const found = foundWhatWasAsked(result);
     if (json) console.log(JSON.stringify(result, null, 2));
     else (found ? console.log : console.error)(formatResult(result));

@@ -6,22 +6,24 @@
  * and pushes through Redis when REDIS_URL is set.
  */
 import { existsSync } from 'node:fs';
+import { admin, adminTokenHeader, type CommandResult } from '../../contract/admin.ts';
 import { SUCCESS } from '../../contract/envelope.ts';
+import { findUser } from '../commands.ts';
 import type { Config } from '../config.ts';
-import { DatabaseLockedError, openDatabase, pgliteFolder, type Database } from '../db/open.ts';
-import { adminFilePath, readAdminFile, type AdminEndpoint } from '../modules/admin/admin-file.ts';
-import { runCommand, type Command, type CommandResult } from '../modules/admin/commands.ts';
-import type { Pusher } from '../modules/cloud-idle/status.ts';
-import { redisBackplane } from '../realtime/backplane.ts';
+import { DatabaseLockedError } from '../db/folder-lock.ts';
+import { openDatabase, pgliteFolder, type Database } from '../db/open.ts';
+import { adminFilePath, databaseFingerprint, readAdminFile, type AdminEndpoint } from '../modules/admin/admin-file.ts';
+import type { RunCommand } from '../modules/admin/command.ts';
+import { backplanePusher, redisBackplane } from '../realtime/backplane.ts';
 import { connectRedis } from '../services/redis.ts';
 
 /** A failure the operator can act on; printed as is, without a stack. */
 export class CliError extends Error {}
 
 /** `words` are the command as typed (without --json), handed to the server when one is running. */
-export async function runAdminCommand(config: Config, command: Command, words: string[]): Promise<CommandResult> {
+export async function runAdminCommand(config: Config, run: RunCommand, words: string[]): Promise<CommandResult> {
   const endpoint = readAdminFile(config.DATA_DIR);
-  if (endpoint?.databaseUrl === config.DATABASE_URL) {
+  if (endpoint?.database === databaseFingerprint(config.DATABASE_URL)) {
     const answer = await runThroughServer(config, endpoint, words);
     if (answer) return answer;
   }
@@ -33,25 +35,24 @@ export async function runAdminCommand(config: Config, command: Command, words: s
 
   let database;
   try {
-    database = await openDatabase(url, { migrate: false });
+    database = await openDatabase(url, { migrate: false, log: (line) => console.error(line) });
   } catch (error) {
     if (!(error instanceof DatabaseLockedError)) throw error;
-    throw new CliError(`The database ${pgliteFolder(url)} is in use by another process, and no server answered at the address in ${adminFilePath(config.DATA_DIR)} (is DATA_DIR the one the server uses?).`);
+    throw new CliError(`${error.message} No server answered at the address in ${adminFilePath(config.DATA_DIR)} (is DATA_DIR the one the server uses?).`);
   }
   try {
-    return await runDirectly(config, database.db, command);
+    return await runDirectly(config, database.db, run);
   } finally {
     await database.close();
   }
 }
 
-async function runDirectly(config: Config, db: Database, command: Command): Promise<CommandResult> {
-  if (!config.REDIS_URL) return runCommand(db, command, null);
+async function runDirectly(config: Config, db: Database, run: RunCommand): Promise<CommandResult> {
+  const context = { db, findUser: (key: string) => findUser(db, key) };
+  if (!config.REDIS_URL) return run({ ...context, pusher: null });
   const redis = await connectRedis(config.REDIS_URL, { warn: () => {} });
   try {
-    const backplane = await redisBackplane(redis);
-    const pusher: Pusher = { toUser: (userId, target, args) => backplane.publish({ userId, target, arguments: args }) };
-    return await runCommand(db, command, pusher);
+    return await run({ ...context, pusher: backplanePusher(await redisBackplane(redis)) });
   } finally {
     await redis.quit();
   }
@@ -59,21 +60,22 @@ async function runDirectly(config: Config, db: Database, command: Command): Prom
 
 /** The server's answer; null when nothing listens there (a file left by a server that was killed). */
 async function runThroughServer(config: Config, endpoint: AdminEndpoint, words: string[]): Promise<CommandResult | null> {
-  const url = `http://127.0.0.1:${endpoint.port}/api/admin/run`;
+  const url = `http://127.0.0.1:${endpoint.port}/api${admin.run.path}`;
   let response: Response;
   try {
     response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-admin-token': endpoint.token },
+      method: admin.run.method,
+      headers: { 'content-type': 'application/json', [adminTokenHeader]: endpoint.token },
       body: JSON.stringify({ command: words }),
       signal: AbortSignal.timeout(30_000),
     });
   } catch {
     return null;
   }
-  const body = (await response.json().catch(() => null)) as { code?: number; message?: string; data?: CommandResult } | null;
-  if (body?.code !== SUCCESS || !body.data) {
+  const body = (await response.json().catch(() => null)) as { code?: number; message?: string; data?: unknown } | null;
+  const result = body?.code === SUCCESS ? admin.run.response.safeParse(body.data) : null;
+  if (!result?.success) {
     throw new CliError(`The server at ${url} refused the admin call (HTTP ${response.status}${body?.message ? `, "${body.message}"` : ''}); ${adminFilePath(config.DATA_DIR)} may be left from another server.`);
   }
-  return body.data;
+  return result.data;
 }

@@ -8,6 +8,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export interface SignedClaims {
   /** The user id. */
   sub: number;
+  /** The session it was issued to, where ending the session must end what the token opened (hub connections). */
+  sid?: string;
   /** Expiry, milliseconds since the epoch. */
   exp: number;
 }
@@ -30,7 +32,8 @@ export function verifyToken(secret: Buffer, purpose: string, token: string, now 
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   try {
     const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as SignedClaims;
-    return Number.isInteger(claims.sub) && typeof claims.exp === 'number' && claims.exp > now ? claims : null;
+    const sidOk = claims.sid === undefined || typeof claims.sid === 'string';
+    return Number.isInteger(claims.sub) && sidOk && typeof claims.exp === 'number' && claims.exp > now ? claims : null;
   } catch {
     return null;
   }

@@ -15,7 +15,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import lockfile from 'proper-lockfile';
+import { lockFolder } from './folder-lock.ts';
 import * as schema from './schema.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -28,16 +28,20 @@ export interface OpenDatabase {
 
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
-/** Thrown when another process holds the embedded database folder. */
-export class DatabaseLockedError extends Error {}
-
 /** The folder of a `file://` URL, relative paths against the working directory. */
 export function pgliteFolder(url: string): string {
   return path.resolve(url.slice('file://'.length));
 }
 
-export async function openDatabase(url: string, options: { migrate?: boolean } = {}): Promise<OpenDatabase> {
-  const opened = url.startsWith('postgres://') || url.startsWith('postgresql://') ? openPostgres(url) : await openPglite(url);
+export interface OpenOptions {
+  /** Off for the operators' command, which must not change a database it only looks at. */
+  migrate?: boolean;
+  /** Hears what opening did that an operator should know (a stale lock taken over). */
+  log?: (line: string) => void;
+}
+
+export async function openDatabase(url: string, options: OpenOptions = {}): Promise<OpenDatabase> {
+  const opened = url.startsWith('postgres://') || url.startsWith('postgresql://') ? openPostgres(url) : await openPglite(url, options.log ?? (() => {}));
   if (options.migrate !== false) {
     try {
       await opened.migrate();
@@ -60,20 +64,21 @@ function openPostgres(url: string) {
   };
 }
 
-async function openPglite(url: string) {
-  let release = async () => {};
+async function openPglite(url: string, log: (line: string) => void) {
+  let release = () => {};
   let client: PGlite;
   if (url === 'memory://') {
     client = new PGlite();
   } else if (url.startsWith('file://')) {
     const folder = pgliteFolder(url);
     mkdirSync(folder, { recursive: true });
+    release = lockFolder(folder, log);
     try {
-      release = await lockfile.lock(folder, { stale: 10_000, update: 2_000 });
-    } catch {
-      throw new DatabaseLockedError(`The database folder ${folder} is in use by another process (is the server running?).`);
+      client = new PGlite(folder);
+    } catch (error) {
+      release();
+      throw error;
     }
-    client = new PGlite(folder);
   } else {
     throw new Error(`DATABASE_URL must start with file://, memory:// or postgres:// (got "${url}")`);
   }
@@ -84,7 +89,7 @@ async function openPglite(url: string) {
     migrate: () => migratePglite(db, { migrationsFolder }),
     close: async () => {
       await client.close();
-      await release();
+      release();
     },
   };
 }

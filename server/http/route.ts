@@ -1,34 +1,37 @@
 /**
  * Registers a call of the contract on the server: opens sealed bodies, checks
- * the request against the contract's schema (400 in the user's language),
- * authenticates, runs the handler and wraps its result in the envelope — so
- * every route behaves the same and none can forget a step.
+ * the request and its path parameters against the contract (400 in the user's
+ * language), authenticates, runs the handler, checks its answer against the
+ * contract outside production, and wraps it in the envelope — so every route
+ * behaves the same and none can forget a step.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ApiRoute } from '../../contract/api.ts';
 import { SUCCESS } from '../../contract/envelope.ts';
 import { ErrorCode } from '../../contract/errors.ts';
-import type { AppContext } from '../context.ts';
 import { message, type MessageKey } from '../i18n/messages.ts';
-import { authenticate, type Authenticated } from '../modules/identity/sessions.ts';
 import { ApiError, unauthorized } from './api-error.ts';
+import { bearerToken, type Authenticated } from './auth.ts';
 import { openSealedBody } from './sealed-body.ts';
 
-export interface Call<R extends ApiRoute, A> {
+type AuthOf<R extends ApiRoute> = R['auth'] extends 'required' ? Authenticated : R['auth'] extends 'optional' ? Authenticated | null : null;
+type ParamsOf<R extends ApiRoute> = R['params'] extends z.ZodMiniType ? z.output<R['params']> : Record<string, never>;
+
+export interface Call<R extends ApiRoute> {
   body: z.output<R['request']>;
-  params: Record<string, string>;
-  auth: A;
+  params: ParamsOf<R>;
+  auth: AuthOf<R>;
   request: FastifyRequest;
 }
-
-type AuthOf<R extends ApiRoute> = R['auth'] extends 'required' ? Authenticated : R['auth'] extends 'optional' ? Authenticated | null : null;
 
 export interface Answer<T> {
   data: T;
   /** The success message, in the user's language. */
   messageKey?: MessageKey;
 }
+
+type Result<R extends ApiRoute> = R['shape'] extends 'raw' ? z.output<R['response']> : Answer<z.output<R['response']>>;
 
 /** Which message explains a bad field; fields not listed get the generic one. */
 const fieldMessages: Record<string, MessageKey> = {
@@ -38,44 +41,59 @@ const fieldMessages: Record<string, MessageKey> = {
   Password: 'passwordInvalid',
 };
 
-function validationError(error: z.ZodError): ApiError {
+function validationError(error: z.core.$ZodError): ApiError {
   const field = String(error.issues[0]?.path[0] ?? '');
   return new ApiError(ErrorCode.BadRequest, fieldMessages[field] ?? 'badRequest');
 }
 
-function bearerToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  return match ? match[1] : null;
+/** An answer that breaks the contract is the server's bug: it fails loudly where tests and developers see it. */
+class ContractBreach extends Error {}
+
+/** The request as the contract describes it: a sealed body, a plain GET's query string, or a plain body. */
+function rawRequest(app: FastifyInstance, route: ApiRoute, request: FastifyRequest): unknown {
+  if (!route.encrypted && route.method === 'GET') return request.query;
+  const body = route.encrypted ? openSealedBody(request, app.keys.privateKey) : request.body;
+  return body ?? (route.method === 'POST' ? {} : undefined);
+}
+
+async function authOf(app: FastifyInstance, route: ApiRoute, request: FastifyRequest): Promise<Authenticated | null> {
+  if (route.auth !== 'required' && route.auth !== 'optional') return null;
+  const token = bearerToken(request.headers.authorization);
+  const auth = token ? await app.authenticate(token) : null;
+  if (!auth && route.auth === 'required') throw unauthorized();
+  return auth;
 }
 
 export function registerRoute<R extends ApiRoute>(
   app: FastifyInstance,
-  context: AppContext,
   route: R,
-  handler: (call: Call<R, AuthOf<R>>) => Promise<R['shape'] extends 'raw' ? z.output<R['response']> : Answer<z.output<R['response']>>>,
+  handler: (call: Call<R>) => Promise<Result<R>>,
   options: { rateLimit?: { max: number; timeWindow: number } } = {},
 ): void {
+  const checkAnswers = app.config.NODE_ENV !== 'production';
   app.route({
     method: route.method,
     url: route.path,
     config: options.rateLimit ? { rateLimit: options.rateLimit } : {},
+    // Operators' calls are refused before their body is even read; to anyone else the path does not exist.
+    onRequest: route.auth === 'admin' ? async (request) => {
+      if (!app.isAdminCaller(request)) throw new ApiError(ErrorCode.NotFound, 'notFound');
+    } : undefined,
     handler: async (request, reply) => {
-      const raw = route.encrypted ? openSealedBody(request, context.keys.privateKey) : request.body;
-      const parsed = route.request.safeParse(raw ?? (route.method === 'POST' ? {} : undefined));
-      if (!parsed.success) throw validationError(parsed.error);
+      const body = route.request.safeParse(rawRequest(app, route, request));
+      if (!body.success) throw validationError(body.error);
+      const params = route.params ? route.params.safeParse(request.params) : { success: true as const, data: {} };
+      if (!params.success) throw validationError(params.error);
+      const auth = await authOf(app, route, request);
 
-      let auth: Authenticated | null = null;
-      if (route.auth !== 'none') {
-        const token = bearerToken(request);
-        auth = token ? await authenticate(context.db, token) : null;
-        if (!auth && route.auth === 'required') throw unauthorized();
+      const result = await handler({ body: body.data, params: params.data, auth, request } as Call<R>);
+      const data = route.shape === 'raw' ? result : (result as Answer<unknown>).data;
+      if (checkAnswers) {
+        const checked = route.response.safeParse(data);
+        if (!checked.success) throw new ContractBreach(`${route.method} ${route.path} answered outside its contract: ${JSON.stringify(checked.error.issues)}`);
       }
-
-      const result = await handler({ body: parsed.data as z.output<R['request']>, params: request.params as Record<string, string>, auth: auth as AuthOf<R>, request });
       if (route.shape === 'raw') return reply.send(result);
-      const { data, messageKey = 'ok' } = result as Answer<unknown>;
-      return reply.send({ code: SUCCESS, message: message(request.locale, messageKey), data });
+      return reply.send({ code: SUCCESS, message: message(request.locale, (result as Answer<unknown>).messageKey ?? 'ok'), data });
     },
   });
 }

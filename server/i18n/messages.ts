@@ -4,7 +4,8 @@
  * user in the language of the page they are on.
  */
 import { readFileSync } from 'node:fs';
-import { defaultLocale, localeCodes, type LocaleCode } from '../../contract/locales.ts';
+import { interpolate } from '../../contract/interpolate.ts';
+import { acceptedLanguages, defaultLocale, localeCodes, preferredLocale, type LocaleCode } from '../../contract/locales.ts';
 
 type Catalog = typeof import('./en.json');
 export type MessageKey = keyof Catalog;
@@ -13,21 +14,11 @@ const catalogs = Object.fromEntries(
   localeCodes.map((code) => [code, JSON.parse(readFileSync(new URL(`./${code}.json`, import.meta.url), 'utf8')) as Catalog]),
 ) as Record<LocaleCode, Catalog>;
 
-/** Picks one of our locales from an Accept-Language header: exact tag first, then Chinese script/region, then the language. */
+/** One of our locales for an Accept-Language header, by the rule the site follows too. */
 export function negotiateLocale(header: string | undefined): LocaleCode {
-  for (const part of (header ?? '').split(',')) {
-    const tag = part.split(';')[0].trim().toLowerCase();
-    if (!tag) continue;
-    const exact = localeCodes.find((code) => code.toLowerCase() === tag);
-    if (exact) return exact;
-    const [language] = tag.split('-');
-    if (language === 'zh') return /hant|tw|hk|mo/.test(tag) ? 'zh-TW' : 'zh-CN';
-    const byLanguage = localeCodes.find((code) => code === language);
-    if (byLanguage) return byLanguage;
-  }
-  return defaultLocale;
+  return preferredLocale(null, acceptedLanguages(header), localeCodes, defaultLocale) as LocaleCode;
 }
 
 export function message(locale: LocaleCode, key: MessageKey, params: Record<string, string> = {}): string {
-  return catalogs[locale][key].replace(/\{\{(\w+)\}\}/g, (_, name: string) => params[name] ?? '');
+  return interpolate(catalogs[locale][key], params);
 }

@@ -6,11 +6,9 @@
  */
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { encryption } from '../../contract/crypto.ts';
-import type { Config } from '../config.ts';
 import { tooManyRequests } from '../http/api-error.ts';
 
 export async function securityHeaders(app: FastifyInstance): Promise<void> {
@@ -25,8 +23,16 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
   });
 }
 
-/** With `redis` (several instances), the rate limits count across all of them. */
-export async function apiProtection(api: FastifyInstance, config: Config, redis: Redis | null): Promise<void> {
+/**
+ * Requests count against their client's address. A client whose connection
+ * reset before its request was handled has no address left: those share one
+ * count rather than fail.
+ */
+const rateLimitKey = (request: FastifyRequest) => (request.ip ? normalizeIP(request.ip) : 'address-gone');
+
+/** With Redis (several instances), the rate limits count across all of them. */
+export async function apiProtection(api: FastifyInstance): Promise<void> {
+  const { config, redis } = api;
   // The API answers only data: nothing may run in or frame it.
   api.addHook('onRequest', async (_request, reply) => {
     reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
@@ -42,6 +48,7 @@ export async function apiProtection(api: FastifyInstance, config: Config, redis:
   await api.register(rateLimit, {
     max: config.RATE_LIMIT_PER_MINUTE,
     timeWindow: 60_000,
+    keyGenerator: rateLimitKey,
     ...(redis ? { redis, nameSpace: 'beacon-rate-limit:' } : {}),
     errorResponseBuilder: () => tooManyRequests(),
   });

@@ -44,14 +44,13 @@ const site: FastifyPluginAsync<SiteOptions> = async (app, options) => {
 
   await app.register(fastifyStatic, { root, serve: false, cacheControl: false });
 
-  app.route({
-    method: ['GET', 'HEAD'],
-    url: '/*',
-    handler: async (request, reply) => {
-      const { file, status } = await resolveSitePath(new URL(request.url, 'http://site').pathname, isFile);
-      if (file.endsWith('.html')) reply.header('content-security-policy', await policyOf(file));
-      return reply.code(status).header('cache-control', status === 200 ? cacheControl(file) : 'no-store').sendFile(file);
-    },
+  // Everything no route claims is the site's, except under /api, whose own not-found handler
+  // answers with an envelope (Fastify picks the not-found handler of the longest prefix).
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return reply.code(405).header('allow', 'GET, HEAD').send();
+    const { file, status } = await resolveSitePath(new URL(request.url, 'http://site').pathname, isFile);
+    if (file.endsWith('.html')) reply.header('content-security-policy', await policyOf(file));
+    return reply.code(status).header('cache-control', status === 200 ? cacheControl(file) : 'no-store').sendFile(file);
   });
 };
 

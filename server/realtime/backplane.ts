@@ -5,25 +5,35 @@
  * holds, so there is one path and nothing is delivered twice.
  */
 import type { Redis } from 'ioredis';
+import type { HubEvent, HubEventArguments } from '../../contract/realtime.ts';
 import type { Log } from '../services/redis.ts';
 
 /** A hub invocation for one user's connections, or for everyone when `userId` is absent. */
 export interface Push {
+  kind: 'push';
   userId?: number;
   target: string;
   arguments: unknown[];
 }
 
+/** What travels between instances: pushes, and sessions whose connections must end. */
+export type BackplaneMessage = Push | { kind: 'endSessions'; sessionIds: string[] };
+
 export interface Backplane {
-  publish(push: Push): Promise<void>;
+  publish(message: BackplaneMessage): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Where a push goes: the hub of a running server, or the backplane straight to every server. */
+export interface Pusher {
+  toUser<E extends HubEvent>(userId: number, event: E, args: HubEventArguments<E>): Promise<void>;
 }
 
 const channel = 'beacon:hub';
 
-export function localBackplane(deliver: (push: Push) => void): Backplane {
+export function localBackplane(deliver: (message: BackplaneMessage) => void): Backplane {
   return {
-    publish: async (push) => deliver(push),
+    publish: async (message) => deliver(message),
     close: async () => {},
   };
 }
@@ -33,19 +43,24 @@ export function localBackplane(deliver: (push: Push) => void): Backplane {
  * connection, as Redis requires) and hands every push to it. Without `deliver`
  * it only publishes: the admin command run away from any server uses that.
  */
-export async function redisBackplane(client: Redis, deliver?: (push: Push) => void, log?: Log): Promise<Backplane> {
+export async function redisBackplane(client: Redis, deliver?: (message: BackplaneMessage) => void, log?: Log): Promise<Backplane> {
   const subscriber = deliver ? client.duplicate() : null;
   if (subscriber && deliver) {
     subscriber.on('error', (error) => log?.warn({ err: error }, 'Redis subscriber error'));
-    subscriber.on('message', (_channel: string, text: string) => deliver(JSON.parse(text) as Push));
+    subscriber.on('message', (_channel: string, text: string) => deliver(JSON.parse(text) as BackplaneMessage));
     await subscriber.subscribe(channel);
   }
   return {
-    publish: async (push) => {
-      await client.publish(channel, JSON.stringify(push));
+    publish: async (message) => {
+      await client.publish(channel, JSON.stringify(message));
     },
     close: async () => {
       await subscriber?.quit();
     },
   };
+}
+
+/** Pushes straight onto a backplane, for the operators' command run away from any server. */
+export function backplanePusher(backplane: Backplane): Pusher {
+  return { toUser: (userId, event, args) => backplane.publish({ kind: 'push', userId, target: event.name, arguments: args }) };
 }

@@ -19,6 +19,8 @@ export class HubConnection {
   transport: Transport | null = null;
   /** The user the hub token named when the transport connected; null when it was missing, invalid or expired. */
   userId: number | null = null;
+  /** The login session of the hub token, when it named one. */
+  sessionId: string | null = null;
   handshaken = false;
   ended = false;
   connectedAt = 0;

@@ -6,9 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { z } from 'zod';
-import { unauthorizedCloseError } from '../../contract/realtime.ts';
-import type { Backplane, Push } from './backplane.ts';
+import { unauthorizedCloseError, type HubEvent, type HubEventArguments, type HubMethod as HubMethodContract, type HubMethodArguments, type HubMethodResult } from '../../contract/realtime.ts';
+import type { Backplane, BackplaneMessage, Pusher } from './backplane.ts';
 import { HubConnection, type Transport } from './connection.ts';
 import { LongPollingTransport } from './long-polling.ts';
 import { frame, frames, handshakeError, InvalidDataError, MessageType, parseMessage, type ClientMessage } from './protocol.ts';
@@ -28,28 +27,27 @@ export interface Caller {
   connectionId: string;
 }
 
-/** A method clients may invoke; throwing HubError tells the caller why it failed. */
-export type HubMethod = (caller: Caller, args: unknown[]) => Promise<unknown>;
+/** What a method clients may invoke does with their (already checked) arguments; throwing HubError tells the caller why it failed. */
+type MethodRun = (caller: Caller, args: unknown[]) => Promise<unknown>;
 
 /** A failure the invoking client may read (anything else is logged and reported as unexpected). */
 export class HubError extends Error {}
 
-/** A hub method whose arguments are checked against the contract's tuple first. */
-export function hubMethod<A extends z.ZodTuple>(contract: { arguments: A }, run: (caller: Caller, ...args: z.output<A>) => Promise<unknown>): HubMethod {
-  return async (caller, args) => {
-    const parsed = contract.arguments.safeParse(args);
-    if (!parsed.success) throw new HubError(`the arguments do not match the method (${contract.arguments.def.items.length} expected).`);
-    return run(caller, ...parsed.data);
-  };
+/** Who a hub token names. */
+export interface HubIdentity {
+  userId: number;
+  /** The login session it was issued to: ending the session ends the connection. */
+  sessionId: string | null;
 }
 
 export interface HubOptions {
-  /** The user a hub token names, or null when it is missing, invalid or expired. */
-  authenticate: (token: string | null) => number | null;
-  methods: Record<string, HubMethod>;
+  /** Who a hub token names, or null when it is missing, invalid or expired. */
+  authenticate: (token: string | null) => HubIdentity | null;
   timing: HubTiming;
+  /** How long a hub token lives: an ended session's tokens are refused for that long. */
+  tokenLifetimeMs: number;
   /** Made by the hub's caller around `deliver`, so pushes can travel between instances. */
-  backplane: (deliver: (push: Push) => void) => Promise<Backplane>;
+  backplane: (deliver: (message: BackplaneMessage) => void) => Promise<Backplane>;
   log: FastifyBaseLogger;
 }
 
@@ -63,20 +61,21 @@ const availableTransports = [
 /** Connection ids and tokens go unencoded into URLs: base64url of 16 random bytes, as .NET makes them. */
 const newId = () => randomBytes(16).toString('base64url');
 
-export class Hub {
+export class Hub implements Pusher {
   /** By connection token. */
   private readonly connections = new Map<string, HubConnection>();
   /** Handshaken, authorised connections by user. */
   private readonly users = new Map<number, Set<HubConnection>>();
-  private readonly methods: Map<string, { name: string; run: HubMethod }>;
+  /** Clients match method names case-insensitively; so does .NET's hub, and so does this one. */
+  private readonly methods = new Map<string, { name: string; run: MethodRun }>();
+  /** Sessions that ended, until every hub token issued to them has expired. */
+  private readonly endedSessions = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
   private readonly options: HubOptions;
   private backplane!: Backplane;
 
   private constructor(options: HubOptions) {
     this.options = options;
-    // Clients match method names case-insensitively; so does .NET's hub, and so does this one.
-    this.methods = new Map(Object.entries(options.methods).map(([name, run]) => [name.toLowerCase(), { name, run }]));
     const { keepAliveMs, timeoutMs } = options.timing;
     this.sweeper = setInterval(() => this.sweep(Date.now()), Math.min(1000, keepAliveMs / 4, timeoutMs / 4));
     this.sweeper.unref();
@@ -84,8 +83,27 @@ export class Hub {
 
   static async create(options: HubOptions): Promise<Hub> {
     const hub = new Hub(options);
-    hub.backplane = await options.backplane((push) => hub.deliver(push));
+    hub.backplane = await options.backplane((message) => hub.deliver(message));
     return hub;
+  }
+
+  /**
+   * Adds a method clients may invoke, as the contract describes it: the
+   * arguments are checked against the contract's tuple before `run` sees them.
+   * Each module adds its own.
+   */
+  addMethod<M extends HubMethodContract>(method: M, run: (caller: Caller, ...args: HubMethodArguments<M>) => Promise<HubMethodResult<M>>): void {
+    const key = method.name.toLowerCase();
+    if (this.methods.has(key)) throw new Error(`The hub method ${method.name} is already added`);
+    const expected = method.arguments.def.items.length;
+    this.methods.set(key, {
+      name: method.name,
+      run: async (caller, args) => {
+        const parsed = method.arguments.safeParse(args);
+        if (!parsed.success) throw new HubError(`the arguments do not match the method (${expected} expected).`);
+        return run(caller, ...(parsed.data as HubMethodArguments<M>));
+      },
+    });
   }
 
   get timing(): HubTiming {
@@ -126,7 +144,11 @@ export class Hub {
   attach(connection: HubConnection, transport: Transport, hubToken: string | null): void {
     connection.transport = transport;
     connection.connectedAt = connection.lastReceivedAt = Date.now();
-    connection.userId = this.options.authenticate(hubToken);
+    const identity = this.options.authenticate(hubToken);
+    if (identity && !(identity.sessionId && this.endedSessions.has(identity.sessionId))) {
+      connection.userId = identity.userId;
+      connection.sessionId = identity.sessionId;
+    }
   }
 
   /** Text from the client: the handshake first, then hub messages. */
@@ -151,14 +173,19 @@ export class Hub {
     this.connections.delete(connection.token);
   }
 
-  /** Pushes `target(...args)` to every connection of one user, on every instance. */
-  toUser(userId: number, target: string, args: unknown[]): Promise<void> {
-    return this.backplane.publish({ userId, target, arguments: args });
+  /** Pushes an event of the contract to every connection of one user, on every instance. */
+  toUser<E extends HubEvent>(userId: number, event: E, args: HubEventArguments<E>): Promise<void> {
+    return this.backplane.publish({ kind: 'push', userId, target: event.name, arguments: args });
   }
 
-  /** Pushes `target(...args)` to every connection, on every instance. */
-  broadcast(target: string, args: unknown[]): Promise<void> {
-    return this.backplane.publish({ target, arguments: args });
+  /** Pushes an event of the contract to every connection, on every instance. */
+  broadcast<E extends HubEvent>(event: E, args: HubEventArguments<E>): Promise<void> {
+    return this.backplane.publish({ kind: 'push', target: event.name, arguments: args });
+  }
+
+  /** Signed-out sessions: their connections end at once, on every instance, and their hub tokens no longer connect. */
+  endSessions(sessionIds: string[]): Promise<void> {
+    return this.backplane.publish({ kind: 'endSessions', sessionIds });
   }
 
   /** Server shutdown: every client is told it may reconnect (to another instance, or to this one once it is back). */
@@ -169,13 +196,25 @@ export class Hub {
     await this.backplane.close();
   }
 
-  private deliver(push: Push): void {
-    const message = frame({ type: MessageType.Invocation, target: push.target, arguments: push.arguments });
+  private deliver(message: BackplaneMessage): void {
+    if (message.kind === 'endSessions') return this.endSessionsHere(message.sessionIds);
+    const push = message;
+    const invocation = frame({ type: MessageType.Invocation, target: push.target, arguments: push.arguments });
     const now = Date.now();
     if (push.userId === undefined) {
-      for (const set of this.users.values()) for (const connection of set) connection.write(message, now);
+      for (const set of this.users.values()) for (const connection of set) connection.write(invocation, now);
     } else {
-      for (const connection of this.users.get(push.userId) ?? []) connection.write(message, now);
+      for (const connection of this.users.get(push.userId) ?? []) connection.write(invocation, now);
+    }
+  }
+
+  private endSessionsHere(sessionIds: string[]): void {
+    const until = Date.now() + this.options.tokenLifetimeMs;
+    for (const id of sessionIds) this.endedSessions.set(id, until);
+    const ended = new Set(sessionIds);
+    for (const connection of this.connections.values()) {
+      // As for a refused token: the client must not reconnect with what it has.
+      if (connection.sessionId && ended.has(connection.sessionId)) this.end(connection, { error: unauthorizedCloseError });
     }
   }
 
@@ -259,6 +298,7 @@ export class Hub {
   /** Once a second or so: pings to quiet connections, and the end of those gone silent or abandoned. */
   private sweep(now: number): void {
     const { keepAliveMs, timeoutMs, handshakeTimeoutMs, disconnectMs } = this.options.timing;
+    for (const [id, until] of this.endedSessions) if (until <= now) this.endedSessions.delete(id);
     for (const connection of this.connections.values()) {
       const { transport } = connection;
       if (!transport) {

@@ -5,13 +5,12 @@
  * long polling (any other GET) — with POST for the client's messages on the
  * last two, and DELETE to end a long-polling connection.
  */
-import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hubPath } from '../../contract/realtime.ts';
+import { bearerToken } from '../http/auth.ts';
 import type { HubConnection } from './connection.ts';
 import type { Hub } from './hub.ts';
 import { LongPollingTransport } from './long-polling.ts';
-import { maxMessageChars } from './protocol.ts';
 import { ServerSentEventsTransport } from './server-sent-events.ts';
 import { WebSocketTransport } from './websocket.ts';
 
@@ -23,9 +22,7 @@ interface HubQuery {
 
 /** The hub token: the access_token query (browsers' WebSockets and every EventSource) or the bearer header. */
 function hubToken(request: FastifyRequest<{ Querystring: HubQuery }>): string | null {
-  if (request.query.access_token) return request.query.access_token;
-  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-  return match ? match[1] : null;
+  return request.query.access_token || bearerToken(request.headers.authorization);
 }
 
 /** Answers as .NET does: a short plain-text reason. */
@@ -55,11 +52,9 @@ function connectionOf(hub: Hub, request: FastifyRequest<{ Querystring: HubQuery 
  */
 const connectionBound = { rateLimit: false } as const;
 
-export async function hubRoutes(api: FastifyInstance, hub: Hub): Promise<void> {
-  // The hub tells its clients goodbye (with leave to reconnect) before sockets and streams are cut.
-  api.addHook('preClose', () => hub.close());
-  await api.register(websocket, { options: { maxPayload: maxMessageChars * 4 } });
-
+/** The hub's routes, under the API prefix (for its CORS and rate limits); the hub itself is `app.hub` (plugin.ts). */
+export async function hubRoutes(api: FastifyInstance): Promise<void> {
+  const { hub } = api;
   await api.register(async (routes) => {
     // Clients send text/plain; take any body as text.
     routes.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));

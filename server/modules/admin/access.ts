@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { adminTokenHeader } from '../../../contract/admin.ts';
 
 export const newAdminToken = (): string => randomBytes(32).toString('base64url');
 
@@ -16,6 +17,6 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 export function isAdminCaller(request: FastifyRequest, token: string): boolean {
   // A reverse proxy on this machine connects from loopback on behalf of remote clients; its forwarded requests are never local.
   const forwarded = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
-  const given = request.headers['x-admin-token'];
+  const given = request.headers[adminTokenHeader];
   return !forwarded && loopback.has(request.ip) && typeof given === 'string' && timingSafeEqual(digest(given), digest(token));
 }

@@ -1,8 +1,10 @@
 /**
  * `<DATA_DIR>/admin.json`: where a running server tells the operators' command
- * how to reach it — its port, its admin token and its database — readable by
- * the owner only.
+ * how to reach it — its port, its admin token and which database it serves —
+ * readable by the owner only. The database is named by a fingerprint of its
+ * URL, never the URL itself, which may hold a password.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -10,9 +12,11 @@ import { z } from 'zod';
 const adminFile = z.object({
   port: z.number().int().min(1).max(65535),
   token: z.string().min(1),
-  /** The server's DATABASE_URL: a command meant for another database must not go through this server. */
-  databaseUrl: z.string(),
+  /** `databaseFingerprint(DATABASE_URL)`: a command meant for another database must not go through this server. */
+  database: z.string(),
 });
+
+export const databaseFingerprint = (databaseUrl: string): string => createHash('sha256').update(databaseUrl).digest('hex').slice(0, 32);
 
 export type AdminEndpoint = z.infer<typeof adminFile>;
 

@@ -4,15 +4,10 @@
  * pushed to the user's open pages whenever it changes.
  */
 import { eq } from 'drizzle-orm';
-import { hubEvents, hubMethods, type CloudIdleStatus, type CloudIdleUpdate } from '../../../contract/realtime.ts';
+import { hubEvents, type CloudIdleStatus, type CloudIdleUpdate } from '../../../contract/realtime.ts';
 import type { Database } from '../../db/open.ts';
 import { cloudIdleStatuses } from '../../db/schema.ts';
-import { hubMethod, type HubMethod } from '../../realtime/hub.ts';
-
-/** Where a push goes: the hub of a running server, or the backplane straight to every server. */
-export interface Pusher {
-  toUser(userId: number, target: string, args: unknown[]): Promise<void>;
-}
+import type { Pusher } from '../../realtime/backplane.ts';
 
 export async function readCloudIdleStatus(db: Database, userId: number): Promise<CloudIdleStatus | null> {
   const [row] = await db.select().from(cloudIdleStatuses).where(eq(cloudIdleStatuses.userId, userId));
@@ -24,13 +19,6 @@ export async function setCloudIdleStatus(db: Database, pusher: Pusher | null, us
   const values = { state: update.State, games: update.Games, cardsRemaining: update.CardsRemaining, updatedAt: now };
   await db.insert(cloudIdleStatuses).values({ userId, ...values }).onConflictDoUpdate({ target: cloudIdleStatuses.userId, set: values });
   const status = { ...update, UpdatedAt: now.toISOString() };
-  await pusher?.toUser(userId, hubEvents.cloudIdleStatus.name, [status]);
+  await pusher?.toUser(userId, hubEvents.cloudIdleStatus, [status]);
   return status;
-}
-
-/** What a user's page may ask the hub about cloud idling. */
-export function cloudIdleHubMethods(db: Database): Record<string, HubMethod> {
-  return {
-    [hubMethods.getCloudIdleStatus.name]: hubMethod(hubMethods.getCloudIdleStatus, (caller) => readCloudIdleStatus(db, caller.userId)),
-  };
 }

@@ -1,12 +1,13 @@
-/** Demo data for a fresh embedded database, so a newcomer can try password login and unbinding at once. */
+/** The demo account of a fresh embedded database, so a newcomer can try password login and unbinding at once. */
 import { count } from 'drizzle-orm';
-import { hashPassword } from '../modules/identity/passwords.ts';
-import type { Database } from './open.ts';
-import { externalAccounts, users } from './schema.ts';
+import type { Database } from '../../db/open.ts';
+import { externalAccounts, users } from '../../db/schema.ts';
+import { hashPassword } from './passwords.ts';
 
 export const demoAccount = { phone: '13800000000', password: 'beacon-demo-2026' } as const;
 
-export async function seedDemoData(db: Database): Promise<boolean> {
+/** Seeds the demo account into an empty database; false when there were users already. */
+export async function seedDemoAccount(db: Database): Promise<boolean> {
   const [{ existing }] = await db.select({ existing: count() }).from(users);
   if (existing > 0) return false;
   const passwordHash = await hashPassword(demoAccount.password);

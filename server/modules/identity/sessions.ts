@@ -3,20 +3,21 @@
  * only as SHA-256 hashes. A login opens a session (one device); refreshing
  * rotates both tokens, and a refresh token used twice revokes the session,
  * because one of the two users of it is a thief.
+ *
+ * Recent authentications are remembered for 30 s per app instance (see
+ * session-cache.ts); this instance's sign-outs and rotations drop them at once,
+ * and `onRevoked` hears of every session that ended, so its live connections
+ * can be closed.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { ErrorCode } from '../../../contract/errors.ts';
-import { lifetimes } from '../../../contract/identity.ts';
+import { lifetimes, type Session } from '../../../contract/identity.ts';
 import type { Database, Transaction } from '../../db/open.ts';
 import { sessions, tokens } from '../../db/schema.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
+import type { Authenticated } from '../../http/auth.ts';
 import { TtlCache } from './session-cache.ts';
-
-export interface Authenticated {
-  userId: number;
-  sessionId: string;
-}
 
 export interface IssuedTokens {
   AccessToken: string;
@@ -31,12 +32,8 @@ const newToken = () => randomBytes(32).toString('base64url');
 /** How stale `last_seen_at` may get before a request writes it again: keeps reads read-only. */
 const lastSeenPrecisionMs = 60_000;
 
-/** Recently authenticated access tokens (by hash), with their token's own expiry. */
-const recent = new TtlCache<string, Authenticated & { expiresAt: number }>(30_000, 50_000);
-
-function forgetSession(sessionId: string): void {
-  recent.deleteWhere((entry) => entry.sessionId === sessionId);
-}
+/** A session still in use: not revoked and holding a token that has not expired. The user's session list and the operators' count both use it. */
+export const isActiveSession: SQL = and(isNull(sessions.revokedAt), sql`exists (select 1 from ${tokens} where ${tokens.sessionId} = ${sessions.id} and ${tokens.expiresAt} > now())`)!;
 
 async function issueTokens(tx: Transaction, sessionId: string, now: Date): Promise<IssuedTokens> {
   const access = newToken();
@@ -50,90 +47,116 @@ async function issueTokens(tx: Transaction, sessionId: string, now: Date): Promi
   return { AccessToken: access, ExpiresIn: accessExpires, RefreshToken: refresh, RefreshExpiresIn: refreshExpires };
 }
 
-export async function openSession(tx: Transaction, userId: number, deviceId: string, device: string, now = new Date()): Promise<IssuedTokens> {
-  const [session] = await tx.insert(sessions).values({ userId, deviceId, device: device.slice(0, 200) || 'unknown' }).returning({ id: sessions.id });
-  return issueTokens(tx, session.id, now);
-}
+export class SessionStore {
+  readonly #db: Database;
+  /** Recently authenticated access tokens (by hash), with their token's own expiry. */
+  readonly #recent = new TtlCache<string, Authenticated & { expiresAt: number }>(30_000, 50_000);
+  readonly #onRevoked: (sessionIds: string[]) => void;
 
-/** The session behind a valid access token, or null. */
-export async function authenticate(db: Database, accessToken: string, now = new Date()): Promise<Authenticated | null> {
-  const hash = hashToken(accessToken);
-  const known = recent.get(hash, now.getTime());
-  if (known && known.expiresAt > now.getTime()) return { userId: known.userId, sessionId: known.sessionId };
-  const [row] = await db
-    .select({ userId: sessions.userId, sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt, expiresAt: tokens.expiresAt })
-    .from(tokens)
-    .innerJoin(sessions, eq(sessions.id, tokens.sessionId))
-    .where(and(eq(tokens.hash, hash), eq(tokens.kind, 'access'), isNull(sessions.revokedAt)));
-  if (!row || row.expiresAt <= now) return null;
-  recent.set(hash, { userId: row.userId, sessionId: row.sessionId, expiresAt: row.expiresAt.getTime() }, now.getTime());
-  if (now.getTime() - row.lastSeenAt.getTime() > lastSeenPrecisionMs) {
-    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
+  constructor(db: Database, onRevoked: (sessionIds: string[]) => void) {
+    this.#db = db;
+    this.#onRevoked = onRevoked;
   }
-  return { userId: row.userId, sessionId: row.sessionId };
-}
 
-/** Exchanges a refresh token for a new pair; the old pair stops working. */
-export async function rotate(db: Database, refreshToken: string, now = new Date()): Promise<{ userId: number; tokens: IssuedTokens }> {
-  const outcome = await db.transaction(async (tx) => {
-    const hash = hashToken(refreshToken);
-    const [claimed] = await tx
-      .update(tokens)
-      .set({ usedAt: now })
-      .where(and(eq(tokens.hash, hash), eq(tokens.kind, 'refresh'), isNull(tokens.usedAt)))
-      .returning({ sessionId: tokens.sessionId, expiresAt: tokens.expiresAt });
-    if (!claimed) {
-      const [reused] = await tx.select({ sessionId: tokens.sessionId }).from(tokens).where(and(eq(tokens.hash, hash), eq(tokens.kind, 'refresh')));
-      if (!reused) return { error: unauthorized() };
-      await revokeSessions(tx, eq(sessions.id, reused.sessionId), now);
-      return { error: new ApiError(ErrorCode.RefreshReused, 'refreshReused') };
+  async open(tx: Transaction, userId: number, deviceId: string, device: string, now = new Date()): Promise<IssuedTokens> {
+    const [session] = await tx.insert(sessions).values({ userId, deviceId, device: device.slice(0, 200) || 'unknown' }).returning({ id: sessions.id });
+    return issueTokens(tx, session.id, now);
+  }
+
+  /** The session behind a valid access token, or null. */
+  async authenticate(accessToken: string, now = new Date()): Promise<Authenticated | null> {
+    const hash = hashToken(accessToken);
+    const known = this.#recent.get(hash, now.getTime());
+    if (known && known.expiresAt > now.getTime()) return { userId: known.userId, sessionId: known.sessionId };
+    const [row] = await this.#db
+      .select({ userId: sessions.userId, sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt, expiresAt: tokens.expiresAt })
+      .from(tokens)
+      .innerJoin(sessions, eq(sessions.id, tokens.sessionId))
+      .where(and(eq(tokens.hash, hash), eq(tokens.kind, 'access'), isNull(sessions.revokedAt)));
+    if (!row || row.expiresAt <= now) return null;
+    this.#recent.set(hash, { userId: row.userId, sessionId: row.sessionId, expiresAt: row.expiresAt.getTime() }, now.getTime());
+    if (now.getTime() - row.lastSeenAt.getTime() > lastSeenPrecisionMs) {
+      await this.#db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
     }
-    const [session] = await tx.select().from(sessions).where(eq(sessions.id, claimed.sessionId));
-    if (!session || session.revokedAt || claimed.expiresAt <= now) return { error: unauthorized() };
-    await tx.delete(tokens).where(and(eq(tokens.sessionId, session.id), eq(tokens.kind, 'access')));
-    forgetSession(session.id);
-    await tx.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, session.id));
-    return { userId: session.userId, tokens: await issueTokens(tx, session.id, now) };
-  });
-  // The reuse revocation commits before the request is refused.
-  if ('error' in outcome) throw outcome.error;
-  return outcome;
-}
-
-async function revokeSessions(tx: Transaction, which: ReturnType<typeof eq>, now: Date): Promise<number> {
-  const revoked = await tx.update(sessions).set({ revokedAt: now }).where(and(which, isNull(sessions.revokedAt))).returning({ id: sessions.id });
-  for (const { id } of revoked) {
-    await tx.delete(tokens).where(and(eq(tokens.sessionId, id), eq(tokens.kind, 'access')));
-    forgetSession(id);
+    return { userId: row.userId, sessionId: row.sessionId };
   }
-  return revoked.length;
-}
 
-export async function revokeSession(db: Database, sessionId: string, now = new Date()): Promise<void> {
-  await db.transaction((tx) => revokeSessions(tx, eq(sessions.id, sessionId), now));
-}
+  /** Exchanges a refresh token for a new pair; the old pair stops working. */
+  async rotate(refreshToken: string, now = new Date()): Promise<{ userId: number; tokens: IssuedTokens }> {
+    let revoked: string[] = [];
+    const outcome = await this.#db.transaction(async (tx) => {
+      const hash = hashToken(refreshToken);
+      const [claimed] = await tx
+        .update(tokens)
+        .set({ usedAt: now })
+        .where(and(eq(tokens.hash, hash), eq(tokens.kind, 'refresh'), isNull(tokens.usedAt)))
+        .returning({ sessionId: tokens.sessionId, expiresAt: tokens.expiresAt });
+      if (!claimed) {
+        const [reused] = await tx.select({ sessionId: tokens.sessionId }).from(tokens).where(and(eq(tokens.hash, hash), eq(tokens.kind, 'refresh')));
+        if (!reused) return { error: unauthorized() };
+        revoked = await this.#revoke(tx, eq(sessions.id, reused.sessionId), now);
+        return { error: new ApiError(ErrorCode.RefreshReused, 'refreshReused') };
+      }
+      const [session] = await tx.select().from(sessions).where(eq(sessions.id, claimed.sessionId));
+      if (!session || session.revokedAt || claimed.expiresAt <= now) return { error: unauthorized() };
+      await tx.delete(tokens).where(and(eq(tokens.sessionId, session.id), eq(tokens.kind, 'access')));
+      this.#forget([session.id]);
+      await tx.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, session.id));
+      return { userId: session.userId, tokens: await issueTokens(tx, session.id, now) };
+    });
+    // The reuse revocation commits before the request is refused.
+    this.#ended(revoked);
+    if ('error' in outcome) throw outcome.error;
+    return outcome;
+  }
 
-/** Signs out every other device of the user; returns how many sessions ended. */
-export async function revokeOtherSessions(db: Database, auth: Authenticated, now = new Date()): Promise<number> {
-  return db.transaction((tx) => revokeSessions(tx, and(eq(sessions.userId, auth.userId), ne(sessions.id, auth.sessionId))!, now));
-}
+  /** Signs one session out. */
+  async revoke(sessionId: string, now = new Date()): Promise<void> {
+    this.#ended(await this.#db.transaction((tx) => this.#revoke(tx, eq(sessions.id, sessionId), now)));
+  }
 
-export async function listSessions(db: Database, auth: Authenticated) {
-  const rows = await db
-    .select()
-    .from(sessions)
-    .where(and(eq(sessions.userId, auth.userId), isNull(sessions.revokedAt), sql`exists (select 1 from ${tokens} where ${tokens.sessionId} = ${sessions.id} and ${tokens.expiresAt} > now())`))
-    .orderBy(sql`${sessions.lastSeenAt} desc`);
-  return rows.map((row) => ({
-    Id: row.id,
-    Device: row.device,
-    CreatedAt: row.createdAt.toISOString(),
-    LastSeenAt: row.lastSeenAt.toISOString(),
-    Current: row.id === auth.sessionId,
-  }));
-}
+  /** Signs out every other device of the user; returns how many sessions ended. */
+  async revokeOthers(auth: Authenticated, now = new Date()): Promise<number> {
+    const revoked = await this.#db.transaction((tx) => this.#revoke(tx, and(eq(sessions.userId, auth.userId), ne(sessions.id, auth.sessionId))!, now));
+    this.#ended(revoked);
+    return revoked.length;
+  }
 
-/** Forgets tokens expired for longer than a refresh token lives: past any use, even reuse detection (called at start). */
-export async function pruneTokens(db: Database, now = new Date()): Promise<void> {
-  await db.delete(tokens).where(lt(tokens.expiresAt, new Date(now.getTime() - lifetimes.refreshTokenMs)));
+  async list(auth: Authenticated): Promise<Session[]> {
+    const rows = await this.#db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.userId, auth.userId), isActiveSession))
+      .orderBy(sql`${sessions.lastSeenAt} desc`);
+    return rows.map((row) => ({
+      Id: row.id,
+      Device: row.device,
+      CreatedAt: row.createdAt.toISOString(),
+      LastSeenAt: row.lastSeenAt.toISOString(),
+      Current: row.id === auth.sessionId,
+    }));
+  }
+
+  /** Forgets tokens expired for longer than a refresh token lives: past any use, even reuse detection (called at start). */
+  async prune(now = new Date()): Promise<void> {
+    await this.#db.delete(tokens).where(lt(tokens.expiresAt, new Date(now.getTime() - lifetimes.refreshTokenMs)));
+  }
+
+  async #revoke(tx: Transaction, which: SQL, now: Date): Promise<string[]> {
+    const revoked = await tx.update(sessions).set({ revokedAt: now }).where(and(which, isNull(sessions.revokedAt))).returning({ id: sessions.id });
+    const ids = revoked.map((row) => row.id);
+    for (const id of ids) await tx.delete(tokens).where(and(eq(tokens.sessionId, id), eq(tokens.kind, 'access')));
+    this.#forget(ids);
+    return ids;
+  }
+
+  #forget(sessionIds: string[]): void {
+    const ended = new Set(sessionIds);
+    if (ended.size > 0) this.#recent.deleteWhere((entry) => ended.has(entry.sessionId));
+  }
+
+  /** Called once a revocation has committed. */
+  #ended(sessionIds: string[]): void {
+    if (sessionIds.length > 0) this.#onRevoked(sessionIds);
+  }
 }

@@ -1,5 +1,9 @@
-/** Users as the API shows them (contract UserInfo), and finding or creating them. */
-import { eq } from 'drizzle-orm';
+/**
+ * Users: as the API shows them (contract UserInfo), found by what people type,
+ * and created on first login. User infos are remembered for 30 s per app
+ * instance (see session-cache.ts); changes made here drop them at once.
+ */
+import { and, eq } from 'drizzle-orm';
 import type { UserInfo } from '../../../contract/identity.ts';
 import type { Database, Transaction } from '../../db/open.ts';
 import { externalAccounts, users } from '../../db/schema.ts';
@@ -16,22 +20,46 @@ export function defaultNickname(target: string): string {
   return `Beacon-${target.replace(/\W/g, '').slice(-4)}`;
 }
 
-const recentUsers = new TtlCache<number, UserInfo>(30_000, 50_000);
+/** Postgres `serial` ids stop here; a longer number can only be a phone. */
+const maxId = 2_147_483_647;
 
-export async function loadUserInfo(db: Database | Transaction, userId: number): Promise<UserInfo | null> {
-  const known = recentUsers.get(userId);
-  if (known) return known;
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
-  if (!user) return null;
-  const bound = await db.select().from(externalAccounts).where(eq(externalAccounts.userId, userId)).orderBy(externalAccounts.id);
-  const info = toUserInfo(user, bound);
-  recentUsers.set(userId, info);
-  return info;
+/** The user whose phone or e-mail is `account`, as typed at login (e-mails are stored lower-cased, contract `Email`). */
+export async function findByAccount(db: Database | Transaction, account: string): Promise<UserRow | null> {
+  const key = account.trim();
+  const [user] = await db.select().from(users).where(key.includes('@') ? eq(users.email, key.toLowerCase()) : eq(users.phone, key));
+  return user ?? null;
 }
 
-/** Call after changing a user: the next read goes to the database. */
-export function forgetUserInfo(userId: number): void {
-  recentUsers.delete(userId);
+/** The user an operator names by id, phone or e-mail, tried in that order. */
+export async function findByKey(db: Database, key: string): Promise<UserRow | null> {
+  const trimmed = key.trim();
+  if (/^\d+$/.test(trimmed) && Number(trimmed) <= maxId) {
+    const [user] = await db.select().from(users).where(eq(users.id, Number(trimmed)));
+    if (user) return user;
+  }
+  return findByAccount(db, trimmed);
+}
+
+export async function emailTaken(db: Database, email: string): Promise<boolean> {
+  return (await findByAccount(db, email)) !== null;
+}
+
+/** The user of this phone, created on first login; racing first logins end up with the same single row. */
+export async function userForPhone(tx: Transaction, phone: string): Promise<number> {
+  const [created] = await tx.insert(users).values({ phone, nickname: defaultNickname(phone) }).onConflictDoNothing({ target: users.phone }).returning({ id: users.id });
+  if (created) return created.id;
+  const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.phone, phone));
+  return existing.id;
+}
+
+/** A new e-mail user, or null when the address is taken (also by a racing registration). */
+export async function createEmailUser(tx: Transaction, email: string, passwordHash: string): Promise<number | null> {
+  const [created] = await tx
+    .insert(users)
+    .values({ email, passwordHash, nickname: defaultNickname(email.split('@')[0]) })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
+  return created?.id ?? null;
 }
 
 function toUserInfo(user: UserRow, bound: Array<typeof externalAccounts.$inferSelect>): UserInfo {
@@ -47,10 +75,30 @@ function toUserInfo(user: UserRow, bound: Array<typeof externalAccounts.$inferSe
   };
 }
 
-/** The user of this phone, created on first login; racing first logins end up with the same single row. */
-export async function userForPhone(tx: Transaction, phone: string): Promise<number> {
-  const [created] = await tx.insert(users).values({ phone, nickname: defaultNickname(phone) }).onConflictDoNothing({ target: users.phone }).returning({ id: users.id });
-  if (created) return created.id;
-  const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.phone, phone));
-  return existing.id;
+export class UserInfoStore {
+  readonly #db: Database;
+  readonly #recent = new TtlCache<number, UserInfo>(30_000, 50_000);
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** The user as the API shows it; `fresh` skips the recent copy. */
+  async load(userId: number, options: { fresh?: boolean } = {}): Promise<UserInfo | null> {
+    const known = options.fresh ? undefined : this.#recent.get(userId);
+    if (known) return known;
+    const [user] = await this.#db.select().from(users).where(eq(users.id, userId));
+    if (!user) return null;
+    const bound = await this.#db.select().from(externalAccounts).where(eq(externalAccounts.userId, userId)).orderBy(externalAccounts.id);
+    const info = toUserInfo(user, bound);
+    this.#recent.set(userId, info);
+    return info;
+  }
+
+  /** Unbinds one of the user's external accounts; false when the user has no such account. */
+  async unbind(userId: number, accountId: number): Promise<boolean> {
+    const removed = await this.#db.delete(externalAccounts).where(and(eq(externalAccounts.id, accountId), eq(externalAccounts.userId, userId))).returning({ id: externalAccounts.id });
+    this.#recent.delete(userId);
+    return removed.length > 0;
+  }
 }

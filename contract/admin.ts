@@ -1,0 +1,57 @@
+/**
+ * The operators' endpoint (`npm run admin` → a running server): the words of
+ * one command in, its result out. Only the server's own machine may call it,
+ * with the token the server wrote to `<DATA_DIR>/admin.json`; to anyone else
+ * the path does not exist.
+ */
+import * as z from 'zod/mini';
+import { route } from './api.ts';
+import { text } from './fields.ts';
+import { CloudIdleStatus } from './realtime.ts';
+
+export const adminTokenHeader = 'x-admin-token';
+
+const Timestamp = text();
+
+export const UserSummary = z.object({
+  id: z.int(),
+  phone: z.nullable(text()),
+  email: z.nullable(text()),
+  nickname: text(),
+  createdAt: Timestamp,
+  activeSessions: z.int(),
+});
+export type UserSummary = z.infer<typeof UserSummary>;
+
+export const UserDetail = z.object({
+  id: z.int(),
+  phone: z.nullable(text()),
+  email: z.nullable(text()),
+  nickname: text(),
+  hasPassword: z.boolean(),
+  createdAt: Timestamp,
+  externalAccounts: z.array(z.object({ id: z.int(), provider: text(), subject: text(), displayName: text(), boundAt: Timestamp })),
+  activeSessions: z.array(z.object({ id: text(), device: text(), deviceId: text(), createdAt: Timestamp, lastSeenAt: Timestamp })),
+});
+export type UserDetail = z.infer<typeof UserDetail>;
+
+export const MigrationStatus = z.object({ tag: text(), createdAt: Timestamp, applied: z.boolean() });
+export type MigrationStatus = z.infer<typeof MigrationStatus>;
+
+export const CommandResult = z.discriminatedUnion('command', [
+  z.object({ command: z.literal('users list'), users: z.array(UserSummary) }),
+  z.object({ command: z.literal('users show'), key: text(), user: z.nullable(UserDetail) }),
+  z.object({ command: z.literal('idle show'), key: text(), userId: z.nullable(z.int()), status: z.nullable(CloudIdleStatus) }),
+  /** `pushed`: sent to the user's open pages (false when no server could be reached to do it). */
+  z.object({ command: z.literal('idle set'), key: text(), userId: z.nullable(z.int()), status: z.nullable(CloudIdleStatus), pushed: z.boolean() }),
+  z.object({ command: z.literal('migrations status'), migrations: z.array(MigrationStatus) }),
+]);
+export type CommandResult = z.infer<typeof CommandResult>;
+
+export const admin = {
+  run: route({
+    method: 'POST', path: '/admin/run', encrypted: false, auth: 'admin', shape: 'envelope',
+    request: z.object({ command: z.array(text(z.maxLength(500))).check(z.maxLength(100)) }),
+    response: CommandResult,
+  }),
+};

@@ -1,0 +1,18 @@
+/**
+ * Development stand-ins for outside services (DESIGN.md §9). They exist only
+ * while the server runs with a development provider, never in production.
+ */
+import * as z from 'zod/mini';
+import { route } from './api.ts';
+import { text } from './fields.ts';
+
+export const OutboxMessage = z.object({ to: text(), subject: z.optional(text()), text: text(), sentAt: text() });
+export type OutboxMessage = z.infer<typeof OutboxMessage>;
+
+export const dev = {
+  /** The messages the development SMS and e-mail outboxes hold for one phone number or address. */
+  outbox: route({
+    method: 'GET', path: '/dev/outbox', encrypted: false, auth: 'none', shape: 'envelope',
+    request: z.object({ to: text(z.minLength(1), z.maxLength(254)) }), response: z.array(OutboxMessage),
+  }),
+};

@@ -1,0 +1,18 @@
+/**
+ * Field schemas every call builds on. All strings of the contract go through
+ * `text` (or carry `printable` themselves), so a control character — a NUL that
+ * PostgreSQL cannot store, a line break smuggled into a log line — is refused
+ * with a 400 before any handler sees it.
+ */
+import * as z from 'zod/mini';
+
+/** No control characters (Unicode category Cc: C0, DEL and C1). */
+export const printable = z.regex(/^\P{Cc}*$/u, 'must not contain control characters');
+
+/** A string without control characters, with any further checks. */
+export function text(...checks: Array<z.core.$ZodCheck<string>>): z.ZodMiniString<string> {
+  return z.string().check(printable, ...checks);
+}
+
+/** A database id (a Postgres `serial`) taken from a URL path segment. */
+export const pathId = z.pipe(text(z.regex(/^[0-9]{1,10}$/)), z.pipe(z.transform(Number), z.int().check(z.positive(), z.maximum(2_147_483_647))));

@@ -1,0 +1,15 @@
+/**
+ * Every operators' command, from the modules that own them: what the admin
+ * endpoint (app.ts) and the CLI (cli/) both accept.
+ */
+import type { Database } from './db/open.ts';
+import type { AdminCommand } from './modules/admin/command.ts';
+import { migrationCommands } from './modules/admin/migrations.ts';
+import { cloudIdleCommands } from './modules/cloud-idle/commands.ts';
+import { userCommands } from './modules/identity/commands.ts';
+import { findByKey } from './modules/identity/users.ts';
+
+export const adminCommands: readonly AdminCommand[] = [...userCommands, ...cloudIdleCommands, ...migrationCommands];
+
+/** How a command finds the user an operator names. */
+export const findUser = (db: Database, key: string): Promise<{ id: number } | null> => findByKey(db, key);

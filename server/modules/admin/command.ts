@@ -1,0 +1,59 @@
+/**
+ * What an operators' command is (`npm run admin -- …`). Each module owns its
+ * commands; `server/commands.ts` lists them for both ways of running one —
+ * the CLI on a free database, and the admin endpoint of a running server — so
+ * both accept exactly the same words and answer exactly alike.
+ */
+import type { CommandResult } from '../../../contract/admin.ts';
+import type { Database } from '../../db/open.ts';
+import type { Pusher } from '../../realtime/backplane.ts';
+
+/** The words do not form a command; the message says which part is wrong. */
+export class UsageError extends Error {}
+
+/** What a command runs with. */
+export interface CommandContext {
+  db: Database;
+  /** Sends what a command changes to open pages; null when there is no way to reach them. */
+  pusher: Pusher | null;
+  /** The user an operator names by id, phone or e-mail. */
+  findUser(key: string): Promise<{ id: number } | null>;
+}
+
+/** A parsed command, ready to run: parsing needs no database, so a typo costs none. */
+export type RunCommand = (context: CommandContext) => Promise<CommandResult>;
+
+export interface AdminCommand {
+  /** The two words that name it, e.g. `idle set`. */
+  name: string;
+  /** Its lines in the usage text, starting with its name and arguments. */
+  usage: string;
+  /** The words after its name → the command to run; throws UsageError. */
+  parse(rest: string[]): RunCommand;
+}
+
+/** Parses the words typed after `admin` against the known commands. */
+export function parseCommand(commands: readonly AdminCommand[], words: string[]): RunCommand {
+  const [group, action, ...rest] = words;
+  const command = commands.find((candidate) => candidate.name === `${group ?? ''} ${action ?? ''}`);
+  if (!command) throw new UsageError(`unknown command "${words.join(' ')}"`);
+  return command.parse(rest);
+}
+
+export function usage(commands: readonly AdminCommand[]): string {
+  const lines = commands.map((command) => `  ${command.usage}`).join('\n');
+  return `Usage: npm run admin -- <command> [--json]\n\n${lines}\n  help                            this text\n\n  --json                          print JSON instead of tables`;
+}
+
+/** One user named by id, phone or e-mail, and nothing else. */
+export function oneUser(name: string, rest: string[]): string {
+  if (rest.length !== 1 || !rest[0].trim() || rest[0].startsWith('--')) throw new UsageError(`${name} takes one user id, phone or e-mail`);
+  return rest[0];
+}
+
+/** False when the user a command names does not exist. */
+export function foundWhatWasAsked(result: CommandResult): boolean {
+  if (result.command === 'users show') return result.user !== null;
+  if (result.command === 'idle show' || result.command === 'idle set') return result.userId !== null;
+  return true;
+}

@@ -1,0 +1,67 @@
+/** The operators' commands about cloud idling: `idle show` and `idle set`. */
+import { CloudIdleState, CloudIdleUpdate, IdledGame } from '../../../contract/realtime.ts';
+import { oneUser, UsageError, type AdminCommand } from '../admin/command.ts';
+import { readCloudIdleStatus, setCloudIdleStatus } from './status.ts';
+
+/** `--state S [--game appid:cards:name]... [--cards N]`; a name may itself hold colons. */
+function parseIdleUpdate(flags: string[]): CloudIdleUpdate {
+  let state: string | undefined;
+  let cards: number | undefined;
+  const games: IdledGame[] = [];
+  for (let i = 0; i < flags.length; i += 2) {
+    const [flag, value] = [flags[i], flags[i + 1]];
+    if (value === undefined) throw new UsageError(`${flag} needs a value`);
+    if (flag === '--state') state = value;
+    else if (flag === '--cards') cards = /^\d+$/.test(value) ? Number(value) : NaN;
+    else if (flag === '--game') games.push(parseGame(value));
+    else throw new UsageError(`idle set does not know ${flag}`);
+  }
+  const parsedState = CloudIdleState.safeParse(state);
+  if (!parsedState.success) throw new UsageError(`idle set needs --state, one of ${CloudIdleState.options.join(', ')}`);
+  const total = cards ?? games.reduce((sum, game) => sum + game.CardsRemaining, 0);
+  if (!Number.isSafeInteger(total) || total < 0) throw new UsageError('--cards takes a whole number of cards');
+  const update = CloudIdleUpdate.safeParse({ State: parsedState.data, Games: games, CardsRemaining: total });
+  if (!update.success) throw new UsageError(`idle set: ${update.error.issues[0].path.join('.')} ${update.error.issues[0].message}`);
+  return update.data;
+}
+
+function parseGame(value: string): IdledGame {
+  const match = /^(\d+):(\d+):(.+)$/.exec(value);
+  const game = match ? IdledGame.safeParse({ AppId: Number(match[1]), CardsRemaining: Number(match[2]), Name: match[3].trim() }) : null;
+  if (!game?.success) throw new UsageError(`--game takes <appid>:<cards>:<name>, e.g. 730:3:Counter-Strike 2 (got "${value}")`);
+  return game.data;
+}
+
+export const cloudIdleCommands: AdminCommand[] = [
+  {
+    name: 'idle show',
+    usage: "idle show <user>                a user's cloud-idling status",
+    parse(rest) {
+      const key = oneUser('idle show', rest);
+      return async ({ db, findUser }) => {
+        const user = await findUser(key);
+        return { command: 'idle show', key, userId: user?.id ?? null, status: user ? await readCloudIdleStatus(db, user.id) : null };
+      };
+    },
+  },
+  {
+    name: 'idle set',
+    usage: `idle set <user> --state <state> [--game <appid>:<cards>:<name>]... [--cards N]
+                                  store a user's cloud-idling status and push it
+                                  to their open pages; state is one of
+                                  ${CloudIdleState.options.join(', ')}; each --game
+                                  is a game being idled and the cards it has left;
+                                  --cards is the account's total (default: the
+                                  games' sum)`,
+    parse(rest) {
+      const key = oneUser('idle set', rest.slice(0, 1));
+      const update = parseIdleUpdate(rest.slice(1));
+      return async ({ db, pusher, findUser }) => {
+        const user = await findUser(key);
+        if (!user) return { command: 'idle set', key, userId: null, status: null, pushed: false };
+        const status = await setCloudIdleStatus(db, pusher, user.id, update);
+        return { command: 'idle set', key, userId: user.id, status, pushed: pusher !== null };
+      };
+    },
+  },
+];

@@ -1,0 +1,11 @@
+/** The cloud-idling module: what a user's page may ask the hub about its status. */
+import fp from 'fastify-plugin';
+import { hubMethods } from '../../../contract/realtime.ts';
+import { readCloudIdleStatus } from './status.ts';
+
+export default fp(
+  async (app) => {
+    app.hub.addMethod(hubMethods.getCloudIdleStatus, (caller) => readCloudIdleStatus(app.db, caller.userId));
+  },
+  { name: 'cloud-idle', dependencies: ['database', 'hub'] },
+);

@@ -1,0 +1,84 @@
+/** The operators' commands about users: `users list` and `users show`. Every value is plain JSON (dates as ISO strings). */
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import type { UserDetail, UserSummary } from '../../../contract/admin.ts';
+import type { Database } from '../../db/open.ts';
+import { externalAccounts, sessions, users } from '../../db/schema.ts';
+import { UsageError, type AdminCommand } from '../admin/command.ts';
+import { isActiveSession } from './sessions.ts';
+import { findByKey } from './users.ts';
+
+const defaultLimit = 50;
+const maxLimit = 10_000;
+
+async function listUsers(db: Database, limit: number): Promise<UserSummary[]> {
+  // Serial ids follow creation, and their index spares the in-process database a sort of the whole table (DESIGN.md §6).
+  const rows = await db.select().from(users).orderBy(desc(users.id)).limit(limit);
+  // Counted for the listed users only, through the index on sessions.user_id.
+  const counts = rows.length
+    ? await db
+        .select({ userId: sessions.userId, active: count() })
+        .from(sessions)
+        .where(and(inArray(sessions.userId, rows.map((row) => row.id)), isActiveSession))
+        .groupBy(sessions.userId)
+    : [];
+  const activeByUser = new Map(counts.map((row) => [row.userId, row.active]));
+  return rows.map((row) => ({
+    id: row.id,
+    phone: row.phone,
+    email: row.email,
+    nickname: row.nickname,
+    createdAt: row.createdAt.toISOString(),
+    activeSessions: activeByUser.get(row.id) ?? 0,
+  }));
+}
+
+async function showUser(db: Database, key: string): Promise<UserDetail | null> {
+  const user = await findByKey(db, key);
+  if (!user) return null;
+  const bound = await db.select().from(externalAccounts).where(eq(externalAccounts.userId, user.id)).orderBy(externalAccounts.id);
+  const active = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, user.id), isActiveSession))
+    .orderBy(desc(sessions.lastSeenAt));
+  return {
+    id: user.id,
+    phone: user.phone,
+    email: user.email,
+    nickname: user.nickname,
+    hasPassword: user.passwordHash !== null,
+    createdAt: user.createdAt.toISOString(),
+    externalAccounts: bound.map((account) => ({ id: account.id, provider: account.provider, subject: account.subject, displayName: account.displayName, boundAt: account.createdAt.toISOString() })),
+    activeSessions: active.map((session) => ({ id: session.id, device: session.device, deviceId: session.deviceId, createdAt: session.createdAt.toISOString(), lastSeenAt: session.lastSeenAt.toISOString() })),
+  };
+}
+
+function parseLimit(rest: string[]): number {
+  if (rest.length === 0) return defaultLimit;
+  const [flag, value, ...extra] = rest;
+  const limit = Number(value);
+  if (flag !== '--limit' || extra.length > 0 || !/^\d+$/.test(value ?? '') || limit < 1 || limit > maxLimit) {
+    throw new UsageError(`users list takes only --limit N (1 to ${maxLimit})`);
+  }
+  return limit;
+}
+
+export const userCommands: AdminCommand[] = [
+  {
+    name: 'users list',
+    usage: 'users list [--limit N]          newest users first (default 50)',
+    parse(rest) {
+      const limit = parseLimit(rest);
+      return async ({ db }) => ({ command: 'users list', users: await listUsers(db, limit) });
+    },
+  },
+  {
+    name: 'users show',
+    usage: 'users show <id|phone|email>     one user, bound accounts and active sessions',
+    parse(rest) {
+      if (rest.length !== 1 || !rest[0].trim()) throw new UsageError('users show takes one id, phone or e-mail');
+      const [key] = rest;
+      return async ({ db }) => ({ command: 'users show', key, user: await showUser(db, key) });
+    },
+  },
+];

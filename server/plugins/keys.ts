@@ -1,0 +1,11 @@
+/** The server's key pair and token secret from `<DATA_DIR>/keys`, made on first start: `app.keys`. */
+import fp from 'fastify-plugin';
+import { loadKeys, type ServerKeys } from '../crypto/keys.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    keys: ServerKeys;
+  }
+}
+
+export default fp(async (app) => void app.decorate('keys', loadKeys(app.config.DATA_DIR)), { name: 'keys', dependencies: ['config'] });
