@@ -13,10 +13,11 @@
  */
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
+import * as z from 'zod/mini';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { signToken } from '../server/crypto/signed.ts';
-import { demoAccount } from '../server/db/seed.ts';
+import { demoAccount } from '../server/modules/identity/demo.ts';
 import { users } from '../server/db/schema.ts';
 import { closeWithParent } from './child-server.ts';
 
@@ -24,10 +25,10 @@ if (!process.send) throw new Error('bench/hub-server.ts is started by bench/hub.
 const send = process.send.bind(process);
 
 const app = await buildApp(loadConfig({ ...process.env }));
-const [demoUser] = await app.context.db.select({ id: users.id }).from(users).where(eq(users.phone, demoAccount.phone));
+const [demoUser] = await app.db.select({ id: users.id }).from(users).where(eq(users.phone, demoAccount.phone));
 // DEMO_DATA seeds only a database without users: one of TEST_POSTGRES_URL may lack the demo user.
 if (!demoUser) throw new Error(`The demo user (${demoAccount.phone}) is missing: start the server with DEMO_DATA=true on an empty database`);
-const hubToken = signToken(app.context.keys.secret, 'hub', { sub: demoUser.id, exp: Date.now() + 6 * 3600_000 });
+const hubToken = signToken(app.keys.secret, 'hub', { sub: demoUser.id, exp: Date.now() + 6 * 3600_000 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as AddressInfo;
 
@@ -46,7 +47,7 @@ function stats() {
     /** Peak RSS of the process so far, in bytes. */
     maxRss: process.resourceUsage().maxRSS * 1024,
     gc: typeof globalThis.gc === 'function',
-    hubSize: app.context.hub.size,
+    hubSize: app.hub.size,
   };
 }
 
@@ -58,7 +59,7 @@ process.on('message', async (request: Request) => {
       send({ id: request.id, ok: true, ...stats() });
     } else if (request.type === 'broadcast') {
       const sentAt = now();
-      await app.context.hub.broadcast(request.target, [{ seq: request.seq, sentAt }]);
+      await app.hub.broadcast({ name: request.target, arguments: z.tuple([z.unknown()], z.unknown()) }, [{ seq: request.seq, sentAt }]);
       // With one instance the backplane delivers synchronously: this is the time every socket took the frame.
       send({ id: request.id, ok: true, sentAt, fanOutMs: now() - sentAt });
     }

@@ -9,7 +9,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyRequest } fro
 import { encryption } from '../contract/crypto.ts';
 import { adminCommands, findUser } from './commands.ts';
 import { devStandInsAllowed, type Config } from './config.ts';
-import admin from './modules/admin/plugin.ts';
+import admin, { adminAccess } from './modules/admin/plugin.ts';
 import cloudIdle from './modules/cloud-idle/plugin.ts';
 import dev from './modules/dev/plugin.ts';
 import identity from './modules/identity/plugin.ts';
@@ -52,6 +52,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(redis);
   await app.register(messengers);
   await app.register(hub);
+  await app.register(adminAccess);
   await securityHeaders(app);
 
   await app.register(

@@ -6,6 +6,7 @@
  * `<DATA_DIR>/admin.json` get in (`app.isAdminCaller`); to anyone else the
  * path does not exist.
  */
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { admin } from '../../../contract/admin.ts';
 import { ErrorCode } from '../../../contract/errors.ts';
@@ -27,11 +28,18 @@ export interface AdminOptions {
   findUser: (db: Database, key: string) => Promise<{ id: number } | null>;
 }
 
-export default fp<AdminOptions>(
-  async (app, { commands, findUser }) => {
+/** The admin token and who may use it, for the whole app: `main.ts` hands the token to the CLI. */
+export const adminAccess = fp(
+  async (app) => {
     const token = newAdminToken();
     app.decorate('adminToken', token);
-    app.decorate('isAdminCaller', (request) => isAdminCaller(request, token));
+    app.decorate('isAdminCaller', (request: FastifyRequest) => isAdminCaller(request, token));
+  },
+  { name: 'admin-access' },
+);
+
+export default fp<AdminOptions>(
+  async (app, { commands, findUser }) => {
     const context: CommandContext = { db: app.db, pusher: app.hub, findUser: (key) => findUser(app.db, key) };
 
     registerRoute(app, admin.run, async ({ body }) => {
@@ -45,5 +53,5 @@ export default fp<AdminOptions>(
       return { data: await run(context) };
     });
   },
-  { name: 'admin', dependencies: ['database', 'hub'] },
+  { name: 'admin', dependencies: ['admin-access', 'database', 'hub'] },
 );

@@ -5,11 +5,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../contract/errors.ts';
+import { hubEvents } from '../../../contract/realtime.ts';
 import { buildApp } from '../../../server/app.ts';
 import { loadConfig } from '../../../server/config.ts';
 import { openDatabase, type Database } from '../../../server/db/open.ts';
 import { externalAccounts, sessions, tokens, users } from '../../../server/db/schema.ts';
-import { writeAdminFile } from '../../../server/modules/admin/admin-file.ts';
+import { databaseFingerprint, writeAdminFile } from '../../../server/modules/admin/admin-file.ts';
 import { startApp, type TestApp } from './harness.ts';
 
 const hour = 3_600_000;
@@ -41,7 +42,7 @@ describe('POST /api/admin/run', () => {
 
   beforeAll(async () => {
     t = await startApp();
-    seeded = await seedUsers(t.app.context.db);
+    seeded = await seedUsers(t.app.db);
   });
   afterAll(() => t.close());
 
@@ -50,7 +51,7 @@ describe('POST /api/admin/run', () => {
       method: 'POST',
       url: '/api/admin/run',
       remoteAddress: options.ip ?? '127.0.0.1',
-      headers: { 'x-admin-token': options.token ?? t.app.context.adminToken, ...options.headers },
+      headers: { 'x-admin-token': options.token ?? t.app.adminToken, ...options.headers },
       payload: { command },
     });
 
@@ -104,8 +105,8 @@ describe('POST /api/admin/run', () => {
 
   it('sets a user’s cloud idling, pushes it, and shows it', async () => {
     const pushes: unknown[][] = [];
-    const push = t.app.context.hub.toUser.bind(t.app.context.hub);
-    t.app.context.hub.toUser = async (...args) => void pushes.push(args);
+    const push = t.app.hub.toUser.bind(t.app.hub);
+    t.app.hub.toUser = async (...args) => void pushes.push(args);
     try {
       const set = (await run(['idle', 'set', '13911112222', '--state', 'Idling', '--game', '730:3:Counter-Strike 2', '--game', '440:1:Team Fortress: 2'])).json().data;
       expect(set).toEqual({
@@ -115,9 +116,9 @@ describe('POST /api/admin/run', () => {
         status: { State: 'Idling', Games: [{ AppId: 730, Name: 'Counter-Strike 2', CardsRemaining: 3 }, { AppId: 440, Name: 'Team Fortress: 2', CardsRemaining: 1 }], CardsRemaining: 4, UpdatedAt: expect.any(String) },
         pushed: true,
       });
-      expect(pushes).toEqual([[seeded.older.id, 'SseAccountIdleCloudStatusNoticeMsg', [set.status]]]);
+      expect(pushes).toEqual([[seeded.older.id, hubEvents.cloudIdleStatus, [set.status]]]);
     } finally {
-      t.app.context.hub.toUser = push;
+      t.app.hub.toUser = push;
     }
     expect((await run(['idle', 'show', String(seeded.older.id)])).json().data).toMatchObject({ userId: seeded.older.id, status: { State: 'Idling', CardsRemaining: 4 } });
     expect((await run(['idle', 'show', String(seeded.newer.id)])).json().data).toEqual({ command: 'idle show', key: String(seeded.newer.id), userId: seeded.newer.id, status: null });
@@ -182,17 +183,17 @@ describe('npm run admin', () => {
     try {
       const noFile = await cli('users', 'list');
       expect(noFile.code).toBe(1);
-      expect(noFile.stderr).toMatch(/is in use by another process, and no server answered at the address in .*admin\.json/);
+      expect(noFile.stderr).toMatch(/is in use by process \d+ on .*No server answered at the address in .*admin\.json/);
 
       await app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = app.server.address() as { port: number };
-      writeAdminFile(dataDir, { port, token: app.context.adminToken, databaseUrl: env.DATABASE_URL });
+      writeAdminFile(dataDir, { port, token: app.adminToken, database: databaseFingerprint(env.DATABASE_URL) });
       const list = await cli('users', 'list');
       expect(list.code).toBe(0);
       expect(list.stdout).toMatch(/^ID\s+PHONE\s+EMAIL\s+NICKNAME\s+CREATED\s+SESSIONS$/m);
       expect(list.stdout).toMatch(/newer@example\.com\s+Newer\s+2026-02-01 00:00:00Z\s+1$/m);
 
-      writeAdminFile(dataDir, { port, token: 'stale', databaseUrl: env.DATABASE_URL });
+      writeAdminFile(dataDir, { port, token: 'stale', database: databaseFingerprint(env.DATABASE_URL) });
       expect((await cli('users', 'list')).stderr).toMatch(/refused the admin call \(HTTP 404/);
     } finally {
       await app.close();

@@ -50,7 +50,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   const dataDir = mkdtempSync(path.join(tmpdir(), 'beacon-test-'));
   const config = loadConfig({ DATABASE_URL: await databaseUrl(), DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_DATA: 'false', ...env });
   const app = await buildApp(config);
-  const publicKey = await importPublicKey(app.context.keys.publicSpki);
+  const publicKey = await importPublicKey(app.keys.publicSpki);
 
   return {
     app,

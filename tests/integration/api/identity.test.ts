@@ -22,7 +22,7 @@ async function lastCode(to: string): Promise<string> {
 
 /** Lets the next code be sent at once, as if the last send were long ago. */
 async function ageCodes(target: string) {
-  await t.app.context.db.execute(sql`update verification_codes set created_at = created_at - interval '2 minutes' where target = ${target}`);
+  await t.app.db.execute(sql`update verification_codes set created_at = created_at - interval '2 minutes' where target = ${target}`);
 }
 
 async function login(phone = newPhone()) {
@@ -74,7 +74,7 @@ describe('SMS codes', () => {
     expect((await t.call(identity.sendSmsCode, { body: { Phone: phone } })).status).toBe(429);
 
     const ip = '10.0.0.2';
-    await t.app.context.db.execute(
+    await t.app.db.execute(
       sql`insert into verification_codes (channel, target, ip, code_hash, expires_at, created_at) select 'sms', 'x' || g, ${ip}, 'x', now(), now() - interval '1 hour' from generate_series(1, 50) g`,
     );
     expect((await t.call(identity.sendSmsCode, { body: { Phone: newPhone() }, ip })).status).toBe(429);
@@ -113,7 +113,7 @@ describe('login or register', () => {
 
     const late = newPhone();
     await t.call(identity.sendSmsCode, { body: { Phone: late } });
-    await t.app.context.db.execute(sql`update verification_codes set expires_at = now() - interval '1 second' where target = ${late}`);
+    await t.app.db.execute(sql`update verification_codes set expires_at = now() - interval '1 second' where target = ${late}`);
     const expired = await t.call(identity.loginOrRegister, { body: { Phone: late, Code: await lastCode(late), DeviceId: device } });
     expect(expired.body.code).toBe(ErrorCode.CodeInvalid);
   });
@@ -137,7 +137,7 @@ describe('login or register', () => {
     const results = await Promise.all([1, 2, 3].map(() => t.call(identity.loginOrRegister, { body: { Phone: phone, Code, DeviceId: device } })));
     const codes = results.map((r) => r.body.code).sort();
     expect(codes).toEqual([200, ErrorCode.CodeInvalid, ErrorCode.CodeInvalid]);
-    const rows = await t.app.context.db.execute(sql`select count(*)::int as n from users where phone = ${phone}`);
+    const rows = await t.app.db.execute(sql`select count(*)::int as n from users where phone = ${phone}`);
     expect((rows as unknown as { rows: Array<{ n: number }> }).rows[0].n).toBe(1);
   });
 });
@@ -205,14 +205,15 @@ describe('tokens and sessions', () => {
   it('unbinds only the caller\'s own external accounts', async () => {
     const owner = await login();
     const other = await login();
-    const [bound] = await t.app.context.db.insert(externalAccounts).values({ userId: owner.User.Id, provider: 'steam', subject: `s${owner.User.Id}`, displayName: 'Gabe' }).returning();
+    const [bound] = await t.app.db.insert(externalAccounts).values({ userId: owner.User.Id, provider: 'steam', subject: `s${owner.User.Id}`, displayName: 'Gabe' }).returning();
 
     expect((await t.call(identity.unbundleAccount, { params: { id: bound.id }, token: other.AccessToken })).status).toBe(404);
     const done = await t.call(identity.unbundleAccount, { params: { id: bound.id }, token: owner.AccessToken });
     expect(done.body.data.ExternalAccounts).toEqual([]);
     const again = await t.call(identity.unbundleAccount, { params: { id: bound.id }, token: owner.AccessToken });
     expect(again.body).toMatchObject({ code: 404, message: 'That linked account was not found.' });
-    expect((await t.call(identity.unbundleAccount, { params: { id: 'x' }, token: owner.AccessToken })).status).toBe(404);
+    // A path id that is no id at all is a bad request, in the user's language.
+    expect((await t.call(identity.unbundleAccount, { params: { id: 'x' }, token: owner.AccessToken })).body).toMatchObject({ code: 400, message: 'The request is not valid. Please check what you entered.' });
     expect((await t.call(identity.unbundleAccount, { params: { id: bound.id } })).status).toBe(401);
   });
 });
@@ -220,7 +221,7 @@ describe('tokens and sessions', () => {
 describe('password and e-mail', () => {
   it('logs in by phone or e-mail with the right password only', async () => {
     const phone = newPhone();
-    await t.app.context.db.insert(users).values({ phone, email: `${phone}@example.com`, nickname: 'P', passwordHash: await hashPassword('correct horse') });
+    await t.app.db.insert(users).values({ phone, email: `${phone}@example.com`, nickname: 'P', passwordHash: await hashPassword('correct horse') });
     const attempt = (Account: string, Password: string) => t.call(identity.loginByPassword, { body: { Account, Password, DeviceId: device } });
 
     expect((await attempt(phone, 'correct horse')).body.code).toBe(200);
@@ -254,7 +255,7 @@ describe('password and e-mail', () => {
 describe('signed tokens and links', () => {
   it('hands out store, hub and customer-service tokens to logged-in users only', async () => {
     const session = await login();
-    const { secret } = t.app.context.keys;
+    const { secret } = t.app.keys;
 
     const store = await t.call(identity.storeToken, { token: session.AccessToken });
     expect(store.body).toMatchObject({ status: true, data: { expires_in: 300 } });
@@ -278,7 +279,7 @@ describe('signed tokens and links', () => {
 
 describe('protection', () => {
   it('serves the public key', async () => {
-    expect((await t.call(system.publicKey)).body.data.Spki).toBe(t.app.context.keys.publicSpki);
+    expect((await t.call(system.publicKey)).body.data.Spki).toBe(t.app.keys.publicSpki);
   });
 
   it('answers every unreadable sealed request with one uniform error', async () => {

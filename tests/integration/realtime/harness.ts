@@ -3,6 +3,7 @@
  * inject), users logged in through the real API, and the official
  * @microsoft/signalr client pointed at it.
  */
+import * as z from 'zod/mini';
 import { HubConnectionBuilder, LogLevel, type HttpTransportType, type HubConnection } from '@microsoft/signalr';
 import { identity } from '../../../contract/identity.ts';
 import { hubPath } from '../../../contract/realtime.ts';
@@ -43,10 +44,13 @@ export async function startHubApp(env: Record<string, string> = {}, port = 0): P
       return (await t.call(identity.hubToken, { token: accessToken })).body.data.AccessToken;
     },
     signedHubToken(userId, expiresInMs) {
-      return signToken(t.app.context.keys.secret, 'hub', { sub: userId, exp: Date.now() + expiresInMs });
+      return signToken(t.app.keys.secret, 'hub', { sub: userId, exp: Date.now() + expiresInMs });
     },
   };
 }
+
+/** An event outside the contract, for pushing test payloads of any shape. */
+export const testEvent = (name: string) => ({ name, arguments: z.tuple([z.unknown()], z.unknown()) });
 
 /** The official client, forced onto one transport. */
 export function hubClient(url: string, transport: HttpTransportType, token: () => string | Promise<string>, reconnect?: number[]): HubConnection {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lifetimes } from '../../../contract/identity.ts';
 import { ApiFailure } from '../../../src/lib/api/errors.ts';
 import { createHubClient, type HubClientOptions } from '../../../src/lib/realtime/hub-client.ts';
-import { startHubApp, type HubApp } from './harness.ts';
+import { startHubApp, type HubApp, testEvent } from './harness.ts';
 
 let t: HubApp;
 beforeAll(async () => (t = await startHubApp()));
@@ -55,8 +55,8 @@ describe('the realtime connection', () => {
     hub.setAccessToken(second.accessToken);
     await until(() => hub.$state.get() === 'Connected');
     expect(fetched).toEqual([first.accessToken, second.accessToken]);
-    await t.app.context.hub.toUser(first.userId, 'Notice', ['for the first user']);
-    await t.app.context.hub.toUser(second.userId, 'Notice', ['for the second user']);
+    await t.app.hub.toUser(first.userId, testEvent('Notice'), ['for the first user']);
+    await t.app.hub.toUser(second.userId, testEvent('Notice'), ['for the second user']);
     // Handlers registered before the rebuild still run.
     await until(() => pushes.length === 1);
     expect(pushes).toEqual(['for the second user']);
@@ -149,7 +149,7 @@ describe('after a server restart', () => {
     hub.$state.listen((state) => states.push([state, Date.now()]));
 
     // Same data folder, so the same keys: the hub token still verifies on the new server.
-    const dataDir = first.app.context.config.DATA_DIR;
+    const dataDir = first.app.config.DATA_DIR;
     await first.close();
     const dropped = Date.now();
     await until(() => hub.$state.get() === 'Reconnecting');
@@ -163,7 +163,7 @@ describe('after a server restart', () => {
       expect(reconnectedAfter).toBeLessThan(10_000);
 
       const received = new Promise((resolve) => hub.on('Notice', resolve));
-      await second.app.context.hub.toUser(me.userId, 'Notice', ['back again']);
+      await second.app.hub.toUser(me.userId, testEvent('Notice'), ['back again']);
       expect(await received).toBe('back again');
     } finally {
       await hub.stop();

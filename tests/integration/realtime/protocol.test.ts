@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { hubMethods } from '../../../contract/realtime.ts';
-import { startHubApp, type HubApp } from './harness.ts';
+import { startHubApp, type HubApp, testEvent } from './harness.ts';
 
 const RS = '\x1e';
 const handshake = `{"protocol":"json","version":1}${RS}`;
@@ -171,7 +171,7 @@ describe('the JSON hub protocol over a raw WebSocket', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     clearInterval(pinging);
     expect(raw.socket.readyState).toBe(WebSocket.OPEN);
-    await t.app.context.hub.toUser(userId, 'Still', ['here']);
+    await t.app.hub.toUser(userId, testEvent('Still'), ['here']);
     await expect.poll(() => raw.frames.includes(`{"type":1,"target":"Still","arguments":["here"]}${RS}`)).toBe(true);
     raw.socket.close();
   });
@@ -225,7 +225,7 @@ describe('Server-Sent Events and long polling on the wire', () => {
 
     const waiting = poll();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await t.app.context.hub.toUser(userId, 'Hello', [1]);
+    await t.app.hub.toUser(userId, testEvent('Hello'), [1]);
     expect(await (await waiting).text()).toBe(`{"type":1,"target":"Hello","arguments":[1]}${RS}`);
 
     const pending = poll();

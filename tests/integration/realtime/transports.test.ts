@@ -6,7 +6,7 @@ import { HttpTransportType, HubConnectionState } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubEvents, hubMethods, unauthorizedCloseError } from '../../../contract/realtime.ts';
 import { setCloudIdleStatus } from '../../../server/modules/cloud-idle/status.ts';
-import { hubClient, nextCall, startHubApp, type HubApp } from './harness.ts';
+import { hubClient, nextCall, startHubApp, type HubApp, testEvent } from './harness.ts';
 
 const transports = [
   ['WebSockets', HttpTransportType.WebSockets],
@@ -41,12 +41,12 @@ describe.each(transports)('over %s', (name, transport) => {
       const strangerGot: unknown[] = [];
       stranger.on(hubEvents.cloudIdleStatus.name, (status) => strangerGot.push(status));
 
-      const status = await setCloudIdleStatus(t.app.context.db, t.app.context.hub, me.userId, { State: 'Idling', Games: [{ AppId: 730, Name: 'Counter-Strike 2', CardsRemaining: 3 }], CardsRemaining: 7 });
+      const status = await setCloudIdleStatus(t.app.db, t.app.hub, me.userId, { State: 'Idling', Games: [{ AppId: 730, Name: 'Counter-Strike 2', CardsRemaining: 3 }], CardsRemaining: 7 });
       const received = await Promise.all(tabs.map((c) => nextCall(c, hubEvents.cloudIdleStatus.name)));
       expect(received).toEqual([[status], [status]]);
 
       const everyone = [...tabs, stranger].map((c) => nextCall(c, 'Notice'));
-      await t.app.context.hub.broadcast('Notice', ['maintenance at 02:00', 2]);
+      await t.app.hub.broadcast(testEvent('Notice'), ['maintenance at 02:00', 2]);
       expect(await Promise.all(everyone)).toEqual([['maintenance at 02:00', 2], ['maintenance at 02:00', 2], ['maintenance at 02:00', 2]]);
       expect(strangerGot).toEqual([]);
     } finally {
@@ -60,7 +60,7 @@ describe.each(transports)('over %s', (name, transport) => {
     await connection.start();
     try {
       expect(await connection.invoke(hubMethods.getCloudIdleStatus.name)).toBeNull();
-      const status = await setCloudIdleStatus(t.app.context.db, null, me.userId, { State: 'Paused', Games: [], CardsRemaining: 4 });
+      const status = await setCloudIdleStatus(t.app.db, null, me.userId, { State: 'Paused', Games: [], CardsRemaining: 4 });
       // Method names match whatever their case, as in .NET.
       expect(await connection.invoke('getcloudidlestatus')).toEqual(status);
       await expect(connection.invoke('NoSuchMethod')).rejects.toThrow("Unknown hub method 'NoSuchMethod'");

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubEvents } from '../../../contract/realtime.ts';
 import { databaseUrl } from '../api/harness.ts';
-import { hubClient, nextCall, startHubApp, type HubApp } from '../realtime/harness.ts';
+import { hubClient, nextCall, startHubApp, type HubApp, testEvent } from '../realtime/harness.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL!;
 
@@ -42,7 +42,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
         method: 'POST',
         url: '/api/admin/run',
         remoteAddress: '127.0.0.1',
-        headers: { 'x-admin-token': a.app.context.adminToken },
+        headers: { 'x-admin-token': a.app.adminToken },
         payload: { command: ['idle', 'set', String(me.userId), '--state', 'Idling', '--game', '730:5:Counter-Strike 2'] },
       });
       expect(command.json().data).toMatchObject({ command: 'idle set', userId: me.userId, pushed: true });
@@ -52,7 +52,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
       expect(await onB.invoke('GetCloudIdleStatus')).toEqual(status);
 
       const everyone = [nextCall(onA, 'Notice'), nextCall(onB, 'Notice')];
-      await b.app.context.hub.broadcast('Notice', ['from B']);
+      await b.app.hub.broadcast(testEvent('Notice'), ['from B']);
       expect(await Promise.all(everyone)).toEqual([['from B'], ['from B']]);
     } finally {
       await Promise.all([onA.stop(), onB.stop()]);
