@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The site's `@/` alias (tsconfig.json); `#contract/*` resolves through package.json's imports.
+  resolve: { alias: { '@/': fileURLToPath(new URL('./src/', import.meta.url)) } },
   test: {
     include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     // The scale-out tests need the PostgreSQL and Redis that `npm run test:scale-out` starts for them.

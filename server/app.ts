@@ -37,9 +37,14 @@ function loggedRequest(request: FastifyRequest) {
   };
 }
 
-export async function buildApp(config: Config): Promise<FastifyInstance> {
+export interface BuildOptions {
+  /** Where the log goes instead of standard output (tests read it). */
+  logStream?: { write(line: string): void };
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.LOG_LEVEL, serializers: { req: loggedRequest } },
+    logger: { level: config.LOG_LEVEL, serializers: { req: loggedRequest }, ...(options.logStream ? { stream: options.logStream } : {}) },
     // One line per request only when debugging; otherwise the log shows what matters.
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
     trustProxy: config.TRUST_PROXY,

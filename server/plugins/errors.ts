@@ -3,6 +3,7 @@
  * language, unknown API paths included; 5xx details go to the log, never to
  * the client.
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode, httpStatusOf } from '../../contract/errors.ts';
@@ -19,9 +20,41 @@ function fromFastify(error: FastifyError): ApiError | null {
   return null;
 }
 
+/** How much of an oversized body is read and thrown away, and for how long, before the connection is closed anyway. */
+const discardLimit = { bytes: 1024 * 1024, ms: 5_000 };
+
+/**
+ * Reads and discards the rest of a request body (up to `discardLimit`). A
+ * client still sending when the server answers early (413 for its size, 429
+ * before it was read) and closes gets a reset instead of the answer; once it
+ * has sent everything, it reads the answer.
+ */
+function discardBody(raw: IncomingMessage): Promise<void> {
+  if (raw.complete || raw.readableEnded || raw.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const timer = setTimeout(done, discardLimit.ms);
+    function onData(chunk: Buffer) {
+      seen += chunk.length;
+      if (seen > discardLimit.bytes) done();
+    }
+    function done() {
+      clearTimeout(timer);
+      raw.off('data', onData).off('end', done).off('error', done).off('close', done);
+      resolve();
+    }
+    raw.on('data', onData).once('end', done).once('error', done).once('close', done);
+    raw.resume();
+  });
+}
+
 export default fp(
   async (app) => {
-    app.setErrorHandler((error: FastifyError, request, reply) => {
+    app.setErrorHandler(async (error: FastifyError, request, reply) => {
+      if (!request.raw.complete) {
+        await discardBody(request.raw);
+        reply.header('connection', 'close');
+      }
       const known = error instanceof ApiError ? error : fromFastify(error);
       if (!known) request.log.error({ err: error }, 'request failed');
       const { code, messageKey } = known ?? { code: ErrorCode.ServerError, messageKey: 'serverError' as const };

@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { pathOf, type ApiRoute } from '../../../contract/api.ts';
+import { pathOf, type ApiRoute, type ResponseOf } from '../../../contract/api.ts';
 import { encryption } from '../../../contract/crypto.ts';
-import { buildApp } from '../../../server/app.ts';
+import { SUCCESS } from '../../../contract/envelope.ts';
+import { buildApp, type BuildOptions } from '../../../server/app.ts';
 import { loadConfig } from '../../../server/config.ts';
 import { createSealer, importPublicKey, requestParts } from '../../../src/lib/api/crypto.ts';
 
@@ -32,35 +33,60 @@ export async function databaseUrl(): Promise<string> {
 /** Each call comes from its own address unless a test says otherwise, so per-address limits only bite where tested. */
 const randomAddress = () => `10.${randomBytes(3).join('.')}`;
 
+/**
+ * An answer as the contract types it. An envelope's `data` is checked against
+ * the route's response schema when the call succeeded; a failure's `data` is null.
+ */
+export type Reply<R extends ApiRoute> = R['shape'] extends 'raw' ? ResponseOf<R> : { code: number; message: string; data: ResponseOf<R> };
+
 export interface TestApp {
   app: FastifyInstance;
-  call(route: ApiRoute, options?: CallOptions): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  call<R extends ApiRoute>(route: R, options?: CallOptions): Promise<{ status: number; body: Reply<R>; headers: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
 export interface CallOptions {
+  /** Sent as it is, so tests can send what the contract refuses. */
   body?: unknown;
   params?: Record<string, string | number>;
   token?: string;
   ip?: string;
   locale?: string;
+  headers?: Record<string, string>;
 }
 
-export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** Checks an answer against the contract: a drifting server fails the test that saw it. */
+function parseReply<R extends ApiRoute>(route: R, json: unknown): Reply<R> {
+  if (route.shape === 'raw') return route.response.parse(json) as Reply<R>;
+  const envelope = json as { code: number; message: string; data: unknown };
+  if (typeof envelope?.code !== 'number' || typeof envelope.message !== 'string') throw new Error(`Not an envelope: ${JSON.stringify(json)}`);
+  return { ...envelope, data: envelope.code === SUCCESS ? route.response.parse(envelope.data) : envelope.data } as Reply<R>;
+}
+
+export async function startApp(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'beacon-test-'));
-  const config = loadConfig({ DATABASE_URL: await databaseUrl(), DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_DATA: 'false', ...env });
-  const app = await buildApp(config);
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: await databaseUrl(), DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_DATA: 'false', ...env });
+  const app = await buildApp(config, options);
   const publicKey = await importPublicKey(app.keys.publicSpki);
 
   return {
     app,
     async call(route, options = {}) {
       const sealer = route.encrypted ? await createSealer(publicKey) : null;
-      const { headers, body: payload } = await requestParts({ ...options, locale: options.locale ?? 'en' }, sealer);
-      const response = await app.inject({ method: route.method, url: `/api${pathOf(route.path, options.params)}`, headers, payload, remoteAddress: options.ip ?? randomAddress() });
+      // A plain GET call's request is its query string.
+      const query = !route.encrypted && route.method === 'GET' ? (options.body as Record<string, string> | undefined) : undefined;
+      const parts = await requestParts({ ...options, body: query ? undefined : options.body, locale: options.locale ?? 'en' }, sealer);
+      const response = await app.inject({
+        method: route.method,
+        url: `/api${pathOf(route.path, options.params)}`,
+        query,
+        headers: { ...parts.headers, ...options.headers },
+        payload: parts.body,
+        remoteAddress: options.ip ?? randomAddress(),
+      });
       const sealed = String(response.headers['content-type'] ?? '').startsWith(encryption.contentType);
       const text = sealed && sealer ? await sealer.open(response.body) : response.body;
-      return { status: response.statusCode, body: JSON.parse(text), headers: response.headers };
+      return { status: response.statusCode, body: parseReply(route, JSON.parse(text)), headers: response.headers };
     },
     close: () => app.close(),
   };

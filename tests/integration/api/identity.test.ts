@@ -259,18 +259,20 @@ describe('signed tokens and links', () => {
 
     const store = await t.call(identity.storeToken, { token: session.AccessToken });
     expect(store.body).toMatchObject({ status: true, data: { expires_in: 300 } });
-    expect(verifyToken(secret, 'store', store.body.data.token)?.sub).toBe(session.User.Id);
+    expect(verifyToken(secret, 'store', store.body.data!.token)?.sub).toBe(session.User.Id);
 
     const hub = await t.call(identity.hubToken, { token: session.AccessToken });
     expect(hub.body.isSuccess).toBe(true);
-    const claims = verifyToken(secret, 'hub', hub.body.data.AccessToken)!;
+    const claims = verifyToken(secret, 'hub', hub.body.data!.AccessToken)!;
+    // It names the session, so that signing out ends its live connections.
+    expect(claims.sid).toMatch(/^[0-9a-f-]{36}$/);
     expect(claims.exp - Date.now()).toBeGreaterThan(9 * 60_000);
     expect(claims.exp - Date.now()).toBeLessThanOrEqual(10 * 60_000);
-    expect(verifyToken(secret, 'store', hub.body.data.AccessToken)).toBeNull();
+    expect(verifyToken(secret, 'store', hub.body.data!.AccessToken)).toBeNull();
 
     const service = await t.call(support.customerService, { token: session.AccessToken });
     expect(service.body.isSuccess).toBe(true);
-    const reference = new URL(service.body.data, 'http://x').searchParams.get('ref')!;
+    const reference = new URL(service.body.data!, 'http://x').searchParams.get('ref')!;
     expect(verifyToken(secret, 'customer-service', reference)?.sub).toBe(session.User.Id);
 
     for (const route of [identity.storeToken, identity.hubToken, support.customerService]) expect((await t.call(route)).status).toBe(401);

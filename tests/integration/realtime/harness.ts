@@ -41,7 +41,7 @@ export async function startHubApp(env: Record<string, string> = {}, port = 0): P
       return { userId: login.body.data.User.Id, accessToken: login.body.data.AccessToken };
     },
     async hubToken(accessToken) {
-      return (await t.call(identity.hubToken, { token: accessToken })).body.data.AccessToken;
+      return (await t.call(identity.hubToken, { token: accessToken })).body.data!.AccessToken;
     },
     signedHubToken(userId, expiresInMs) {
       return signToken(t.app.keys.secret, 'hub', { sub: userId, exp: Date.now() + expiresInMs });

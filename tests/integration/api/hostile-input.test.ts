@@ -1,0 +1,205 @@
+/**
+ * Input an attacker would send: control characters in every field of every
+ * call, WebSocket upgrades to site pages, connections reset mid-request and
+ * bodies far over the limit. None may cost a 5xx, a socket or an error-level
+ * log line.
+ */
+import { execFile } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as z from 'zod/mini';
+import { admin, adminTokenHeader } from '../../../contract/admin.ts';
+import type { ApiRoute } from '../../../contract/api.ts';
+import { encryption } from '../../../contract/crypto.ts';
+import { dev } from '../../../contract/dev.ts';
+import { ErrorCode } from '../../../contract/errors.ts';
+import { printable } from '../../../contract/fields.ts';
+import { identity, support, system } from '../../../contract/identity.ts';
+import { hubEvents, hubMethods } from '../../../contract/realtime.ts';
+import { startApp, type TestApp } from './harness.ts';
+
+const run = promisify(execFile);
+const routes: ApiRoute[] = [identity, support, system, admin, dev].flatMap((group) => Object.values(group));
+
+const phone = '13900009999';
+const email = 'nul-test@example.com';
+const DeviceId = 'nul-test-device';
+/** A request each call accepts as well-formed (it may still be refused for other reasons: a wrong code, no login). */
+const wellFormed: Record<string, Record<string, unknown>> = {
+  [identity.sendSmsCode.path]: { Phone: phone },
+  [identity.sendEmailCode.path]: { Email: email },
+  [identity.loginOrRegister.path]: { Phone: phone, Code: '123456', DeviceId },
+  [identity.loginByPassword.path]: { Account: phone, Password: 'password-1', DeviceId },
+  [identity.registerByEmail.path]: { Email: email, Code: '123456', Password: 'password-1', DeviceId },
+  [identity.validateRegisterEmail.path]: { Email: email },
+  [identity.refreshToken.path]: { RefreshToken: 'not-a-real-token' },
+  [admin.run.path]: { command: ['users', 'list'] },
+  [dev.outbox.path]: { to: phone },
+};
+
+type Schema = z.ZodMiniType;
+const defOf = (schema: Schema) => schema.def as unknown as Record<string, unknown> & { type: string; checks?: unknown[] };
+
+/** The schemas directly inside one (object fields, array items, optional and nullable inners, union options, …). */
+function children(schema: Schema): Schema[] {
+  const def = defOf(schema);
+  const inner = ['innerType', 'element', 'keyType', 'valueType', 'in', 'out', 'rest'].map((key) => def[key]);
+  const lists = [def.items, def.options, def.shape ? Object.values(def.shape as object) : undefined];
+  return [...inner, ...lists.flatMap((list) => (Array.isArray(list) ? list : []))].filter((child): child is Schema => typeof child === 'object' && child !== null);
+}
+
+/** Every string schema anywhere inside `schema`. */
+function strings(schema: Schema): Schema[] {
+  return defOf(schema).type === 'string' ? [schema] : children(schema).flatMap(strings);
+}
+
+/** The request fields that hold text: a string, or a list of strings. */
+function textFields(route: ApiRoute): string[] {
+  const shape = (defOf(route.request).shape ?? defOf(defOf(route.request).innerType as Schema ?? route.request).shape ?? {}) as Record<string, Schema>;
+  return Object.entries(shape)
+    .filter(([, field]) => strings(field).length > 0)
+    .map(([name]) => name);
+}
+
+const withNul = (value: unknown) => (Array.isArray(value) ? [`${value[0]}\u0000x`, ...value.slice(1)] : `abc\u0000defgh`);
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startApp({ IDENTITY_RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_PER_MINUTE: '100000' });
+});
+afterAll(() => t.close());
+
+/** Calls a route as its caller would, the operators' endpoint from loopback with the token. */
+function send(route: ApiRoute, body: unknown, params?: Record<string, string>) {
+  const asAdmin = route.auth === 'admin' ? { ip: '127.0.0.1', headers: { [adminTokenHeader]: t.app.adminToken } } : {};
+  return t.call(route, { body, params, ...asAdmin });
+}
+
+describe('control characters', () => {
+  it('every string of the contract refuses them, through the one shared check', () => {
+    const schemas = [
+      ...routes.flatMap((route) => [route.request, route.response, ...(route.params ? [route.params] : [])]),
+      ...Object.values(hubEvents).map((event) => event.arguments),
+      ...Object.values(hubMethods).flatMap((method) => [method.arguments, method.result]),
+    ];
+    const all = schemas.flatMap(strings);
+    expect(all.length).toBeGreaterThan(50);
+    for (const schema of all) expect(defOf(schema).checks).toContain(printable);
+  });
+
+  it('knows a well-formed request for every call that takes text', () => {
+    const missing = routes.filter((route) => textFields(route).length > 0 && !wellFormed[route.path]).map((route) => route.path);
+    expect(missing).toEqual([]);
+  });
+
+  const cases = routes.flatMap((route) => textFields(route).map((field) => ({ route, field })));
+  it.each(cases.map(({ route, field }) => [`${route.method} ${route.path}`, field, route] as const))('%s: a NUL in %s is a 400', async (_, field, route) => {
+    const body = wellFormed[route.path];
+    const plain = await send(route, body);
+    expect(plain.status).toBeLessThan(500);
+    expect(plain.body).not.toMatchObject({ code: ErrorCode.BadRequest, message: 'The request is not valid. Please check what you entered.' });
+
+    const hostile = await send(route, { ...body, [field]: withNul(body[field]) });
+    expect(hostile.status).toBe(400);
+    expect(hostile.body).toMatchObject({ code: ErrorCode.BadRequest, data: null });
+  });
+
+  it('a NUL in a path parameter is a 400', async () => {
+    const response = await t.call(identity.unbundleAccount, { params: { id: '1\u0000' }, token: 'x' });
+    expect(response.status).toBe(400);
+  });
+});
+
+/** A raw HTTP/1.1 exchange: what the server answered, and whether it then closed the connection. */
+function exchange(head: string): Promise<{ answer: string; closedByServer: boolean; socket: Socket }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect((t.app.server.address() as { port: number }).port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('end', () => resolve({ answer, closedByServer: true, socket }));
+    socket.on('error', reject);
+    socket.write(head);
+    // A server that keeps the socket open never ends it: say so after a while.
+    setTimeout(() => resolve({ answer, closedByServer: false, socket }), 3_000).unref();
+  });
+}
+
+describe('connections', () => {
+  beforeAll(async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  it('refuses and closes WebSocket upgrades to anything but the hub', async () => {
+    const upgrade = (path: string) =>
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => exchange(upgrade(['/', '/en/download', '/api/nothing-here', '/favicon.svg'][i % 4]))));
+    for (const result of results) {
+      expect(result.answer).toMatch(/^HTTP\/1\.1 404 /);
+      expect(result.closedByServer).toBe(true);
+      result.socket.destroy();
+    }
+    const open = await new Promise<number>((resolve) => t.app.server.getConnections((_, count) => resolve(count)));
+    expect(open).toBe(0);
+  });
+
+  it('answers before reading a large body (413 for its size, then 429 for the rate) only once it has read it, so the client sees the answer, not a reset', async () => {
+    // A client in its own process, as a real one is, still sending when the server has decided.
+    const client = `
+      const net = require('node:net');
+      const [port, size, path, type] = process.argv.slice(1);
+      const one = () => new Promise((done) => {
+        const socket = net.connect(+port, '127.0.0.1', () => {
+          socket.write('POST ' + path + ' HTTP/1.1\\r\\nHost: localhost\\r\\nContent-Type: ' + type + '\\r\\nContent-Length: ' + size + '\\r\\n\\r\\n');
+          const chunk = Buffer.alloc(16384, 97);
+          let sent = 0;
+          const pump = () => { while (sent < +size) { sent += chunk.length; if (!socket.write(chunk)) return void socket.once('drain', pump); } };
+          // The body follows a moment after the headers, as over a slow link: the server has seen the length by then.
+          setTimeout(pump, 200);
+        });
+        let answer = '';
+        socket.on('data', (data) => (answer += data));
+        socket.on('error', (error) => done(error.code));
+        socket.on('close', () => done(answer.split('\\r\\n')[0]));
+      });
+      (async () => { const seen = []; for (let i = 0; i < 6; i++) seen.push(await one()); console.log(JSON.stringify(seen)); })();`;
+    // Well over the kernel's socket buffers, and under what the server reads before giving up.
+    const size = 960 * 1024;
+    // Four logins a minute: the fifth and sixth are refused before their body is read.
+    const limited = await startApp({ IDENTITY_RATE_LIMIT_PER_MINUTE: '4' });
+    try {
+      await limited.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = limited.app.server.address() as { port: number };
+      const { stdout } = await run(process.execPath, ['-e', client, String(port), String(size), `/api${identity.loginByPassword.path}`, encryption.contentType]);
+      expect(JSON.parse(stdout)).toEqual([...Array(4).fill('HTTP/1.1 413 Payload Too Large'), ...Array(2).fill('HTTP/1.1 429 Too Many Requests')]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('connections reset mid-request', () => {
+  it('cost no error-level log line (the rate limit does without the address)', async () => {
+    const lines: string[] = [];
+    const logged = await startApp({ LOG_LEVEL: 'warn' }, { logStream: { write: (line) => void lines.push(line) } });
+    try {
+      await logged.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = logged.app.server.address() as { port: number };
+      await Promise.all(
+        Array.from({ length: 200 }, () => new Promise<void>((resolve) => {
+          const socket = connect(port, '127.0.0.1', () => {
+            socket.write(`POST /api${identity.refreshUserInfo.path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+            socket.resetAndDestroy();
+            resolve();
+          });
+          socket.on('error', () => resolve());
+        })),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const errors = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.level >= 50);
+      expect(errors).toEqual([]);
+    } finally {
+      await logged.close();
+    }
+  });
+});
