@@ -55,10 +55,10 @@ const schema = z
     if (config.NODE_ENV === 'production') {
       for (const prefix of ['SMS', 'EMAIL'] as const) {
         if (config[`${prefix}_PROVIDER`] === 'dev') {
-          context.addIssue({ code: 'custom', path: [`${prefix}_PROVIDER`], message: `is the development outbox, which shows every code to anyone: set ${prefix}_PROVIDER=http with ${prefix}_GATEWAY_URL and ${prefix}_GATEWAY_SECRET` });
+          context.addIssue({ code: 'custom', path: [`${prefix}_PROVIDER`], message: `${prefix}_PROVIDER=dev is the development outbox, which shows every code to anyone: set ${prefix}_PROVIDER=http with ${prefix}_GATEWAY_URL and ${prefix}_GATEWAY_SECRET` });
         }
       }
-      if (config.DEMO_DATA) context.addIssue({ code: 'custom', path: ['DEMO_DATA'], message: 'seeds an account whose password is published: set DEMO_DATA=false' });
+      if (config.DEMO_DATA) context.addIssue({ code: 'custom', path: ['DEMO_DATA'], message: 'DEMO_DATA=true seeds an account whose password is published: set DEMO_DATA=false' });
     }
     if (config.HUB_TIMEOUT_MS <= config.HUB_KEEP_ALIVE_MS) context.addIssue({ code: 'custom', path: ['HUB_TIMEOUT_MS'], message: 'must be longer than HUB_KEEP_ALIVE_MS' });
     for (const prefix of ['SMS', 'EMAIL'] as const) {

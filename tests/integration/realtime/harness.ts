@@ -8,6 +8,7 @@ import { HubConnectionBuilder, LogLevel, type HttpTransportType, type HubConnect
 import { identity } from '../../../contract/identity.ts';
 import { hubPath } from '../../../contract/realtime.ts';
 import { signToken } from '../../../server/crypto/signed.ts';
+import type { BuildOptions } from '../../../server/app.ts';
 import { startApp, type TestApp } from '../api/harness.ts';
 
 export interface HubApp extends TestApp {
@@ -24,8 +25,8 @@ export interface HubApp extends TestApp {
 
 let userSeq = 0;
 
-export async function startHubApp(env: Record<string, string> = {}, port = 0): Promise<HubApp> {
-  const t = await startApp(env);
+export async function startHubApp(env: Record<string, string> = {}, port = 0, options: BuildOptions = {}): Promise<HubApp> {
+  const t = await startApp(env, options);
   await t.app.listen({ port, host: '127.0.0.1' });
   const listening = (t.app.server.address() as { port: number }).port;
   return {

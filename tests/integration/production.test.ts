@@ -1,0 +1,144 @@
+/**
+ * What a deployment can rely on: development stand-ins never reach
+ * production, secrets stay out of console output and admin.json, and the
+ * server starts, refuses, and closes as an operator expects.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
+import { dev } from '../../contract/dev.ts';
+import { identity } from '../../contract/identity.ts';
+import { hubPath } from '../../contract/realtime.ts';
+import { buildApp } from '../../server/app.ts';
+import { ConfigError, loadConfig } from '../../server/config.ts';
+import { loadKeys } from '../../server/crypto/keys.ts';
+import { signToken } from '../../server/crypto/signed.ts';
+import { adminFilePath } from '../../server/modules/admin/admin-file.ts';
+import { startApp } from './api/harness.ts';
+
+const gateways = {
+  SMS_PROVIDER: 'http',
+  SMS_GATEWAY_URL: 'http://127.0.0.1:9/sms',
+  SMS_GATEWAY_SECRET: 'a-secret-of-sixteen-chars',
+  EMAIL_PROVIDER: 'http',
+  EMAIL_GATEWAY_URL: 'http://127.0.0.1:9/email',
+  EMAIL_GATEWAY_SECRET: 'a-secret-of-sixteen-chars',
+};
+
+const refusal = (env: Record<string, string>) => {
+  try {
+    loadConfig({ NODE_ENV: 'production', ...env });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('the configuration was accepted');
+};
+
+describe('production refuses the development stand-ins', () => {
+  it('names each unsafe setting and what to set instead', () => {
+    const defaults = refusal({});
+    expect(defaults).toMatch(/SMS_PROVIDER=dev is the development outbox.*set SMS_PROVIDER=http with SMS_GATEWAY_URL and SMS_GATEWAY_SECRET/);
+    expect(defaults).toMatch(/EMAIL_PROVIDER=dev is the development outbox.*set EMAIL_PROVIDER=http/);
+
+    const smsOnly = refusal({ ...gateways, SMS_PROVIDER: 'dev' });
+    expect(smsOnly).toMatch(/SMS_PROVIDER/);
+    expect(smsOnly).not.toMatch(/EMAIL_PROVIDER/);
+
+    expect(refusal({ ...gateways, DEMO_DATA: 'true' })).toMatch(/DEMO_DATA.*set DEMO_DATA=false/);
+    expect(loadConfig({ NODE_ENV: 'production', ...gateways }).DEMO_DATA).toBe(false);
+  });
+
+  it('seeds demo data only into an embedded database, unless asked', () => {
+    expect(loadConfig({ DATABASE_URL: 'memory://' }).DEMO_DATA).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'file://./data/db' }).DEMO_DATA).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@localhost/beacon' }).DEMO_DATA).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@localhost/beacon', DEMO_DATA: 'true' }).DEMO_DATA).toBe(true);
+  });
+
+  it('has no /api/dev routes in production', { timeout: 30_000 }, async () => {
+    const app = await buildApp(loadConfig({ NODE_ENV: 'production', ...gateways, DATABASE_URL: 'memory://', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'beacon-prod-')), LOG_LEVEL: 'silent' }));
+    try {
+      for (const url of [`/api${dev.outbox.path}?to=13900000000`, '/api/dev/anything']) {
+        const response = await app.inject({ url });
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toMatchObject({ code: 404, data: null });
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a production start with default settings stops with the message', { timeout: 30_000 }, async () => {
+    const server = await runServer({ NODE_ENV: 'production', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'beacon-prod-')) });
+    expect(await server.exit).toBe(1);
+    expect(server.stderr()).toMatch(/Invalid configuration:[\s\S]*SMS_PROVIDER[\s\S]*EMAIL_PROVIDER/);
+  });
+});
+
+describe('development stand-ins', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('say plainly that they are on, and log codes through the logger, never console.log', { timeout: 30_000 }, async () => {
+    const lines: string[] = [];
+    const print = vi.spyOn(console, 'log');
+    const t = await startApp({ LOG_LEVEL: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
+    try {
+      expect((await t.call(identity.sendSmsCode, { body: { Phone: '13900001234' } })).body.code).toBe(200);
+      const messages = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+      expect(messages).toContainEqual(expect.stringMatching(/^Development stand-ins are on: .*SMS_PROVIDER=http/));
+      expect(messages).toContainEqual(expect.stringMatching(/^\[dev sms\] to 13900001234: .*\d{6}/));
+      expect(print).not.toHaveBeenCalled();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** `node server/main.ts` in a child process, with its output collected. */
+async function runServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['server/main.ts'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const listening = async () => {
+    for (let i = 0; i < 200 && !/running at/.test(stdout); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const port = /localhost:(\d+)/.exec(stdout)?.[1];
+    if (!port) throw new Error(`The server did not start:\n${stdout}\n${stderr}`);
+    return Number(port);
+  };
+  return { child, exit, listening, stderr: () => stderr };
+}
+
+describe('npm start', () => {
+  it('tells the CLI where it is without the database URL, and on SIGTERM tells hub clients to reconnect and exits cleanly', { timeout: 60_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'beacon-main-'));
+    // A URL with a password: it must not be written down.
+    const server = await runServer({ DATA_DIR: dataDir, DATABASE_URL: `file://${dataDir}/db?password=hunter2-secret` });
+    const port = await server.listening();
+
+    const adminFile = readFileSync(adminFilePath(dataDir), 'utf8');
+    expect(Object.keys(JSON.parse(adminFile)).sort()).toEqual(['database', 'port', 'token']);
+    expect(adminFile).not.toContain('hunter2');
+
+    // The demo user (id 1) on a hub connection.
+    const hubToken = signToken(loadKeys(dataDir).secret, 'hub', { sub: 1, exp: Date.now() + 60_000 });
+    const negotiate = await (await fetch(`http://127.0.0.1:${port}/api${hubPath}/negotiate?negotiateVersion=1`, { method: 'POST' })).json();
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/api${hubPath}?id=${negotiate.connectionToken}&access_token=${hubToken}`);
+    const frames: string[] = [];
+    socket.on('message', (data) => frames.push(...String(data).split('\x1e').filter(Boolean)));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send('{"protocol":"json","version":1}\x1e');
+    await expect.poll(() => frames).toContain('{}');
+
+    server.child.kill('SIGTERM');
+    expect(await server.exit).toBe(0);
+    expect(frames.map((frame) => JSON.parse(frame))).toContainEqual({ type: 7, allowReconnect: true });
+    expect(() => readFileSync(adminFilePath(dataDir))).toThrow();
+  });
+});
