@@ -9,5 +9,8 @@ export default defineConfig({
     // The scale-out tests need the PostgreSQL and Redis that `npm run test:scale-out` starts for them.
     exclude: [...configDefaults.exclude, ...(process.env.TEST_REDIS_URL ? [] : ['tests/integration/scale-out/**'])],
     environment: 'node',
+    // Integration tests start a real database and server on a 2-core machine.
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
   },
 });

@@ -5,6 +5,8 @@
  * common behaviour, then the modules, each owning its routes, hub methods and
  * clean-up. `main.ts` only listens. Closing the app closes everything it opened.
  */
+import zlib from 'node:zlib';
+import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { encryption } from '../contract/crypto.ts';
 import { adminCommands, findUser } from './commands.ts';
@@ -66,12 +68,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(locale);
       await api.register(sealing);
       await api.register(errors);
-      await api.register(identity);
-      await api.register(system);
-      await api.register(support);
-      await api.register(cloudIdle);
-      await api.register(admin, { commands: adminCommands, findUser });
-      if (devStandInsAllowed(config)) await api.register(dev);
+      // The calls' larger answers are compressed on the fly; the hub's streams and polls are not (they must flow as they are written).
+      await api.register(async (calls) => {
+        await calls.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } });
+        await calls.register(identity);
+        await calls.register(system);
+        await calls.register(support);
+        await calls.register(cloudIdle);
+        await calls.register(admin, { commands: adminCommands, findUser });
+        if (devStandInsAllowed(config)) await calls.register(dev);
+      });
       await hubRoutes(api);
     },
     { prefix: '/api' },

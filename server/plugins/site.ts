@@ -42,7 +42,8 @@ const site: FastifyPluginAsync<SiteOptions> = async (app, options) => {
     return policy;
   };
 
-  await app.register(fastifyStatic, { root, serve: false, cacheControl: false });
+  // Brotli or gzip siblings made at build time (site/precompress.ts) go to browsers that accept them.
+  await app.register(fastifyStatic, { root, serve: false, cacheControl: false, preCompressed: true });
 
   // Everything no route claims is the site's, except under /api, whose own not-found handler
   // answers with an envelope (Fastify picks the not-found handler of the longest prefix).

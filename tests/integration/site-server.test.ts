@@ -19,6 +19,9 @@ const files: Record<string, string> = {
   'en/raffle/index.html': 'raffle en',
   '_astro/app.abc123.js': 'console.log(1)',
   'en/article/rss.xml': '<rss/>',
+  // Made by site/precompress.ts at build time (here: stand-ins that tell which file was sent).
+  'en/download/index.html.br': 'download en, brotli',
+  'en/download/index.html.gz': 'download en, gzip',
 };
 let app: FastifyInstance;
 
@@ -78,6 +81,25 @@ describe('static site', () => {
     for (const url of ['/../package.json', '/%2e%2e/package.json', '/en/..%2f..%2fetc%2fpasswd', '/%00']) {
       expect((await get(url)).statusCode, url).toBe(404);
     }
+  });
+
+  it('sends the pre-compressed copy a browser accepts, and the plain file to others', async () => {
+    const withEncoding = (encoding: string) => app.inject({ method: 'GET', url: '/en/download', headers: { 'accept-encoding': encoding } });
+    const brotli = await withEncoding('gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.body).toBe('download en, brotli');
+    expect(brotli.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotli.headers['content-security-policy']).toContain("script-src 'self'");
+    expect((await withEncoding('gzip')).body).toBe('download en, gzip');
+    const plain = await withEncoding('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('download en');
+  });
+
+  it('refuses methods other than GET and HEAD on pages', async () => {
+    const response = await app.inject({ method: 'POST', url: '/en/download', payload: {} });
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.allow).toBe('GET, HEAD');
   });
 
   it('answers HEAD like GET without a body', async () => {

@@ -55,9 +55,9 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** Checks an answer against the contract: a drifting server fails the test that saw it. */
-function parseReply<R extends ApiRoute>(route: R, json: unknown): Reply<R> {
-  if (route.shape === 'raw') return route.response.parse(json) as Reply<R>;
+/** Checks an answer against the contract: a drifting server fails the test that saw it. A refused raw call answers with an envelope. */
+function parseReply<R extends ApiRoute>(route: R, status: number, json: unknown): Reply<R> {
+  if (route.shape === 'raw' && status < 300) return route.response.parse(json) as Reply<R>;
   const envelope = json as { code: number; message: string; data: unknown };
   if (typeof envelope?.code !== 'number' || typeof envelope.message !== 'string') throw new Error(`Not an envelope: ${JSON.stringify(json)}`);
   return { ...envelope, data: envelope.code === SUCCESS ? route.response.parse(envelope.data) : envelope.data } as Reply<R>;
@@ -86,7 +86,7 @@ export async function startApp(env: Record<string, string> = {}, options: BuildO
       });
       const sealed = String(response.headers['content-type'] ?? '').startsWith(encryption.contentType);
       const text = sealed && sealer ? await sealer.open(response.body) : response.body;
-      return { status: response.statusCode, body: parseReply(route, JSON.parse(text)), headers: response.headers };
+      return { status: response.statusCode, body: parseReply(route, response.statusCode, JSON.parse(text)), headers: response.headers };
     },
     close: () => app.close(),
   };
