@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { ApiRoute, RequestOf, ResponseOf } from '../contract/api.ts';
 import { encryption } from '../contract/crypto.ts';
 import { SUCCESS } from '../contract/envelope.ts';
 import { identity, system } from '../contract/identity.ts';
@@ -81,7 +82,8 @@ async function run(): Promise<void> {
   if (keyAnswer.code !== SUCCESS) throw new Error(`GET ${system.publicKey.path} answered ${JSON.stringify(keyAnswer)}`);
   const publicKey = await importPublicKey(keyAnswer.data.Spki);
 
-  async function sealedCall(routePath: string, body: unknown): Promise<{ status: number; sealed: boolean; envelope: { code: number; message: string; data: any } }> {
+  async function sealedCall<R extends ApiRoute>(route: R, body: RequestOf<R>): Promise<{ status: number; sealed: boolean; envelope: { code: number; message: string; data: ResponseOf<R> } }> {
+    const routePath = route.path;
     const sealer = await createSealer(publicKey);
     const response = await fetch(api(routePath), {
       method: 'POST',
@@ -95,14 +97,14 @@ async function run(): Promise<void> {
 
   // Log in: SMS code → the development outbox → loginorregister.
   const phone = '+15550100001';
-  const sent = await sealedCall(identity.sendSmsCode.path, { Phone: phone });
+  const sent = await sealedCall(identity.sendSmsCode, { Phone: phone });
   if (sent.envelope.code !== SUCCESS) throw new Error(`Sending the SMS code failed: ${JSON.stringify(sent)}`);
   const outbox = (await (await fetch(`${base}/api/dev/outbox?to=${encodeURIComponent(phone)}`)).json()) as { data: Array<{ text: string }> };
   const code = outbox.data.at(-1)?.text.match(/\b(\d{6})\b/)?.[1];
   if (!code) throw new Error(`No code in the development outbox: ${JSON.stringify(outbox)}`);
-  const login = await sealedCall(identity.loginOrRegister.path, { Phone: phone, Code: code, DeviceId: 'bench-device-0001' });
+  const login = await sealedCall(identity.loginOrRegister, { Phone: phone, Code: code, DeviceId: 'bench-device-0001' });
   if (login.envelope.code !== SUCCESS) throw new Error(`Login failed: ${JSON.stringify(login)}`);
-  const token = login.envelope.data.AccessToken as string;
+  const token = login.envelope.data.AccessToken;
   console.log(`Logged in as user ${login.envelope.data.User.Id}`);
 
   // The encrypted target's request, sealed once: the server still unwraps the key and decrypts every time.

@@ -88,7 +88,8 @@ interface ServerStats {
 
 let child: ChildProcess | undefined;
 let nextRequestId = 1;
-const pending = new Map<number, { resolve: (value: any) => void; reject: (error: Error) => void }>();
+/** Requests waiting for the server's answer; each `ask` knows the type its answer has. */
+const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
 
 /** Forks the server on `databaseUrl` and resolves with its port and a hub token for the demo user once it listens. */
 async function startServer(databaseUrl: string): Promise<{ port: number; hubToken: string; userId: number }> {

@@ -3,7 +3,7 @@
  * endpoint (app.ts) and the CLI (cli/) both accept.
  */
 import type { Database } from './db/open.ts';
-import type { AdminCommand } from './modules/admin/command.ts';
+import type { AdminCommand } from './cli/command.ts';
 import { migrationCommands } from './modules/admin/migrations.ts';
 import { cloudIdleCommands } from './modules/cloud-idle/commands.ts';
 import { userCommands } from './modules/identity/commands.ts';

@@ -4,7 +4,7 @@
  */
 import { adminCommands } from '../commands.ts';
 import { loadConfig, type Config } from '../config.ts';
-import { foundWhatWasAsked, parseCommand, usage, UsageError, type RunCommand } from '../modules/admin/command.ts';
+import { foundWhatWasAsked, parseCommand, usage, UsageError, type RunCommand } from './command.ts';
 import { formatResult } from './print.ts';
 import { CliError, runAdminCommand } from './run.ts';
 

@@ -13,7 +13,7 @@ import type { Config } from '../config.ts';
 import { DatabaseLockedError } from '../db/folder-lock.ts';
 import { openDatabase, pgliteFolder, type Database } from '../db/open.ts';
 import { adminFilePath, databaseFingerprint, readAdminFile, type AdminEndpoint } from '../modules/admin/admin-file.ts';
-import type { RunCommand } from '../modules/admin/command.ts';
+import type { RunCommand } from './command.ts';
 import { backplanePusher, redisBackplane } from '../realtime/backplane.ts';
 import { connectRedis } from '../services/redis.ts';
 

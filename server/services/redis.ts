@@ -16,7 +16,7 @@ export async function connectRedis(url: string, log: Log): Promise<Redis> {
     await client.connect();
   } catch (error) {
     client.disconnect();
-    throw new Error(`Could not connect to Redis at REDIS_URL (${error instanceof Error ? error.message : error})`);
+    throw new Error(`Could not connect to Redis at REDIS_URL (${error instanceof Error ? error.message : error})`, { cause: error });
   }
   return client;
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { MigrationStatus } from '../../../contract/admin.ts';
 import { migrationsFolder, type Database } from '../../db/open.ts';
-import { UsageError, type AdminCommand } from './command.ts';
+import { UsageError, type AdminCommand } from '../../cli/command.ts';
 
 /** Raw `execute` is typed loosely over the two drivers, but both answer `{rows}`. */
 function rowsOf<T>(result: unknown): T[] {

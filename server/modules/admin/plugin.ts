@@ -14,7 +14,7 @@ import type { Database } from '../../db/open.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { isAdminCaller, newAdminToken } from './access.ts';
-import { parseCommand, UsageError, type AdminCommand, type CommandContext } from './command.ts';
+import { parseCommand, UsageError, type AdminCommand, type CommandContext } from '../../cli/command.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

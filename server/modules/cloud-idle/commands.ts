@@ -1,6 +1,6 @@
 /** The operators' commands about cloud idling: `idle show` and `idle set`. */
 import { CloudIdleState, CloudIdleUpdate, IdledGame } from '../../../contract/realtime.ts';
-import { oneUser, UsageError, type AdminCommand } from '../admin/command.ts';
+import { oneUser, UsageError, type AdminCommand } from '../../cli/command.ts';
 import { readCloudIdleStatus, setCloudIdleStatus } from './status.ts';
 
 /** `--state S [--game appid:cards:name]... [--cards N]`; a name may itself hold colons. */

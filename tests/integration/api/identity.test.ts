@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '../../../contract/errors.ts';
 import { identity, support, system } from '../../../contract/identity.ts';
@@ -249,6 +249,17 @@ describe('password and e-mail', () => {
     const taken = await t.call(identity.registerByEmail, { body: { Email, Code: await lastCode(Email), Password: 'long enough', DeviceId: device } });
     expect(taken.status).toBe(409);
     expect(taken.body.code).toBe(ErrorCode.EmailTaken);
+  });
+});
+
+describe('user info', () => {
+  it('serves its recent copy, and reads afresh when asked with Refresh', async () => {
+    const session = await login();
+    const read = (Refresh?: boolean) => t.call(identity.refreshUserInfo, { body: Refresh === undefined ? {} : { Refresh }, token: session.AccessToken });
+    expect((await read()).body.data.NickName).toBe(session.User.NickName);
+    await t.app.db.update(users).set({ nickname: 'Renamed elsewhere' }).where(eq(users.id, session.User.Id));
+    expect((await read()).body.data.NickName).toBe(session.User.NickName);
+    expect((await read(true)).body.data.NickName).toBe('Renamed elsewhere');
   });
 });
 

@@ -4,9 +4,9 @@
  * the CLI on a free database, and the admin endpoint of a running server — so
  * both accept exactly the same words and answer exactly alike.
  */
-import type { CommandResult } from '../../../contract/admin.ts';
-import type { Database } from '../../db/open.ts';
-import type { Pusher } from '../../realtime/backplane.ts';
+import type { CommandResult } from '../../contract/admin.ts';
+import type { Database } from '../db/open.ts';
+import type { Pusher } from '../realtime/backplane.ts';
 
 /** The words do not form a command; the message says which part is wrong. */
 export class UsageError extends Error {}
