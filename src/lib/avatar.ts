@@ -1,6 +1,8 @@
 import type { UserInfo } from '#contract/identity.ts';
+import placeholder from '@/assets/avatar-placeholder.svg?url&no-inline';
 
-export const placeholderAvatar = '/images/avatar-placeholder.svg';
+/** Under a content-hashed name the server lets browsers keep forever. */
+export const placeholderAvatar: string = placeholder;
 
 /** Spec §3: the first image of AvatarUrl is the one shown (H5AvatarUrl); none → the placeholder. */
 export function h5AvatarUrl(user: Pick<UserInfo, 'AvatarUrl'>): string {

@@ -18,7 +18,7 @@ export async function buildFeed(kind: FeedKind, locale: LocaleCode, siteUrl: URL
     id: abs(listPath),
     link: abs(listPath),
     language: getLocale(locale).tag,
-    favicon: new URL('/favicon.svg', siteUrl).href,
+    favicon: new URL(site.icon, siteUrl).href,
     copyright: t('footer.copyright', { year: 2026, name: site.name }),
     feedLinks: { rss: abs(`${listPath}/rss.xml`), atom: abs(`${listPath}/atom.xml`) },
   });
