@@ -14,9 +14,14 @@ import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import tseslint from 'typescript-eslint';
 
+/** @param {string} parent */
 const folders = (parent) => readdirSync(parent, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
 
-/** `parent`'s folders may import only themselves among their siblings. */
+/**
+ * `parent`'s folders may import only themselves among their siblings.
+ * @param {string} parent
+ * @param {string} message
+ */
 const apart = (parent, message) => folders(parent).map((name) => ({ target: `./${parent}/${name}`, from: `./${parent}`, except: [`./${name}`], message }));
 
 const zones = [

@@ -14,10 +14,10 @@ import { createRequire } from 'node:module';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ApiRoute, RequestOf, ResponseOf } from '../contract/api.ts';
-import { encryption } from '../contract/crypto.ts';
-import { SUCCESS } from '../contract/envelope.ts';
-import { identity, system } from '../contract/identity.ts';
+import type { ApiRoute, RequestOf, ResponseOf } from '#contract/api.ts';
+import { encryption } from '#contract/crypto.ts';
+import { SUCCESS } from '#contract/envelope.ts';
+import { identity, system } from '#contract/identity.ts';
 import { createSealer, importPublicKey } from '../src/lib/api/crypto.ts';
 import { runBenchmark, startServerChild } from './child-server.ts';
 

@@ -27,7 +27,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { WebSocket, type RawData } from 'ws';
-import { hubPath } from '../contract/realtime.ts';
+import { hubPath } from '#contract/realtime.ts';
 import { startPostgres, type TestPostgres } from '../tests/setup/postgres.ts';
 import { runBenchmark, startServerChild } from './child-server.ts';
 

@@ -2,7 +2,8 @@
  * Site build benchmark (`npm run bench:site`): copies the real content, adds
  * N generated articles per locale, builds into a temporary folder and reports
  * pages per second, the build's peak memory and the gzipped JavaScript each
- * page type ships. Prints a table and writes bench/results/site.json.
+ * page type ships. Prints a table, writes bench/results/site.json, and exits
+ * non-zero when a page with an island ships more than the JavaScript budget.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,18 +38,29 @@ function filesUnder(dir: string, suffix: string): string[] {
     .map((e) => path.join(e.parentPath, e.name));
 }
 
-/** Gzipped bytes of every script a page runs: inline ones, and module files with the chunks they import. */
-function pageJavaScript(htmlFile: string): { gzipBytes: number; react: boolean } {
+/** What an island page (one that hydrates a React island) may ship at most: 75 KB of gzipped JavaScript. */
+const budgetBytes = 75 * 1024;
+
+/**
+ * Gzipped bytes of every script a page loads: inline ones, module files, and
+ * each island's component and renderer (which Astro's inline island script
+ * imports), with the chunks they import, each file counted once.
+ */
+function pageJavaScript(htmlFile: string): { gzipBytes: number; react: boolean; island: boolean } {
   const html = readFileSync(htmlFile, 'utf8');
   const sources: string[] = [];
+  const seen = new Set<string>();
   for (const [, attrs, body] of html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
     if (/type="application\/(ld\+)?json"/.test(attrs)) continue;
     const src = attrs.match(/src="([^"]+)"/)?.[1];
     if (!src) sources.push(body);
-    else if (src.startsWith('/')) collectModule(path.join(outDir, src), sources, new Set());
+    else if (src.startsWith('/')) collectModule(path.join(outDir, src), sources, seen);
+  }
+  for (const [island] of html.matchAll(/<astro-island\b[^>]*>/g)) {
+    for (const [, url] of island.matchAll(/\s(?:component|renderer)-url="([^"]+)"/g)) collectModule(path.join(outDir, url), sources, seen);
   }
   const gzipBytes = sources.reduce((sum, code) => sum + gzipSync(code).length, 0);
-  return { gzipBytes, react: sources.some((code) => /react-dom|__reactContainer|createRoot\(/.test(code)) };
+  return { gzipBytes, react: sources.some((code) => /react-dom|__reactContainer|createRoot\(/.test(code)), island: html.includes('<astro-island') };
 }
 
 function collectModule(file: string, sources: string[], seen: Set<string>): void {
@@ -81,8 +93,9 @@ const pageTypes = {
   home: 'en/index.html',
   article: 'en/article/bench-00001/index.html',
   download: 'en/download/index.html',
-  'login shell': 'en/account/login/index.html',
   faq: 'en/faq/index.html',
+  login: 'en/account/login/index.html',
+  'cloud idling (account island)': 'en/account/center/steam/cloudidea/index.html',
 };
 const js = Object.fromEntries(Object.entries(pageTypes).map(([type, file]) => [type, pageJavaScript(path.join(outDir, file))]));
 
@@ -96,6 +109,7 @@ const results = {
   peakMemoryMiB: Math.round(peakMiB),
   gzippedJsBytes: Object.fromEntries(Object.entries(js).map(([type, v]) => [type, v.gzipBytes])),
   reactOnPage: Object.fromEntries(Object.entries(js).map(([type, v]) => [type, v.react])),
+  islandBudgetBytes: budgetBytes,
 };
 
 console.log('\nSite build benchmark');
@@ -105,9 +119,18 @@ console.table({
   'pages / second': { value: results.pagesPerSecond },
   'peak memory (MiB)': { value: results.peakMemoryMiB },
 });
-console.table(Object.fromEntries(Object.entries(js).map(([type, v]) => [type, { 'gzipped JS (bytes)': v.gzipBytes, React: v.react ? 'yes' : 'no' }])));
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+console.table(
+  Object.fromEntries(
+    Object.entries(js).map(([type, v]) => [type, { 'gzipped JS (bytes)': v.gzipBytes, 'gzipped JS': kb(v.gzipBytes), React: v.react ? 'yes' : 'no', budget: v.island ? (v.gzipBytes <= budgetBytes ? 'ok' : 'OVER') : '—' }]),
+  ),
+);
 
 mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
 writeFileSync(path.join(root, 'bench', 'results', 'site.json'), `${JSON.stringify(results, null, 2)}\n`);
 console.log('Wrote bench/results/site.json');
 if (!values.keep) rmSync(work, { recursive: true, force: true });
+
+const over = Object.entries(js).filter(([, v]) => v.island && v.gzipBytes > budgetBytes);
+for (const [type, v] of over) console.error(`Over the JavaScript budget: the ${type} page ships ${v.gzipBytes} bytes (${kb(v.gzipBytes)}) of gzipped JS; an island page may ship ${budgetBytes} (${kb(budgetBytes)}).`);
+if (over.length) process.exitCode = 1;

@@ -8,7 +8,7 @@
 import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { encryption } from '../contract/crypto.ts';
+import { encryption } from '#contract/crypto.ts';
 import { adminCommands, findUser } from './commands.ts';
 import { devStandInsAllowed, type Config } from './config.ts';
 import admin, { adminAccess } from './modules/admin/plugin.ts';

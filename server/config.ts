@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hubTiming } from '../contract/realtime.ts';
+import { hubTiming } from '#contract/realtime.ts';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const list = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));

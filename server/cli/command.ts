@@ -4,7 +4,7 @@
  * the CLI on a free database, and the admin endpoint of a running server — so
  * both accept exactly the same words and answer exactly alike.
  */
-import type { CommandResult } from '../../contract/admin.ts';
+import type { CommandResult } from '#contract/admin.ts';
 import type { Database } from '../db/open.ts';
 import type { Pusher } from '../realtime/backplane.ts';
 

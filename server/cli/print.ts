@@ -1,6 +1,6 @@
 /** Operators' command results as text for a terminal (`--json` prints them as they are). */
-import type { CommandResult, UserDetail } from '../../contract/admin.ts';
-import type { CloudIdleStatus } from '../../contract/realtime.ts';
+import type { CommandResult, UserDetail } from '#contract/admin.ts';
+import type { CloudIdleStatus } from '#contract/realtime.ts';
 
 /** 2026-05-20T10:31:12.345Z → 2026-05-20 10:31:12Z: to the second is enough on a terminal. */
 const time = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');

@@ -6,8 +6,8 @@
  * and pushes through Redis when REDIS_URL is set.
  */
 import { existsSync } from 'node:fs';
-import { admin, adminTokenHeader, type CommandResult } from '../../contract/admin.ts';
-import { SUCCESS } from '../../contract/envelope.ts';
+import { admin, adminTokenHeader, type CommandResult } from '#contract/admin.ts';
+import { SUCCESS } from '#contract/envelope.ts';
 import { findUser } from '../commands.ts';
 import type { Config } from '../config.ts';
 import { DatabaseLockedError } from '../db/folder-lock.ts';

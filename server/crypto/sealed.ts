@@ -1,6 +1,6 @@
 /** The sealed-body format of contract/crypto.ts, on node:crypto. */
 import { constants, createCipheriv, createDecipheriv, privateDecrypt, randomBytes, type KeyObject } from 'node:crypto';
-import { encryption } from '../../contract/crypto.ts';
+import { encryption } from '#contract/crypto.ts';
 
 /** One error for every way opening can fail, so failures tell an attacker nothing. */
 export class SealError extends Error {

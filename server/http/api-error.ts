@@ -1,4 +1,4 @@
-import { ErrorCode } from '../../contract/errors.ts';
+import { ErrorCode } from '#contract/errors.ts';
 import type { MessageKey } from '../i18n/messages.ts';
 
 /** An expected failure: answered as an envelope with `code` and the message in the user's language. */

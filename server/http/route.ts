@@ -7,9 +7,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as z from 'zod/mini';
-import type { ApiRoute } from '../../contract/api.ts';
-import { SUCCESS } from '../../contract/envelope.ts';
-import { ErrorCode } from '../../contract/errors.ts';
+import type { ApiRoute } from '#contract/api.ts';
+import { SUCCESS } from '#contract/envelope.ts';
+import { ErrorCode } from '#contract/errors.ts';
 import { message, type MessageKey } from '../i18n/messages.ts';
 import { ApiError, unauthorized } from './api-error.ts';
 import { bearerToken, type Authenticated } from './auth.ts';

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { encryption } from '../../contract/crypto.ts';
-import { ErrorCode } from '../../contract/errors.ts';
+import { encryption } from '#contract/crypto.ts';
+import { ErrorCode } from '#contract/errors.ts';
 import { open, SealError, unwrapKey } from '../crypto/sealed.ts';
 import { ApiError } from './api-error.ts';
 

@@ -4,8 +4,8 @@
  * user in the language of the page they are on.
  */
 import { readFileSync } from 'node:fs';
-import { interpolate } from '../../contract/interpolate.ts';
-import { acceptedLanguages, defaultLocale, localeCodes, preferredLocale, type LocaleCode } from '../../contract/locales.ts';
+import { interpolate } from '#contract/interpolate.ts';
+import { acceptedLanguages, defaultLocale, localeCodes, preferredLocale, type LocaleCode } from '#contract/locales.ts';
 
 type Catalog = typeof import('./en.json');
 export type MessageKey = keyof Catalog;

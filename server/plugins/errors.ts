@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
-import { ErrorCode, httpStatusOf } from '../../contract/errors.ts';
+import { ErrorCode, httpStatusOf } from '#contract/errors.ts';
 import { ApiError } from '../http/api-error.ts';
 import { message } from '../i18n/messages.ts';
 

@@ -1,6 +1,6 @@
 /** The user's language on every API request (`request.locale`), from the Accept-Language the site sends. */
 import fp from 'fastify-plugin';
-import type { LocaleCode } from '../../contract/locales.ts';
+import type { LocaleCode } from '#contract/locales.ts';
 import { negotiateLocale } from '../i18n/messages.ts';
 
 declare module 'fastify' {

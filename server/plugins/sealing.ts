@@ -5,7 +5,7 @@
  * back sealed with that key.
  */
 import fp from 'fastify-plugin';
-import { encryption } from '../../contract/crypto.ts';
+import { encryption } from '#contract/crypto.ts';
 import { seal } from '../crypto/sealed.ts';
 
 declare module 'fastify' {

@@ -8,7 +8,7 @@ import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { encryption } from '../../contract/crypto.ts';
+import { encryption } from '#contract/crypto.ts';
 import { tooManyRequests } from '../http/api-error.ts';
 
 export async function securityHeaders(app: FastifyInstance): Promise<void> {

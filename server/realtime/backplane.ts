@@ -5,7 +5,7 @@
  * holds, so there is one path and nothing is delivered twice.
  */
 import type { Redis } from 'ioredis';
-import type { HubEvent, HubEventArguments } from '../../contract/realtime.ts';
+import type { HubEvent, HubEventArguments } from '#contract/realtime.ts';
 import type { Log } from '../services/redis.ts';
 
 /** A hub invocation for one user's connections, or for everyone when `userId` is absent. */

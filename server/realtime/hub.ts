@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { unauthorizedCloseError, type HubEvent, type HubEventArguments, type HubMethod as HubMethodContract, type HubMethodArguments, type HubMethodResult } from '../../contract/realtime.ts';
+import { unauthorizedCloseError, type HubEvent, type HubEventArguments, type HubMethod as HubMethodContract, type HubMethodArguments, type HubMethodResult } from '#contract/realtime.ts';
 import type { Backplane, BackplaneMessage, Pusher } from './backplane.ts';
 import { HubConnection, type Transport } from './connection.ts';
 import { LongPollingTransport } from './long-polling.ts';

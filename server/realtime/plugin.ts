@@ -9,8 +9,8 @@
  */
 import websocket from '@fastify/websocket';
 import fp from 'fastify-plugin';
-import { lifetimes } from '../../contract/identity.ts';
-import { hubPath, hubTiming } from '../../contract/realtime.ts';
+import { lifetimes } from '#contract/identity.ts';
+import { hubPath, hubTiming } from '#contract/realtime.ts';
 import { verifyToken } from '../crypto/signed.ts';
 import { localBackplane, redisBackplane } from './backplane.ts';
 import { Hub } from './hub.ts';

@@ -6,7 +6,7 @@
  * last two, and DELETE to end a long-polling connection.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hubPath } from '../../contract/realtime.ts';
+import { hubPath } from '#contract/realtime.ts';
 import { bearerToken } from '../http/auth.ts';
 import type { HubConnection } from './connection.ts';
 import type { Hub } from './hub.ts';

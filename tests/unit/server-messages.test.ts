@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { localeCodes } from '../../contract/locales.ts';
+import { localeCodes } from '#contract/locales.ts';
 import { message, negotiateLocale } from '../../server/i18n/messages.ts';
 
 const catalog = (code: string) => JSON.parse(readFileSync(`server/i18n/${code}.json`, 'utf8')) as Record<string, string>;

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { adminTokenHeader } from '../../../contract/admin.ts';
+import { adminTokenHeader } from '#contract/admin.ts';
 
 export const newAdminToken = (): string => randomBytes(32).toString('base64url');
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { MigrationStatus } from '../../../contract/admin.ts';
+import type { MigrationStatus } from '#contract/admin.ts';
 import { migrationsFolder, type Database } from '../../db/open.ts';
 import { UsageError, type AdminCommand } from '../../cli/command.ts';
 

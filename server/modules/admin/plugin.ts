@@ -8,8 +8,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { admin } from '../../../contract/admin.ts';
-import { ErrorCode } from '../../../contract/errors.ts';
+import { admin } from '#contract/admin.ts';
+import { ErrorCode } from '#contract/errors.ts';
 import type { Database } from '../../db/open.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';

@@ -1,5 +1,5 @@
 /** The operators' commands about cloud idling: `idle show` and `idle set`. */
-import { CloudIdleState, CloudIdleUpdate, IdledGame } from '../../../contract/realtime.ts';
+import { CloudIdleState, CloudIdleUpdate, IdledGame } from '#contract/realtime.ts';
 import { oneUser, UsageError, type AdminCommand } from '../../cli/command.ts';
 import { readCloudIdleStatus, setCloudIdleStatus } from './status.ts';
 

@@ -1,6 +1,6 @@
 /** The cloud-idling module: what a user's page may ask the hub about its status. */
 import fp from 'fastify-plugin';
-import { hubMethods } from '../../../contract/realtime.ts';
+import { hubMethods } from '#contract/realtime.ts';
 import { readCloudIdleStatus } from './status.ts';
 
 export default fp(

@@ -4,7 +4,7 @@
  * pushed to the user's open pages whenever it changes.
  */
 import { eq } from 'drizzle-orm';
-import { hubEvents, type CloudIdleStatus, type CloudIdleUpdate } from '../../../contract/realtime.ts';
+import { hubEvents, type CloudIdleStatus, type CloudIdleUpdate } from '#contract/realtime.ts';
 import type { Database } from '../../db/open.ts';
 import { cloudIdleStatuses } from '../../db/schema.ts';
 import type { Pusher } from '../../realtime/backplane.ts';

@@ -4,7 +4,7 @@
  * providers there, so nothing of it can reach a deployment.
  */
 import fp from 'fastify-plugin';
-import { dev } from '../../../contract/dev.ts';
+import { dev } from '#contract/dev.ts';
 import { registerRoute } from '../../http/route.ts';
 
 export default fp(

@@ -6,8 +6,8 @@
  */
 import { createHmac, randomInt } from 'node:crypto';
 import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
-import { ErrorCode } from '../../../contract/errors.ts';
-import { verification } from '../../../contract/identity.ts';
+import { ErrorCode } from '#contract/errors.ts';
+import { verification } from '#contract/identity.ts';
 import type { Database, Transaction } from '../../db/open.ts';
 import { verificationCodes } from '../../db/schema.ts';
 import { ApiError, tooManyRequests } from '../../http/api-error.ts';

@@ -1,7 +1,7 @@
 /** The identity calls of spec §7. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ErrorCode } from '../../../contract/errors.ts';
-import { identity, lifetimes } from '../../../contract/identity.ts';
+import { ErrorCode } from '#contract/errors.ts';
+import { identity, lifetimes } from '#contract/identity.ts';
 import { signToken } from '../../crypto/signed.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';

@@ -11,8 +11,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
-import { ErrorCode } from '../../../contract/errors.ts';
-import { lifetimes, type Session } from '../../../contract/identity.ts';
+import { ErrorCode } from '#contract/errors.ts';
+import { lifetimes, type Session } from '#contract/identity.ts';
 import type { Database, Transaction } from '../../db/open.ts';
 import { sessions, tokens } from '../../db/schema.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';

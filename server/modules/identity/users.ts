@@ -4,7 +4,7 @@
  * instance (see session-cache.ts); changes made here drop them at once.
  */
 import { and, eq } from 'drizzle-orm';
-import type { UserInfo } from '../../../contract/identity.ts';
+import type { UserInfo } from '#contract/identity.ts';
 import type { Database, Transaction } from '../../db/open.ts';
 import { externalAccounts, users } from '../../db/schema.ts';
 import { TtlCache } from './session-cache.ts';

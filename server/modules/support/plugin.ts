@@ -1,6 +1,6 @@
 /** The customer-service link (spec §7): the configured URL with a signed reference to the user, valid one day. */
 import fp from 'fastify-plugin';
-import { support } from '../../../contract/identity.ts';
+import { support } from '#contract/identity.ts';
 import { signToken } from '../../crypto/signed.ts';
 import { registerRoute } from '../../http/route.ts';
 import { message } from '../../i18n/messages.ts';

@@ -1,6 +1,6 @@
 /** The public key that encrypted calls wrap their AES key with. */
 import fp from 'fastify-plugin';
-import { system } from '../../../contract/identity.ts';
+import { system } from '#contract/identity.ts';
 import { registerRoute } from '../../http/route.ts';
 
 export default fp(

@@ -5,9 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { admin, adminTokenHeader } from '../../../contract/admin.ts';
-import { route } from '../../../contract/api.ts';
-import { text } from '../../../contract/fields.ts';
+import { admin, adminTokenHeader } from '#contract/admin.ts';
+import { route } from '#contract/api.ts';
+import { text } from '#contract/fields.ts';
 import { users } from '../../../server/db/schema.ts';
 import { registerRoute } from '../../../server/http/route.ts';
 import locale from '../../../server/plugins/locale.ts';

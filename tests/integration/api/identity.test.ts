@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ErrorCode } from '../../../contract/errors.ts';
-import { identity, support, system } from '../../../contract/identity.ts';
+import { ErrorCode } from '#contract/errors.ts';
+import { identity, support, system } from '#contract/identity.ts';
 import { verifyToken } from '../../../server/crypto/signed.ts';
 import { externalAccounts, users } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/modules/identity/passwords.ts';

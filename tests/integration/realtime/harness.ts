@@ -5,8 +5,8 @@
  */
 import * as z from 'zod/mini';
 import { HubConnectionBuilder, LogLevel, type HttpTransportType, type HubConnection } from '@microsoft/signalr';
-import { identity } from '../../../contract/identity.ts';
-import { hubPath } from '../../../contract/realtime.ts';
+import { identity } from '#contract/identity.ts';
+import { hubPath } from '#contract/realtime.ts';
 import { signToken } from '../../../server/crypto/signed.ts';
 import type { BuildOptions } from '../../../server/app.ts';
 import { startApp, type TestApp } from '../api/harness.ts';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { hubMethods } from '../../../contract/realtime.ts';
+import { hubMethods } from '#contract/realtime.ts';
 import { startHubApp, type HubApp, testEvent } from './harness.ts';
 
 const RS = '\x1e';

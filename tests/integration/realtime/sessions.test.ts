@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { identity } from '../../../contract/identity.ts';
-import { hubPath, unauthorizedCloseError } from '../../../contract/realtime.ts';
+import { identity } from '#contract/identity.ts';
+import { hubPath, unauthorizedCloseError } from '#contract/realtime.ts';
 import { startHubApp, type HubApp } from './harness.ts';
 
 const RS = '\x1e';

@@ -4,7 +4,7 @@
  */
 import { HttpTransportType, HubConnectionState } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hubEvents, hubMethods, unauthorizedCloseError } from '../../../contract/realtime.ts';
+import { hubEvents, hubMethods, unauthorizedCloseError } from '#contract/realtime.ts';
 import { setCloudIdleStatus } from '../../../server/modules/cloud-idle/status.ts';
 import { hubClient, nextCall, startHubApp, type HubApp, testEvent } from './harness.ts';
 

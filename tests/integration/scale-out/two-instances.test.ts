@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hubEvents } from '../../../contract/realtime.ts';
+import { hubEvents } from '#contract/realtime.ts';
 import { databaseUrl } from '../api/harness.ts';
 import { hubClient, nextCall, startHubApp, type HubApp, testEvent } from '../realtime/harness.ts';
 
