@@ -4,7 +4,8 @@
  * reuse the tested functions by serialising them, minified once per build.
  */
 import { transformSync } from 'esbuild';
-import { localeRedirectTarget, preferredLocale, type RedirectConfig } from '@/i18n/detect.ts';
+import { preferredLocale } from '#contract/locales.ts';
+import { localeRedirectTarget, type RedirectConfig } from '@/i18n/detect.ts';
 import { defaultLocale, localeStorageKey, locales } from '@/i18n/locales.ts';
 import { applyTheme, darkClass, isDarkMode, parseThemeMode, themeStorageKey, themeStyleId } from '@/stores/theme.ts';
 

@@ -6,9 +6,9 @@
  * logged-in visitor once the page is idle, or to sign out.
  */
 import type { UserInfo } from '#contract/identity.ts';
+import { isTokenValid, type AuthToken } from '@/lib/auth-token.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
 import { readJson, storageKeys, writeJson } from '@/lib/storage.ts';
-import type { AuthToken } from '@/stores/session.ts';
 
 function render(slot: HTMLElement, template: HTMLTemplateElement, user: UserInfo | null): void {
   slot.querySelector('[data-session-badge]')?.remove();
@@ -38,7 +38,7 @@ export function mountSessionBadge(slot: HTMLElement): void {
   let user = readJson<UserInfo>(storageKeys.user);
   // Spec §4 without a redirect: no valid token means no user info. The expired
   // token stays, so a page that needs login can still say the login expired.
-  if (user && (!token || token.ExpiresIn <= Date.now())) {
+  if (user && !isTokenValid(token)) {
     writeJson(storageKeys.user, null);
     user = null;
   }

@@ -1,37 +1,12 @@
 /**
- * Locale choice (spec §1, DESIGN §4): the stored setting wins, else the browser
- * languages, else zh-CN. Both functions run in the browser as an inline script
- * before first paint (see LocaleRedirect.astro), so they must stay
- * self-contained: no references outside their own parameters.
+ * The before-paint locale redirect (spec §1, DESIGN §4): the stored setting
+ * wins, else the browser languages, else zh-CN — by the one matching rule,
+ * contract's `preferredLocale`, which the server follows too and which comes
+ * in as `pick`. It runs in the browser as an inline script serialised from its
+ * source (see components/head-scripts.ts), so it must stay self-contained: no
+ * references outside its own parameters.
  */
-
-/** The supported locale that best matches a stored code and the browser's languages. */
-export function preferredLocale(
-  stored: string | null | undefined,
-  languages: readonly string[],
-  codes: readonly string[],
-  fallback: string,
-): string {
-  const lower = codes.map((c) => c.toLowerCase());
-  const exact = (tag: string) => {
-    const i = lower.indexOf(tag.toLowerCase());
-    return i < 0 ? null : codes[i];
-  };
-  if (stored && exact(stored)) return exact(stored) as string;
-  for (const raw of languages) {
-    const tag = raw.toLowerCase();
-    if (tag.startsWith('zh')) {
-      // Traditional script or a region that writes it; everything else Chinese is Simplified.
-      const traditional = /^zh-(hant|tw|hk|mo)\b/.test(tag);
-      const zh = exact(traditional ? 'zh-TW' : 'zh-CN');
-      if (zh) return zh;
-      continue;
-    }
-    const found = exact(tag) ?? exact(tag.split('-')[0]);
-    if (found) return found;
-  }
-  return fallback;
-}
+import type { preferredLocale } from '#contract/locales.ts';
 
 export interface RedirectConfig {
   /** Locale code to URL segment ('' for the unprefixed default locale). */

@@ -2,38 +2,62 @@
  * The login state of spec §3/§4: the auth token (AccessToken + ExpiresIn) and
  * the user info, both in localStorage so every page and tab sees them; the
  * device id; and the rules for a missing, expired or valid token, login and
- * logout. Islands render from these stores and call these actions.
+ * logout. Islands render from these stores and call these actions; plain
+ * scripts may call the actions without subscribing.
+ *
+ * Nothing listens on import: a store reads localStorage, follows other tabs and
+ * (for the token) the 401 event only while it is mounted — subscribed, or
+ * briefly while an action reads it (nanostores mounts a store for `get()`).
  */
-import { atom, computed } from 'nanostores';
-import { identity, type LoginResult, type UserInfo } from '../../contract/identity.ts';
-import { call, onUnauthorized } from '../lib/api/client.ts';
-import { ApiFailure } from '../lib/api/errors.ts';
-import { cacheTimes, clearQueryCache, createFetcherStore } from '../lib/api/query.ts';
-import { readJson, storageKeys, writeJson } from '../lib/storage.ts';
+import { atom, computed, onMount, type ReadableAtom, type WritableAtom } from 'nanostores';
+import { identity, type LoginResult, type UserInfo } from '#contract/identity.ts';
+import { call, onUnauthorized } from '@/lib/api/client.ts';
+import { ApiFailure } from '@/lib/api/errors.ts';
+import { cacheTimes, clearQueryCache, createFetcherStore } from '@/lib/api/query.ts';
+import { isTokenValid, type AuthToken } from '@/lib/auth-token.ts';
+import { readJson, storageKeys, writeJson } from '@/lib/storage.ts';
 
-export interface AuthToken {
-  AccessToken: string;
-  /** Milliseconds since the epoch. */
-  ExpiresIn: number;
-}
-
-export const $authToken = atom<AuthToken | null>(readJson<AuthToken>(storageKeys.auth));
-export const $user = atom<UserInfo | null>(readJson<UserInfo>(storageKeys.user));
-
-$authToken.listen((token) => writeJson(storageKeys.auth, token));
-$user.listen((user) => writeJson(storageKeys.user, user));
-
-/** Another tab logged in or out: follow it. */
-if (typeof window !== 'undefined') {
-  window.addEventListener('storage', (event) => {
-    if (event.key === storageKeys.auth) $authToken.set(readJson<AuthToken>(storageKeys.auth));
-    if (event.key === storageKeys.user) $user.set(readJson<UserInfo>(storageKeys.user));
+/**
+ * A store whose value lives in localStorage under `key`. It reads the stored
+ * value when it mounts (another tab may have changed it meanwhile) and, while
+ * mounted, follows other tabs' writes; `save` writes both.
+ */
+function storedAtom<T>(key: string): { $store: WritableAtom<T | null>; save: (value: T | null) => void } {
+  const $store = atom<T | null>(null);
+  onMount($store, () => {
+    const read = () => $store.set(readJson<T>(key));
+    read();
+    // The build renders islands in Node, where there is no window and no other tab.
+    if (typeof window === 'undefined') return;
+    // Another tab logged in or out, or cleared the storage (key null): follow it.
+    const follow = (event: StorageEvent) => {
+      if (event.key === key || event.key === null) read();
+    };
+    window.addEventListener('storage', follow);
+    return () => window.removeEventListener('storage', follow);
   });
+  const save = (value: T | null) => {
+    writeJson(key, value);
+    $store.set(value);
+  };
+  return { $store, save };
 }
 
-export const isTokenValid = (token: AuthToken | null, now = Date.now()): token is AuthToken => token !== null && token.ExpiresIn > now;
+const token = storedAtom<AuthToken>(storageKeys.auth);
+const user = storedAtom<UserInfo>(storageKeys.user);
 
-export const $isLoggedIn = computed([$authToken, $user], (token, user) => isTokenValid(token) && user !== null);
+// Read-only outside: every change goes through the actions, which keep storage in step.
+export const $authToken: ReadableAtom<AuthToken | null> = token.$store;
+export const $user: ReadableAtom<UserInfo | null> = user.$store;
+
+// Spec §4: the 401 event means the login expired wherever it was noticed.
+onMount($authToken, () =>
+  onUnauthorized(() => {
+    if ($authToken.get()) forget();
+  }),
+);
+
+export const $isLoggedIn = computed([$authToken, $user], (current, info) => isTokenValid(current) && info !== null);
 
 /** The device id: made once, then kept (spec §3). */
 export function deviceId(): string {
@@ -47,7 +71,7 @@ export function deviceId(): string {
 
 /** Fetches the user info at most once per cache time per token (spec §9). */
 const $userInfo = createFetcherStore<UserInfo>(
-  ['user-info:', computed($authToken, (token) => (isTokenValid(token) ? token.AccessToken.slice(0, 16) : null))],
+  ['user-info:', computed($authToken, (current) => (isTokenValid(current) ? current.AccessToken.slice(0, 16) : null))],
   {
     fetcher: () => call(identity.refreshUserInfo, { body: { Refresh: true }, token: $authToken.get()?.AccessToken }),
     dedupeTime: cacheTimes.userInfo,
@@ -61,6 +85,7 @@ export function leaveNotice(messageKey: string): void {
   writeJson(storageKeys.notice, messageKey, 'session');
 }
 
+/** The message left for this page, once. */
 export function takeNotice(): string | null {
   const key = readJson<string>(storageKeys.notice, 'session');
   writeJson(storageKeys.notice, null, 'session');
@@ -72,15 +97,16 @@ export function loginUrl(loginPath: string, back = location.pathname + location.
   return `${loginPath}?redirectUrl=${encodeURIComponent(back)}`;
 }
 
+/** Keeps a login: its token and user, for every page and tab. */
 export function signIn(result: LoginResult): void {
   clearQueryCache();
-  $authToken.set({ AccessToken: result.AccessToken, ExpiresIn: result.ExpiresIn });
-  $user.set(result.User);
+  token.save({ AccessToken: result.AccessToken, ExpiresIn: result.ExpiresIn });
+  user.save(result.User);
 }
 
 function forget(): void {
-  $authToken.set(null);
-  $user.set(null);
+  token.save(null);
+  user.save(null);
   clearQueryCache();
 }
 
@@ -90,9 +116,9 @@ function forget(): void {
  * link), then goes to login with redirectUrl, or reloads.
  */
 export async function logout(options: { loginPath?: string } = {}): Promise<void> {
-  const token = $authToken.get();
+  const current = $authToken.get();
   forget();
-  if (isTokenValid(token)) await call(identity.logout, { token: token.AccessToken }).catch(() => {});
+  if (isTokenValid(current)) await call(identity.logout, { token: current.AccessToken }).catch(() => {});
   if (options.loginPath) location.assign(loginUrl(options.loginPath));
   else location.reload();
 }
@@ -103,15 +129,15 @@ export async function logout(options: { loginPath?: string } = {}): Promise<void
  * user info (cached) and store it, or log out with 获取用户信息失败，请重新登录!
  */
 export async function checkLoginState(options: { loginPath?: string } = {}): Promise<UserInfo | null> {
-  const token = $authToken.get();
-  if (!token) {
-    if ($user.get()) $user.set(null);
-  } else if (!isTokenValid(token)) {
+  const current = $authToken.get();
+  if (!current) {
+    if ($user.get()) user.save(null);
+  } else if (!isTokenValid(current)) {
     forget();
   } else {
     const result = await $userInfo.fetch();
     if ('data' in result) {
-      $user.set(result.data);
+      user.save(result.data);
       return result.data;
     }
     // Only an answer from the server ends the login. A request cut off (offline, or the
@@ -122,13 +148,8 @@ export async function checkLoginState(options: { loginPath?: string } = {}): Pro
     return null;
   }
   if (options.loginPath) {
-    if (token) leaveNotice('session.expired');
+    if (current) leaveNotice('session.expired');
     location.assign(loginUrl(options.loginPath));
   }
   return null;
 }
-
-// Spec §4: the 401 event means the login expired wherever it was noticed.
-onUnauthorized(() => {
-  if ($authToken.get()) forget();
-});

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { identity } from '#contract/identity.ts';
 import { signInAsDemo } from './session.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -46,6 +47,28 @@ test('the page speaks the reader’s language', async ({ page }) => {
   await signInAsDemo(page);
   await page.goto('/ja/account/center/steam/cloudidea');
   await expect(page.getByRole('status')).toHaveText('接続済み');
+});
+
+test('a session ended elsewhere ends the live updates with the expired-token message', async ({ page }) => {
+  const auth = await signInAsDemo(page);
+  await page.goto('/en/account/center/steam/cloudidea');
+  await expect(page.getByRole('status')).toHaveText('Connected');
+
+  // This very session signs out somewhere else (another tab, the desktop client): the server ends its hub connection.
+  const loggedOut = await page.request.post(`/api${identity.logout.path}`, { headers: { authorization: `Bearer ${auth.AccessToken}` }, data: {} });
+  expect(loggedOut.ok()).toBe(true);
+  await expect(page.getByRole('alert')).toHaveText('Your connection token has expired. Please refresh the page and try again.');
+  await expect(page.locator('.sign-in-prompt').getByRole('link', { name: 'Log in' })).toBeVisible();
+});
+
+test.describe('before the island runs', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the page says it is loading and offers no control that would do nothing', async ({ page }) => {
+    await page.goto('/en/account/center/steam/cloudidea');
+    await expect(page.getByRole('status')).toHaveText('Loading the current status…');
+    await expect(page.getByRole('button', { name: 'Connect again' })).toHaveCount(0);
+  });
 });
 
 test('a logged-out visitor is sent to login and back', async ({ page }) => {

@@ -54,3 +54,24 @@ test.describe('with a browser language the site does not have', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   });
 });
+
+// Chinese goes by script first, then by region: the site and the server share that one rule (contract/locales.ts).
+test.describe('with a Hong Kong browser set to Simplified Chinese', () => {
+  test.use({ locale: 'zh-Hans-HK' });
+
+  test('zh-CN is shown without redirecting', async ({ page }) => {
+    await page.goto('/faq');
+    await expect(page).toHaveURL(/\/faq$/);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  });
+});
+
+test.describe('with a Hong Kong browser', () => {
+  test.use({ locale: 'zh-HK' });
+
+  test('the page redirects to Traditional Chinese', async ({ page }) => {
+    await page.goto('/faq');
+    await expect(page).toHaveURL(/\/zh-tw\/faq$/);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-TW');
+  });
+});

@@ -1,36 +1,21 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { $loading, delayedLoadingIndicator, finishLoading, startLoading, whenLoaded } from '../../src/stores/loading.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/** A fresh store for every test: global loading starts true once per page. */
+const freshLoading = async () => {
+  vi.resetModules();
+  return import('@/stores/loading.ts');
+};
 
 describe('global loading', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
   afterEach(() => {
-    startLoading();
     vi.useRealTimers();
   });
 
-  it('starts true', () => {
-    expect($loading.get()).toBe(true);
-  });
-
-  it('queues callbacks while loading and runs them in order once it ends', () => {
-    const calls: number[] = [];
-    whenLoaded(() => calls.push(1));
-    whenLoaded(() => calls.push(2));
-    expect(calls).toEqual([]);
-    finishLoading();
-    expect(calls).toEqual([1, 2]);
-    finishLoading();
-    expect(calls).toEqual([1, 2]);
-  });
-
-  it('runs a callback at once when loading has ended', () => {
-    finishLoading();
-    const callback = vi.fn();
-    whenLoaded(callback);
-    expect(callback).toHaveBeenCalledOnce();
-  });
-
-  it('shows the indicator only after 500 ms of loading', () => {
-    vi.useFakeTimers();
+  it('shows the indicator only after 500 ms of loading, and hides it when loading ends', async () => {
+    const { delayedLoadingIndicator, finishLoading } = await freshLoading();
     const shown: boolean[] = [];
     const stop = delayedLoadingIndicator((visible) => shown.push(visible));
     vi.advanceTimersByTime(499);
@@ -42,12 +27,22 @@ describe('global loading', () => {
     stop();
   });
 
-  it('never shows the indicator for a load shorter than 500 ms', () => {
-    vi.useFakeTimers();
+  it('never shows the indicator for a load shorter than 500 ms', async () => {
+    const { delayedLoadingIndicator, finishLoading } = await freshLoading();
     const shown: boolean[] = [];
     const stop = delayedLoadingIndicator((visible) => shown.push(visible));
     vi.advanceTimersByTime(300);
     finishLoading();
+    vi.advanceTimersByTime(1000);
+    expect(shown).toEqual([false]);
+    stop();
+  });
+
+  it('shows nothing once loading has ended', async () => {
+    const { delayedLoadingIndicator, finishLoading } = await freshLoading();
+    finishLoading();
+    const shown: boolean[] = [];
+    const stop = delayedLoadingIndicator((visible) => shown.push(visible));
     vi.advanceTimersByTime(1000);
     expect(shown).toEqual([false]);
     stop();

@@ -1,6 +1,10 @@
+import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { localeRedirectTarget, preferredLocale, type RedirectConfig } from '../../src/i18n/detect.ts';
-import { defaultLocale, localeCodes, localeStorageKey, locales } from '../../src/i18n/locales.ts';
+import { preferredLocale } from '#contract/locales.ts';
+import { headScripts } from '@/components/head-scripts.ts';
+import { localeRedirectTarget, type RedirectConfig } from '@/i18n/detect.ts';
+import { defaultLocale, localeCodes, localeStorageKey, locales } from '@/i18n/locales.ts';
+import { negotiateLocale } from '../../server/i18n/messages.ts';
 
 const pick = (stored: string | null, languages: string[]) => preferredLocale(stored, languages, localeCodes, defaultLocale);
 
@@ -23,6 +27,7 @@ describe('preferredLocale', () => {
     expect(pick(null, ['zh-TW'])).toBe('zh-TW');
     expect(pick(null, ['zh-HK'])).toBe('zh-TW');
     expect(pick(null, ['zh-Hant-MO'])).toBe('zh-TW');
+    expect(pick(null, ['zh-Hans-HK'])).toBe('zh-CN');
     expect(pick(null, ['zh'])).toBe('zh-CN');
     expect(pick(null, ['zh-SG'])).toBe('zh-CN');
   });
@@ -89,5 +94,33 @@ describe('localeRedirectTarget', () => {
       },
     } as unknown as Storage;
     expect(localeRedirectTarget(preferredLocale, config(), blocked)).toBe('/ko/faq');
+  });
+});
+
+describe('the site and the server', () => {
+  /** The locale the built page's before-paint script shows a browser that prefers `tag`: run as the browser runs it, on /faq with nothing stored. */
+  function siteChoice(tag: string): string {
+    const replaced: string[] = [];
+    const location = { pathname: '/faq', search: '', hash: '', replace: (to: string) => replaced.push(to) };
+    const window = { location, localStorage: { getItem: () => null }, navigator: { languages: [tag], language: tag } };
+    vm.runInNewContext(headScripts(false)[0], { window, location, URLSearchParams });
+    const segment = replaced[0]?.split('/')[1];
+    return segment ? locales.find((l) => l.segment === segment)!.code : defaultLocale;
+  }
+
+  it.each([
+    ['zh-Hans-HK', 'zh-CN'],
+    ['zh-Hant', 'zh-TW'],
+    ['zh-HK', 'zh-TW'],
+    ['zh-MO', 'zh-TW'],
+    ['zh-SG', 'zh-CN'],
+    ['zh', 'zh-CN'],
+    ['zh-TW', 'zh-TW'],
+    ['en-GB', 'en'],
+    ['pt-BR', 'zh-CN'],
+    ['ja-JP', 'ja'],
+  ])('choose the same locale for %s (%s)', (tag, expected) => {
+    expect(siteChoice(tag)).toBe(expected);
+    expect(negotiateLocale(tag)).toBe(expected);
   });
 });

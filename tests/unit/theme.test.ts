@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyTheme, darkClass, isDarkMode, parseThemeMode, themeStyleId } from '../../src/stores/theme.ts';
+import { applyTheme, darkClass, isDarkMode, parseThemeMode, themeStyleId } from '@/stores/theme.ts';
 
 /** Just enough of a document for applyTheme: two class lists, a head and getElementById. */
 function fakeDocument() {

@@ -1,15 +1,17 @@
 /**
  * The cloud-idling page's island: the live connection state with the §8
- * messages, and the status the server pushes — no reload needed.
+ * messages, and the status the server pushes — no reload needed. It renders
+ * only in the browser (`client:only`): the built page knows nobody's login, so
+ * it shows a loading placeholder instead of controls that would do nothing yet.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
-import { formatDateTime } from '../../i18n/dates.ts';
-import type { LocaleCode } from '../../i18n/locales.ts';
-import { translator, type Strings } from '../../i18n/strings.ts';
-import type { HubProblem } from '../../lib/realtime/hub-client.ts';
-import { hub } from '../../stores/realtime.ts';
-import { $isLoggedIn, loginUrl } from '../../stores/session.ts';
+import { useEffect } from 'react';
+import { formatDateTime } from '@/i18n/dates.ts';
+import type { LocaleCode } from '@/i18n/locales.ts';
+import { translator, type Strings } from '@/i18n/strings.ts';
+import type { HubProblem } from '@/lib/realtime/hub-client.ts';
+import { hub } from '@/stores/realtime.ts';
+import { $isLoggedIn, loginUrl } from '@/stores/session.ts';
 import { $cloudIdle, followCloudIdle } from './cloud-idle.ts';
 
 interface Props {
@@ -25,24 +27,25 @@ export default function CloudIdle({ strings, locale, loginPath }: Props) {
   const problem = useStore(hub.$problem);
   const status = useStore($cloudIdle);
   const loggedIn = useStore($isLoggedIn);
-  // The built page knows nobody's login: until the browser takes over, it shows the loading state.
-  const [ready, setReady] = useState(false);
+  useEffect(followCloudIdle, []);
 
-  useEffect(() => {
-    setReady(true);
-    return followCloudIdle();
-  }, []);
+  const problemText = (p: HubProblem) => p.serverMessage ?? t(p.key, { error: p.error ?? '' });
+  const problemNotice = problem && (
+    <p className="notice notice-warn" role="alert" data-code={problem.code}>
+      {problemText(problem)}
+    </p>
+  );
 
-  if (ready && !loggedIn) {
+  // Signed out, here or elsewhere: say why the live updates ended, if they did, and offer to log in.
+  if (!loggedIn) {
     return (
       <div className="card sign-in-prompt">
+        {problemNotice}
         <p>{t('account.signInToSee')}</p>
         <a className="button" href={loginUrl(loginPath)}>{t('nav.login')}</a>
       </div>
     );
   }
-
-  const problemText = (p: HubProblem) => p.serverMessage ?? t(p.key, { error: p.error ?? '' });
 
   return (
     <div className="cloud-idle">
@@ -55,7 +58,7 @@ export default function CloudIdle({ strings, locale, loginPath }: Props) {
           </button>
         )}
       </div>
-      {problem && <p className="notice notice-warn" role="alert" data-code={problem.code}>{problemText(problem)}</p>}
+      {problemNotice}
 
       <section className="card cloud-idle-status" aria-live="polite">
         {status === undefined && <p className="muted">{t('cloudIdle.loading')}</p>}

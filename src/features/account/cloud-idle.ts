@@ -3,8 +3,8 @@
  * connection (re)connects, then kept up to date by the server's pushes.
  */
 import { atom } from 'nanostores';
-import { hubEvents, hubMethods, type CloudIdleStatus } from '../../../contract/realtime.ts';
-import { hub } from '../../stores/realtime.ts';
+import { hubEvents, hubMethods, type CloudIdleStatus } from '#contract/realtime.ts';
+import { hub } from '@/stores/realtime.ts';
 
 /** `undefined` until the first answer; `null` when cloud idling never started. */
 export const $cloudIdle = atom<CloudIdleStatus | null | undefined>(undefined);
@@ -16,33 +16,19 @@ function show(status: CloudIdleStatus | null): void {
   $cloudIdle.set(status);
 }
 
-/** Connects and follows the status; the returned function stops both. */
+/** Follows the page's connection and the status on it; the returned function lets go of both (the connection stays for its other followers). */
 export function followCloudIdle(): () => void {
-  const { cloudIdleStatus } = hubEvents;
-  const { getCloudIdleStatus } = hubMethods;
-  // What arrives is checked against the contract: a page never shows a half-formed status.
-  const stopPushes = hub.on(cloudIdleStatus.name, (...args: unknown[]) => {
-    const parsed = cloudIdleStatus.arguments.safeParse(args);
-    if (parsed.success) show(parsed.data[0]);
-  });
+  const stopPushes = hub.on(hubEvents.cloudIdleStatus, show);
   const stopAsking = hub.$state.subscribe((state) => {
     if (state !== 'Connected') return;
-    hub.invoke(getCloudIdleStatus.name).then(
-      (result) => {
-        const parsed = getCloudIdleStatus.result.safeParse(result);
-        if (parsed.success) show(parsed.data);
-      },
-      () => {
-        // The connection dropped mid-call: the next connect asks again.
-      },
-    );
+    hub.invoke(hubMethods.getCloudIdleStatus).then(show, () => {
+      // The connection dropped mid-call (the next connect asks again), or the answer broke the contract: nothing to show.
+    });
   });
-  void hub.start().catch(() => {
-    // Already connecting or connected: nothing to do.
-  });
+  const release = hub.follow();
   return () => {
     stopPushes();
     stopAsking();
-    void hub.stop();
+    release();
   };
 }

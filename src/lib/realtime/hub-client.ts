@@ -1,18 +1,27 @@
 /**
  * The realtime connection of spec §4, §8 and §9 over the official
- * @microsoft/signalr client: one connection per access token, reused while the
- * token stays and rebuilt when it changes; start refused unless Disconnected,
- * sends refused unless Connected; reconnects after 0, 2, 10 and 30 s, then
- * stops; the hub token cached 10 minutes and fetched again once when the hub
- * refuses it; every failure turned into one of the §8 messages. No DOM and no
- * app state here, so tests drive it in Node against the real hub.
+ * @microsoft/signalr client: one connection per access token, shared by every
+ * follower and reused while the token stays, rebuilt when it changes; start
+ * refused unless Disconnected, sends refused unless Connected; reconnects after
+ * 0, 2, 10 and 30 s, then stops; the hub token cached 10 minutes and fetched
+ * again once when the hub refuses it; every failure turned into one of the §8
+ * messages; methods and pushes typed and checked by the contract. No DOM and
+ * no app state here, so tests drive it in Node against the real hub.
  */
 import { HubConnectionBuilder, HubConnectionState, LogLevel, type HttpTransportType, type HubConnection } from '@microsoft/signalr';
 import { atom } from 'nanostores';
-import { lifetimes, type identity } from '../../../contract/identity.ts';
-import type { ResponseOf } from '../../../contract/api.ts';
-import { hubTiming, unauthorizedCloseError } from '../../../contract/realtime.ts';
-import { ApiFailure } from '../api/errors.ts';
+import type { ResponseOf } from '#contract/api.ts';
+import { lifetimes, type identity } from '#contract/identity.ts';
+import {
+  hubTiming,
+  unauthorizedCloseError,
+  type HubEvent,
+  type HubEventArguments,
+  type HubMethod,
+  type HubMethodArguments,
+  type HubMethodResult,
+} from '#contract/realtime.ts';
+import { ApiFailure } from '@/lib/api/errors.ts';
 
 export type HubState = `${HubConnectionState}`;
 
@@ -39,7 +48,8 @@ export interface HubClientOptions {
   now?: () => number;
 }
 
-type Handler = (...args: any[]) => void;
+/** What the library hands a push: its raw arguments. */
+type Receiver = (...args: unknown[]) => void;
 
 const isUnauthorized = (error: Error) => error.message.includes(unauthorizedCloseError);
 
@@ -52,12 +62,12 @@ export function createHubClient(options: HubClientOptions) {
   const now = options.now ?? Date.now;
   const $state = atom<HubState>(HubConnectionState.Disconnected);
   const $problem = atom<HubProblem | null>(null);
-  const handlers = new Map<string, Set<Handler>>();
+  const receivers = new Map<string, Set<Receiver>>();
   let accessToken: string | null = null;
-  /** The connection for `accessToken`, once one was asked for. */
+  /** The connection for `accessToken`, once one was asked for; dropped when nobody wants it any more. */
   let current: HubConnection | null = null;
-  /** Whether the page wants to be connected (so a new token connects again). */
-  let wanted = false;
+  /** How many follow the connection: it is wanted while this is above zero. */
+  let followers = 0;
   let cached: { hubToken: string; fetchedAt: number } | null = null;
   /** The hub token fetched because the hub refused the one before: if the hub refuses it too, that is final. */
   let refetched: string | null = null;
@@ -94,7 +104,7 @@ export function createHubClient(options: HubClientOptions) {
       .withKeepAliveInterval(hubTiming.keepAliveMs)
       .configureLogging(LogLevel.None)
       .build();
-    for (const [target, set] of handlers) for (const handler of set) connection.on(target, handler);
+    for (const [target, set] of receivers) for (const receive of set) connection.on(target, receive);
     const sync = () => {
       if (current === connection) $state.set(connection.state);
     };
@@ -107,9 +117,15 @@ export function createHubClient(options: HubClientOptions) {
     return connection;
   }
 
-  async function connect(connection: HubConnection): Promise<void> {
+  /**
+   * Starts `connection`. A `retry` brings a new hub token for one the hub
+   * refused: until it connects, that refusal stays on show — also when the
+   * login behind it ends meanwhile (signed out elsewhere) and the token is taken away.
+   */
+  async function connect(connection: HubConnection, retry = false): Promise<void> {
     tokenProblem = null;
-    $problem.set(null);
+    refetching = retry;
+    if (!retry) $problem.set(null);
     const starting = connection.start();
     $state.set(connection.state);
     try {
@@ -117,79 +133,112 @@ export function createHubClient(options: HubClientOptions) {
     } catch (error) {
       if (current !== connection) return;
       $state.set(connection.state);
-      if (tokenProblem) $problem.set(tokenProblem);
-      else await failed(connection, error as Error);
+      if (!tokenProblem) await failed(connection, error as Error);
+      else if (!retry) $problem.set(tokenProblem);
       return;
     }
-    if (current === connection) $state.set(connection.state);
+    if (current !== connection) return;
+    $state.set(connection.state);
+    $problem.set(null);
   }
 
-  /** The hub refused a hub token: fetch a new one, once. A refused refetch, and anything else, is shown. */
+  /** Shows why the connection failed. A hub token the hub refused is fetched anew, once (spec §7). */
   async function failed(connection: HubConnection, error: Error): Promise<void> {
-    if (!wanted) return;
+    $problem.set(problemOf(error));
     if (isUnauthorized(error) && !(cached && cached.hubToken === refetched)) {
       cached = null;
-      refetching = true;
-      await connect(connection);
-      return;
+      await connect(connection, true);
     }
-    $problem.set(problemOf(error));
+  }
+
+  /** Lets the connection go: its late events no longer reach the page. */
+  function disconnect(): void {
+    const connection = current;
+    current = null;
+    $state.set(HubConnectionState.Disconnected);
+    void connection?.stop();
+  }
+
+  /** Connects now, for the followers. Refused unless Disconnected. */
+  async function start(): Promise<void> {
+    if (!accessToken) return;
+    current ??= build();
+    if (current.state !== HubConnectionState.Disconnected) throw new Error(`The realtime connection can only start when Disconnected; it is ${current.state}.`);
+    await connect(current);
   }
 
   return {
     $state,
     $problem,
 
-    /** The access token connections are made for. A change stops the connection; a new one starts when one is wanted. */
+    /**
+     * The access token connections are made for. A change stops the connection,
+     * and a new token connects again when anyone follows. A new token clears
+     * the last problem; a withdrawn one (logout) keeps what ended the connection on show.
+     */
     setAccessToken(token: string | null): void {
       if (token === accessToken) return;
       accessToken = token;
       cached = null;
-      const previous = current;
-      current = null;
-      $state.set(HubConnectionState.Disconnected);
+      disconnect();
+      if (!token) return;
       $problem.set(null);
-      void previous?.stop();
-      if (token && wanted) void this.start();
+      if (followers > 0) void start();
     },
 
-    /** Connects (or waits for an access token to connect with). Refused unless Disconnected. */
-    async start(): Promise<void> {
-      wanted = true;
-      if (!accessToken) return;
-      current ??= build();
-      if (current.state !== HubConnectionState.Disconnected) throw new Error(`The realtime connection can only start when Disconnected; it is ${current.state}.`);
-      await connect(current);
-    },
-
-    async stop(): Promise<void> {
-      wanted = false;
-      const connection = current;
-      if (!connection) return;
-      const stopping = connection.stop();
-      $state.set(connection.state);
-      await stopping;
-      if (current === connection) $state.set(connection.state);
-    },
-
-    /** Calls a hub method and waits for its result. Refused unless Connected. */
-    invoke<T>(method: string, ...args: unknown[]): Promise<T> {
-      if (!current || current.state !== HubConnectionState.Connected) return Promise.reject(new Error(`Cannot send: the realtime connection is ${$state.get()}.`));
-      return current.invoke<T>(method, ...args);
-    },
-
-    /** Runs `handler` for every push of `target`, across reconnects and rebuilt connections. */
-    on(target: string, handler: Handler): () => void {
-      let set = handlers.get(target);
-      if (!set) handlers.set(target, (set = new Set()));
-      set.add(handler);
-      current?.on(target, handler);
+    /**
+     * Wants the connection until the returned function is called: the first
+     * follower connects (or waits for an access token), the last one to let go
+     * disconnects, so islands on one page never cut each other off.
+     */
+    follow(): () => void {
+      // A follower watches $state too: what feeds this client while its state is watched (the page's access token) keeps running.
+      const unwatch = $state.listen(() => {});
+      followers += 1;
+      if (followers === 1) {
+        void start().catch(() => {
+          // Already connected (started without followers): nothing to do.
+        });
+      }
+      let released = false;
       return () => {
-        set.delete(handler);
-        current?.off(target, handler);
+        if (released) return;
+        released = true;
+        followers -= 1;
+        if (followers === 0) disconnect();
+        unwatch();
+      };
+    },
+
+    /** Connects again after the connection gave up (the "Connect again" button). Refused unless Disconnected. */
+    start,
+
+    /** Calls a hub method of the contract and checks its answer against it. Refused unless Connected; a malformed answer rejects. */
+    async invoke<M extends HubMethod>(method: M, ...args: HubMethodArguments<M>): Promise<HubMethodResult<M>> {
+      if (!current || current.state !== HubConnectionState.Connected) throw new Error(`Cannot send: the realtime connection is ${$state.get()}.`);
+      const parsed = method.result.safeParse(await current.invoke<unknown>(method.name, ...args));
+      if (!parsed.success) throw new Error(`The hub's answer to ${method.name} does not match the contract.`);
+      return parsed.data as HubMethodResult<M>;
+    },
+
+    /**
+     * Runs `handler` with the checked arguments of every push of `event`, across
+     * reconnects and rebuilt connections. A push that does not match the
+     * contract is dropped: a page never shows a half-formed value.
+     */
+    on<E extends HubEvent>(event: E, handler: (...args: HubEventArguments<E>) => void): () => void {
+      const receive: Receiver = (...args) => {
+        const parsed = event.arguments.safeParse(args);
+        if (parsed.success) handler(...(parsed.data as HubEventArguments<E>));
+      };
+      let set = receivers.get(event.name);
+      if (!set) receivers.set(event.name, (set = new Set()));
+      set.add(receive);
+      current?.on(event.name, receive);
+      return () => {
+        set.delete(receive);
+        current?.off(event.name, receive);
       };
     },
   };
 }
-
-export type HubClient = ReturnType<typeof createHubClient>;

@@ -1,29 +1,35 @@
 /**
  * The site's realtime connection logic (src/lib/realtime/hub-client.ts, what
- * the page's store runs) in Node against the real hub: reuse and rebuild by
- * access token, refusals, the hub-token cache and its one refetch, the §8
- * messages, and reconnecting after a server restart on the spec's delays.
+ * the page's store runs) in Node against the real hub: one connection shared by
+ * its followers, reuse and rebuild by access token, refusals, the hub-token
+ * cache and its one refetch, methods and pushes checked against the contract,
+ * the §8 messages (also when the session ends elsewhere), and reconnecting
+ * after a server restart on the spec's delays.
  */
 import { HttpTransportType } from '@microsoft/signalr';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { lifetimes } from '../../../contract/identity.ts';
-import { ApiFailure } from '../../../src/lib/api/errors.ts';
-import { createHubClient, type HubClientOptions } from '../../../src/lib/realtime/hub-client.ts';
+import * as z from 'zod/mini';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { identity, lifetimes } from '#contract/identity.ts';
+import { CloudIdleStatus, hubEvents, hubMethods } from '#contract/realtime.ts';
+import { ApiFailure } from '@/lib/api/errors.ts';
+import { createHubClient, type HubClientOptions } from '@/lib/realtime/hub-client.ts';
+import { demoAccount } from '../../../server/modules/identity/demo.ts';
+import { setCloudIdleStatus } from '../../../server/modules/cloud-idle/status.ts';
 import { startHubApp, type HubApp, testEvent } from './harness.ts';
 
 let t: HubApp;
 beforeAll(async () => (t = await startHubApp()));
 afterAll(() => t.close());
 
-/** A client whose hub-token fetches are counted (and can be replaced). */
-function client(options: Partial<HubClientOptions> = {}) {
+/** A client of `app`'s hub whose hub-token fetches are counted (and can be replaced). */
+function client(options: Partial<HubClientOptions> = {}, app = t) {
   const fetched: string[] = [];
   const hub = createHubClient({
-    url: t.url,
+    url: app.url,
     transport: HttpTransportType.WebSockets,
     fetchHubToken: async (accessToken) => {
       fetched.push(accessToken);
-      return { isSuccess: true, data: { AccessToken: await t.hubToken(accessToken) }, message: 'OK' };
+      return { isSuccess: true, data: { AccessToken: await app.hubToken(accessToken) }, message: 'OK' };
     },
     ...options,
   });
@@ -31,6 +37,7 @@ function client(options: Partial<HubClientOptions> = {}) {
 }
 
 const until = (check: () => boolean) => expect.poll(check, { timeout: 5_000 }).toBe(true);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the realtime connection', () => {
   it('waits for an access token, reuses the connection while it stays, and rebuilds when it changes', async () => {
@@ -38,9 +45,9 @@ describe('the realtime connection', () => {
     const second = await t.newUser();
     const { hub, fetched } = client();
     const pushes: unknown[] = [];
-    hub.on('Notice', (text) => pushes.push(text));
+    hub.on(testEvent('Notice'), (text) => pushes.push(text));
 
-    await hub.start();
+    hub.follow();
     expect(hub.$state.get()).toBe('Disconnected');
     hub.setAccessToken(first.accessToken);
     await until(() => hub.$state.get() === 'Connected');
@@ -64,7 +71,7 @@ describe('the realtime connection', () => {
     // Logout: disconnected, and sends are refused.
     hub.setAccessToken(null);
     expect(hub.$state.get()).toBe('Disconnected');
-    await expect(hub.invoke('GetCloudIdleStatus')).rejects.toThrow('Cannot send: the realtime connection is Disconnected.');
+    await expect(hub.invoke(hubMethods.getCloudIdleStatus)).rejects.toThrow('Cannot send: the realtime connection is Disconnected.');
   });
 
   it('keeps the hub token 10 minutes, and fetches a new one once when the hub refuses the kept one', async () => {
@@ -83,25 +90,27 @@ describe('the realtime connection', () => {
       },
     });
     hub.setAccessToken(me.accessToken);
-    await hub.start();
-    expect(hub.$state.get()).toBe('Connected');
-    await hub.stop();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    /** Connects, then lets go; the kept hub token outlives the connection. */
+    const connectOnce = async () => {
+      const release = hub.follow();
+      await until(() => hub.$state.get() === 'Connected');
+      release();
+    };
+    await connectOnce();
+    await pause(400);
 
     // Kept: the server refuses it as Unauthorized; one new token, and connected without a message.
-    await hub.start();
+    const release = hub.follow();
     await until(() => hub.$state.get() === 'Connected' && fetched.length === 2);
     expect(hub.$problem.get()).toBeNull();
-    await hub.stop();
+    release();
 
     clock += lifetimes.hubTokenMs - 1;
-    await hub.start();
+    await connectOnce();
     expect(fetched.length).toBe(2);
-    await hub.stop();
     clock += 1;
-    await hub.start();
+    await connectOnce();
     expect(fetched.length).toBe(3);
-    await hub.stop();
   });
 
   it('says Token 过期请刷新再试 (401) when the refetched hub token is refused too, and stops there', async () => {
@@ -137,6 +146,97 @@ describe('the realtime connection', () => {
   });
 });
 
+describe('methods and pushes of the contract', () => {
+  it('hands out checked, typed answers and pushes, and drops what breaks the contract', async () => {
+    const me = await t.newUser();
+    const { hub } = client();
+    const statuses: CloudIdleStatus[] = [];
+    hub.on(hubEvents.cloudIdleStatus, (status) => {
+      expectTypeOf(status).toEqualTypeOf<CloudIdleStatus>();
+      statuses.push(status);
+    });
+    hub.setAccessToken(me.accessToken);
+    const release = hub.follow();
+    await until(() => hub.$state.get() === 'Connected');
+
+    const none = await hub.invoke(hubMethods.getCloudIdleStatus);
+    expectTypeOf(none).toEqualTypeOf<CloudIdleStatus | null>();
+    expect(none).toBeNull();
+
+    // A half-formed push first, then a real one: only the real one arrives.
+    await t.app.hub.toUser(me.userId, testEvent(hubEvents.cloudIdleStatus.name), [{ State: 'Idling', Games: 'many' }]);
+    const saved = await setCloudIdleStatus(t.app.db, t.app.hub, me.userId, { State: 'Idling', Games: [{ AppId: 730, Name: 'Counter-Strike 2', CardsRemaining: 3 }], CardsRemaining: 9 });
+    await until(() => statuses.length > 0);
+    expect(statuses).toEqual([saved]);
+    expect(await hub.invoke(hubMethods.getCloudIdleStatus)).toEqual(saved);
+
+    // An answer the contract does not allow rejects instead of reaching the page.
+    const expectsText = { ...hubMethods.getCloudIdleStatus, result: z.string() };
+    await expect(hub.invoke(expectsText)).rejects.toThrow("The hub's answer to GetCloudIdleStatus does not match the contract.");
+    release();
+  });
+});
+
+describe('one connection for the page', () => {
+  let demo: HubApp;
+  beforeAll(async () => (demo = await startHubApp({ DEMO_DATA: 'true' })));
+  afterAll(() => demo.close());
+
+  /** A login of the demo account: a session of its own. */
+  const logIn = async (device: string) =>
+    (await demo.call(identity.loginByPassword, { body: { Account: demoAccount.phone, Password: demoAccount.password, DeviceId: device } })).body.data;
+
+  it('stays while any follower stays, stops when the last lets go, and connects again for a new follower', async () => {
+    const me = await logIn('followers-test-01');
+    const { hub } = client({}, demo);
+    const pushes: unknown[] = [];
+    hub.on(testEvent('Notice'), (text) => pushes.push(text));
+    hub.setAccessToken(me.AccessToken);
+
+    const releaseA = hub.follow();
+    const releaseB = hub.follow();
+    await until(() => hub.$state.get() === 'Connected');
+    expect(demo.app.hub.size).toBe(1);
+
+    // One island leaves (twice, as a cleanup may run): the other keeps the connection and its pushes.
+    releaseA();
+    releaseA();
+    expect(hub.$state.get()).toBe('Connected');
+    await demo.app.hub.toUser(me.User.Id, testEvent('Notice'), ['still here']);
+    await until(() => pushes.length === 1);
+
+    releaseB();
+    expect(hub.$state.get()).toBe('Disconnected');
+    await until(() => demo.app.hub.size === 0);
+
+    const releaseC = hub.follow();
+    await until(() => hub.$state.get() === 'Connected');
+    expect(demo.app.hub.size).toBe(1);
+    releaseC();
+    await until(() => demo.app.hub.size === 0);
+  });
+
+  it('ends with Token 过期请刷新再试 (401), and stays ended, when another device signs this session out', async () => {
+    const here = await logIn('signed-out-here-01');
+    const { hub, fetched } = client({}, demo);
+    hub.setAccessToken(here.AccessToken);
+    hub.follow();
+    await until(() => hub.$state.get() === 'Connected');
+
+    const elsewhere = await logIn('signing-out-elsewhere-01');
+    expect((await demo.call(identity.signOutOtherSessions, { token: elsewhere.AccessToken })).body.code).toBe(200);
+
+    await until(() => hub.$problem.get() !== null && hub.$state.get() === 'Disconnected');
+    expect(hub.$problem.get()).toEqual({ key: 'realtime.tokenExpired', code: 401 });
+    // One try for a new hub token, which the ended login cannot have; then no more.
+    expect(fetched).toEqual([here.AccessToken, here.AccessToken]);
+    await pause(2_500);
+    expect(hub.$state.get()).toBe('Disconnected');
+    expect(fetched).toHaveLength(2);
+    expect(demo.app.hub.size).toBe(0);
+  });
+});
+
 describe('after a server restart', () => {
   it('reconnects on the spec’s delays (0, then 2 s) and carries on', { timeout: 30_000 }, async () => {
     const first = await startHubApp({ DEMO_DATA: 'true' });
@@ -144,7 +244,8 @@ describe('after a server restart', () => {
     const me = await first.newUser();
     const { hub } = client({ url: first.url, fetchHubToken: async (accessToken) => ({ isSuccess: true, data: { AccessToken: await first.hubToken(accessToken) }, message: 'OK' }) });
     hub.setAccessToken(me.accessToken);
-    await hub.start();
+    const release = hub.follow();
+    await until(() => hub.$state.get() === 'Connected');
     const states: Array<[string, number]> = [];
     hub.$state.listen((state) => states.push([state, Date.now()]));
 
@@ -154,7 +255,7 @@ describe('after a server restart', () => {
     const dropped = Date.now();
     await until(() => hub.$state.get() === 'Reconnecting');
     // The immediate attempt finds nobody; the server is back before the 2-second one.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await pause(500);
     const second = await startHubApp({ DATA_DIR: dataDir }, port);
     try {
       await until(() => hub.$state.get() === 'Connected');
@@ -162,11 +263,11 @@ describe('after a server restart', () => {
       expect(reconnectedAfter).toBeGreaterThanOrEqual(2_000);
       expect(reconnectedAfter).toBeLessThan(10_000);
 
-      const received = new Promise((resolve) => hub.on('Notice', resolve));
+      const received = new Promise((resolve) => hub.on(testEvent('Notice'), resolve));
       await second.app.hub.toUser(me.userId, testEvent('Notice'), ['back again']);
       expect(await received).toBe('back again');
     } finally {
-      await hub.stop();
+      release();
       await second.close();
     }
   });
