@@ -28,7 +28,10 @@ const paragraphs = [
 /** A plausible article of about 300 words with headings, a list and a code block. */
 function article(locale: string, i: number): string {
   const date = new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
-  const body = Array.from({ length: 3 }, (_, s) => `## Section ${s + 1}\n\n${paragraphs[(i + s) % 4]} ${paragraphs[(i + s + 1) % 4]}\n\n- ${paragraphs[s % 4]}\n- ${paragraphs[(s + 2) % 4]}\n`).join('\n');
+  const body = Array.from(
+    { length: 3 },
+    (_, s) => `## Section ${s + 1}\n\n${paragraphs[(i + s) % 4]} ${paragraphs[(i + s + 1) % 4]}\n\n- ${paragraphs[s % 4]}\n- ${paragraphs[(s + 2) % 4]}\n`,
+  ).join('\n');
   return `---\ntitle: "Generated article ${i} (${locale})"\ndescription: "Benchmark article number ${i} for ${locale}."\ncategory: ${i % 2 ? 'DR' : 'DG'}\ndate: ${date}\nauthor: "Benchmark"\ntags: ["bench"]\n---\n\n${body}\n\`\`\`bash\nsha256sum -c checksums.txt\n\`\`\`\n`;
 }
 
@@ -122,7 +125,15 @@ console.table({
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 console.table(
   Object.fromEntries(
-    Object.entries(js).map(([type, v]) => [type, { 'gzipped JS (bytes)': v.gzipBytes, 'gzipped JS': kb(v.gzipBytes), React: v.react ? 'yes' : 'no', budget: v.island ? (v.gzipBytes <= budgetBytes ? 'ok' : 'OVER') : '—' }]),
+    Object.entries(js).map(([type, v]) => [
+      type,
+      {
+        'gzipped JS (bytes)': v.gzipBytes,
+        'gzipped JS': kb(v.gzipBytes),
+        React: v.react ? 'yes' : 'no',
+        budget: v.island ? (v.gzipBytes <= budgetBytes ? 'ok' : 'OVER') : '—',
+      },
+    ]),
   ),
 );
 
@@ -132,5 +143,8 @@ console.log('Wrote bench/results/site.json');
 if (!values.keep) rmSync(work, { recursive: true, force: true });
 
 const over = Object.entries(js).filter(([, v]) => v.island && v.gzipBytes > budgetBytes);
-for (const [type, v] of over) console.error(`Over the JavaScript budget: the ${type} page ships ${v.gzipBytes} bytes (${kb(v.gzipBytes)}) of gzipped JS; an island page may ship ${budgetBytes} (${kb(budgetBytes)}).`);
+for (const [type, v] of over)
+  console.error(
+    `Over the JavaScript budget: the ${type} page ships ${v.gzipBytes} bytes (${kb(v.gzipBytes)}) of gzipped JS; an island page may ship ${budgetBytes} (${kb(budgetBytes)}).`,
+  );
 if (over.length) process.exitCode = 1;

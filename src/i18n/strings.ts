@@ -1,10 +1,23 @@
 /**
- * Islands get only the dictionary keys they show, handed down by their page;
- * this translates with them, `{{name}}` placeholders included. A key that was
- * not handed down shows as itself.
+ * Islands translate with the dictionary entries their page handed down
+ * (`stringsFor` in t.ts). Keys are the English dictionary's, so a mistyped key
+ * does not compile; `{{name}}` placeholders are filled as everywhere else
+ * (contract/interpolate.ts). A key that was not handed down throws rather than
+ * showing itself on the page — and for an island that states its keys
+ * (`Strings<K>`), the types already rule it out.
  */
-export type Strings = Record<string, string>;
+import { interpolate } from '#contract/interpolate.ts';
+import type { Strings, UiKey } from './t.ts';
 
-export function translator(strings: Strings): (key: string, params?: Record<string, string | number>) => string {
-  return (key, params = {}) => (strings[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
+export type { Strings, UiKey };
+
+export type Translate<K extends UiKey> = (key: K, params?: Record<string, string | number>) => string;
+
+/** The translate function over `strings`: its keys are `K` when the island named them, any UI key otherwise. */
+export function translator<K extends UiKey = never>(strings: Strings<K>): Translate<[K] extends [never] ? UiKey : K> {
+  return (key, params) => {
+    const template = strings[key];
+    if (template === undefined) throw new Error(`UI string "${key}" was not handed down to this island (see stringsFor)`);
+    return interpolate(template, params);
+  };
 }

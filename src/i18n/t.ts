@@ -1,7 +1,27 @@
 import i18next, { type TFunction } from 'i18next';
+import type en from '../../content/i18n/en.json';
 import { defaultLocale, type LocaleCode } from './locales.ts';
 
 type Dictionary = Record<string, string>;
+
+/** A UI string's key: every dictionary has exactly the English one's keys (tests/unit/dictionaries.test.ts). */
+export type UiKey = keyof typeof en;
+
+/** The dotted prefixes of a key: `login.tab.sms` → `login` | `login.tab`. */
+type PrefixesOf<K extends string> = K extends `${infer Head}.${infer Rest}` ? Head | `${Head}.${PrefixesOf<Rest>}` : never;
+
+/** What a page may name when it hands strings down: a key, or a prefix standing for the keys under it. */
+export type UiName = UiKey | PrefixesOf<UiKey>;
+
+/** The keys a list of names stands for. */
+export type KeysUnder<N extends string> = Extract<UiKey, N | `${N}.${string}`>;
+
+/**
+ * Dictionary entries handed to an island: the keys `K` for certain, others
+ * perhaps. An island that states its `K` can ask only for those, and its page
+ * must hand them all down, or the page does not type-check.
+ */
+export type Strings<K extends UiKey = never> = Readonly<Record<K, string>> & { readonly [P in UiKey]?: string };
 
 const files = import.meta.glob<Dictionary>('../../content/i18n/*.json', { eager: true, import: 'default' });
 
@@ -12,9 +32,31 @@ export function dictionaryOf(code: LocaleCode): Dictionary {
   return dictionary;
 }
 
-/** What a page hands its island: the keys named, and those under them (`login` → `login.*`). */
-export function stringsFor(code: LocaleCode, names: string[]): Dictionary {
-  return Object.fromEntries(Object.entries(dictionaryOf(code)).filter(([key]) => names.some((name) => key === name || key.startsWith(`${name}.`))));
+/**
+ * What a page hands its island: the keys named, and those under them
+ * (`login` → `login.*`). A name that matches nothing fails the build, so an
+ * island never waits for a string its page did not send.
+ */
+export function stringsFor<const N extends UiName>(code: LocaleCode, names: readonly N[]): Strings<KeysUnder<N>> {
+  const entries = Object.entries(dictionaryOf(code));
+  const picked = names.map((name) => {
+    const matching = entries.filter(([key]) => key === name || key.startsWith(`${name}.`));
+    if (!matching.length) throw new Error(`No UI string "${name}" or "${name}.*" in content/i18n/${code}.json`);
+    return matching;
+  });
+  return Object.fromEntries(picked.flat()) as Strings<KeysUnder<N>>;
+}
+
+/**
+ * A translated sentence cut at its `{{name}}` placeholders: text at even
+ * indexes, placeholder names at odd ones. For a page that fills placeholders
+ * with markup (links), which interpolating into a string cannot do safely.
+ */
+export function sentenceParts(code: LocaleCode, key: UiKey): string[] {
+  const template = dictionaryOf(code)[key];
+  if (template === undefined) throw new Error(`Missing UI string "${key}" in content/i18n/${code}.json`);
+  // The placeholder syntax of contract/interpolate.ts; the capture group keeps the names.
+  return template.split(/\{\{\s*(\w+)\s*\}\}/);
 }
 
 const translators = new Map<LocaleCode, TFunction>();

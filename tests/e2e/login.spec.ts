@@ -1,5 +1,6 @@
 /** Registering by SMS in the real browser against the real server: the browser's WebCrypto talks to the server's node:crypto. */
 import { expect, test, type Page } from '@playwright/test';
+import { signInAsDemo } from './session.ts';
 
 let phoneSeq = 0;
 const newPhone = () => `1370${String(process.pid % 1000).padStart(3, '0')}${String(++phoneSeq).padStart(4, '0')}`;
@@ -32,7 +33,8 @@ test('register by SMS, come back to the page, stay logged in, sign out', async (
 
   const badge = page.locator('[data-session-badge]');
   await expect(badge).toContainText(`Beacon-${phone.slice(-4)}`);
-  await expect(badge.locator('img')).toHaveAttribute('src', '/images/avatar-placeholder.svg');
+  // The placeholder is a build asset with a content-hashed name.
+  await expect(badge.locator('img')).toHaveAttribute('src', /\/_astro\/avatar-placeholder\.[\w-]+\.svg$/);
   await page.reload();
   await expect(badge).toBeVisible();
   await expect(page.locator('[data-login-link]')).toBeHidden();
@@ -63,18 +65,42 @@ test('an expired login on an account page says so and goes to login, then back',
 
 test('the form checks the agreement, the phone and the code first, in the page language', async ({ page }) => {
   await page.goto('/ja/account/login');
-  await page.getByRole('tab').first().waitFor();
-  const send = page.locator('.input-row button');
+  const send = page.getByRole('button', { name: 'コードを送信' });
+  const alert = page.getByRole('alert');
   await send.click();
-  await expect(page.getByRole('alert')).toContainText('プライバシー');
+  await expect(alert).toHaveText('先に利用規約とプライバシーポリシーに同意してください。');
   await page.getByRole('checkbox').check();
   await send.click();
-  await expect(page.getByRole('alert')).not.toContainText('プライバシー');
+  await expect(alert).toHaveText('電話番号を入力してください。');
   await page.locator('input[name="phone"]').fill('12ab');
   await send.click();
-  const invalid = await page.getByRole('alert').textContent();
-  expect(invalid).toBeTruthy();
+  await expect(alert).toHaveText('正しい電話番号を入力してください。');
+  await page.locator('input[name="phone"]').fill('13800000000');
+  await page.locator('input[name="code"]').fill('12');
+  await page.getByRole('button', { name: 'ログイン / 新規登録' }).click();
+  await expect(alert).toHaveText('正しい認証コードを入力してください。');
   await expect(page.getByRole('tab')).toHaveCount(2);
+});
+
+test('the agreement label links to both documents, in the page language', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  for (const [path, agreement, privacy, prefix] of [
+    ['/ja/account/login', '利用規約', 'プライバシーポリシー', '/ja'],
+    ['/account/login', '用户协议', '隐私政策', ''],
+  ]) {
+    await page.goto(path);
+    const label = page.locator('label.agree');
+    await expect(label.getByRole('link', { name: agreement })).toHaveAttribute('href', `${prefix}/agreement`);
+    await expect(label.getByRole('link', { name: privacy })).toHaveAttribute('href', `${prefix}/privacy`);
+    // Hydrated without complaint: the form is enabled and the slot kept its links.
+    await expect(page.getByRole('checkbox')).toBeEnabled();
+    await expect(label.getByRole('link')).toHaveCount(2);
+  }
+  expect(errors).toEqual([]);
 });
 
 test('password login is offered in Chinese only, and the demo account can use it', async ({ page }) => {
@@ -100,4 +126,20 @@ test('quick login says plainly that it is not configured', async ({ page }) => {
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Steam' }).click();
   await expect(page.getByRole('alert')).toHaveText('Steam sign-in is not configured on this server yet. Please use SMS login.');
+});
+
+test('a logged-in visitor gets the logged-in view, without a hydration error', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await signInAsDemo(page);
+
+  await page.goto('/en/account/login?redirectUrl=%2Fen%2Fdownload');
+  const name = await page.evaluate(() => JSON.parse(localStorage.getItem('beacon.user')!).NickName as string);
+  await expect(page.getByText(`You are logged in as ${name}.`)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Continue' })).toHaveAttribute('href', '/en/download');
+  await expect(page.locator('fieldset')).toHaveCount(0);
+  expect(errors).toEqual([]);
 });

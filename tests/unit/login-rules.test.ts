@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { h5AvatarUrl, placeholderAvatar } from '../../src/lib/avatar.ts';
-import { safeRedirect } from '../../src/features/auth/redirect.ts';
-import { checkPasswordLogin, checkSmsLogin } from '../../src/features/auth/validation.ts';
+import { h5AvatarUrl, placeholderAvatar } from '@/lib/avatar.ts';
+import { safeRedirect } from '@/features/auth/redirect.ts';
+import { checkPasswordLogin, checkSmsLogin } from '@/features/auth/validation.ts';
 
 const origin = 'https://beacontoolkit.net';
 const fallback = '/account/center/info';

@@ -1,132 +1,82 @@
 /**
  * The login widget (spec §2, §5): SMS login, quick login and — in Chinese
- * only — password login, behind one agreement checkbox. After login it says so
- * and returns to `redirectUrl` (same-site paths only).
+ * only — password login, behind one agreement checkbox. It renders the login
+ * form's stores and calls its actions; the logic is in login-store.ts.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type FormEvent } from 'react';
-import { identity, type LoginResult } from '../../../contract/identity.ts';
-import { translator, type Strings } from '../../i18n/strings.ts';
-import { call } from '../../lib/api/client.ts';
-import { failureText } from '../../lib/api/errors.ts';
-import { $isLoggedIn, $user, deviceId, signIn, takeNotice } from '../../stores/session.ts';
-import { safeRedirect } from './redirect.ts';
-import { checkPasswordLogin, checkSmsLogin } from './validation.ts';
+import { useState, useSyncExternalStore, type ReactNode, type SubmitEvent } from 'react';
+import { translator, type Strings } from '@/i18n/strings.ts';
+import { browserEnvironment } from './environment.ts';
+import { createLoginForm, quickProviders, type LoginKey, type LoginMessage, type LoginOptions } from './login-store.ts';
 
-type Tab = 'sms' | 'quick' | 'password';
-type Message = { kind: 'error' | 'info'; text: string } | null;
-
-interface Props {
+interface Props extends LoginOptions {
   /** This page's translations of the login.*, session.* and api.* keys. */
-  strings: Strings;
-  /** The checkbox label with its two links, already translated. */
-  agreementHtml: string;
-  showPassword: boolean;
-  /** Where to go when redirectUrl is missing or not ours. */
-  fallbackPath: string;
+  strings: Strings<LoginKey>;
+  /** The checkbox label with its two links, translated by the page: its `agreement` slot, which Astro hands over as this prop. */
+  agreement?: ReactNode;
 }
 
-const resendSeconds = 60;
-const quickProviders = ['WeChat', 'Xbox', 'Steam'] as const;
+/**
+ * False while React hydrates the prerendered page, true from then on. The
+ * page was built knowing nobody's login and with no script run, so the first
+ * render must be that page (React error #418 otherwise); what only the
+ * browser knows — who is logged in, a notice left by another page — shows
+ * in the render right after.
+ */
+const noSubscription = () => () => {};
+const useHydrated = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 
-export default function LoginForm({ strings, agreementHtml, showPassword, fallbackPath }: Props) {
+export default function LoginForm({ strings, agreement, showPassword, fallbackPath }: Props) {
   const t = translator(strings);
-  const tabs: Tab[] = showPassword ? ['sms', 'quick', 'password'] : ['sms', 'quick'];
+  const [form] = useState(() => createLoginForm(browserEnvironment, { showPassword, fallbackPath }));
+  const hydrated = useHydrated();
+  const tab = useStore(form.$tab);
+  const agreed = useStore(form.$agreed);
+  const phone = useStore(form.$phone);
+  const code = useStore(form.$code);
+  const account = useStore(form.$account);
+  const password = useStore(form.$password);
+  const countdown = useStore(form.$countdown);
+  const busy = useStore(form.$busy);
+  const message = useStore(form.$message);
+  const redirecting = useStore(form.$redirecting);
+  const signedInAs = useStore(form.$signedInAs);
 
-  const [tab, setTab] = useState<Tab>('sms');
-  const [agreed, setAgreed] = useState(false);
-  const [phone, setPhone] = useState('');
-  const [code, setCode] = useState('');
-  const [account, setAccount] = useState('');
-  const [password, setPassword] = useState('');
-  const [countdown, setCountdown] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<Message>(null);
-  const [redirecting, setRedirecting] = useState(false);
-  // Until React has taken over the server-rendered form, input would be lost: keep it disabled.
-  const [ready, setReady] = useState(false);
-  const loggedIn = useStore($isLoggedIn);
-  const user = useStore($user);
-
-  const target = () => safeRedirect(new URLSearchParams(location.search).get('redirectUrl'), location.origin, fallbackPath);
-
-  useEffect(() => {
-    setReady(true);
-    const notice = takeNotice();
-    if (notice) setMessage({ kind: 'error', text: t(notice) });
-  }, []);
-
-  useEffect(() => {
-    if (countdown <= 0) return;
-    const timer = setTimeout(() => setCountdown(countdown - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [countdown]);
-
-  async function run<T>(action: () => Promise<T>): Promise<T | undefined> {
-    setBusy(true);
-    setMessage(null);
-    try {
-      return await action();
-    } catch (error) {
-      setMessage({ kind: 'error', text: failureText(error, t) });
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  function finish(result: LoginResult) {
-    signIn(result);
-    setRedirecting(true);
-    setMessage({ kind: 'info', text: t('login.redirecting') });
-    setTimeout(() => location.assign(target()), 800);
-  }
-
-  async function sendCode() {
-    const problem = checkSmsLogin({ agreed, phone });
-    if (problem) return setMessage({ kind: 'error', text: t(problem) });
-    await run(async () => {
-      await call(identity.sendSmsCode, { body: { Phone: phone.trim() } });
-      setCountdown(resendSeconds);
-      setMessage({ kind: 'info', text: t('login.codeSent') });
-    });
-  }
-
-  async function submitSms(event: FormEvent) {
+  const text = (shown: LoginMessage) => ('text' in shown ? shown.text : t(shown.key, shown.params));
+  const submit = (action: () => Promise<void>) => (event: SubmitEvent) => {
     event.preventDefault();
-    const problem = checkSmsLogin({ agreed, phone, code });
-    if (problem) return setMessage({ kind: 'error', text: t(problem) });
-    const result = await run(() => call(identity.loginOrRegister, { body: { Phone: phone.trim(), Code: code.trim(), DeviceId: deviceId() } }));
-    if (result) finish(result);
-  }
+    void action();
+  };
 
-  async function submitPassword(event: FormEvent) {
-    event.preventDefault();
-    const problem = checkPasswordLogin({ agreed, account, password });
-    if (problem) return setMessage({ kind: 'error', text: t(problem) });
-    const result = await run(() => call(identity.loginByPassword, { body: { Account: account.trim(), Password: password, DeviceId: deviceId() } }));
-    if (result) finish(result);
-  }
-
-  function quickLogin(provider: (typeof quickProviders)[number]) {
-    if (!agreed) return setMessage({ kind: 'error', text: t('login.agreeFirst') });
-    setMessage({ kind: 'error', text: t('login.quickNotConfigured', { provider }) });
-  }
-
-  if (loggedIn && user && !redirecting) {
+  if (hydrated && signedInAs !== null) {
     return (
       <div className="card login-card">
-        <p>{t('login.alreadyIn', { name: user.NickName })}</p>
-        <a className="button" href={target()}>{t('login.continue')}</a>
+        <p>{t('login.alreadyIn', { name: signedInAs })}</p>
+        <a className="button" href={form.target()}>
+          {t('login.continue')}
+        </a>
       </div>
     );
   }
 
   return (
-    <fieldset className="card login-card" disabled={!ready}>
+    // Disabled until React has taken over the prerendered form: input typed before that would be lost.
+    <fieldset className="card login-card" disabled={!hydrated}>
       <div className="tabs" role="tablist">
-        {tabs.map((name) => (
-          <button key={name} type="button" role="tab" aria-selected={tab === name} className={tab === name ? 'active' : undefined} onClick={() => { setTab(name); setMessage(null); }}>
+        {form.tabs.map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            aria-selected={tab === name}
+            className={tab === name ? 'active' : undefined}
+            onClick={() => form.selectTab(name)}
+          >
             {t(`login.tab.${name}`)}
           </button>
         ))}
@@ -134,55 +84,77 @@ export default function LoginForm({ strings, agreementHtml, showPassword, fallba
       <p className="muted">{t(`login.method.${tab}`)}</p>
 
       {tab === 'sms' && (
-        <form className="login-form" onSubmit={submitSms} noValidate>
+        <form className="login-form" onSubmit={submit(form.submitSms)} noValidate>
           <label>
             {t('login.phone')}
-            <input name="phone" type="tel" inputMode="tel" autoComplete="tel" placeholder={t('login.phonePlaceholder')} value={phone} onChange={(e) => setPhone(e.target.value)} />
+            <input
+              name="phone"
+              type="tel"
+              inputMode="tel"
+              autoComplete="tel"
+              placeholder={t('login.phonePlaceholder')}
+              value={phone}
+              onChange={(e) => form.$phone.set(e.target.value)}
+            />
           </label>
           <label>
             {t('login.code')}
             <span className="input-row">
-              <input name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder={t('login.codePlaceholder')} value={code} onChange={(e) => setCode(e.target.value)} />
-              <button type="button" className="button button-secondary" disabled={busy || countdown > 0} onClick={sendCode}>
+              <input
+                name="code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                placeholder={t('login.codePlaceholder')}
+                value={code}
+                onChange={(e) => form.$code.set(e.target.value)}
+              />
+              <button type="button" className="button button-secondary" disabled={busy || countdown > 0} onClick={() => void form.sendCode()}>
                 {countdown > 0 ? t('login.resendIn', { seconds: countdown }) : t('login.sendCode')}
               </button>
             </span>
           </label>
-          <button type="submit" className="button" disabled={busy || redirecting}>{busy ? t('login.working') : t('login.submit')}</button>
+          <button type="submit" className="button" disabled={busy || redirecting}>
+            {busy ? t('login.working') : t('login.submit')}
+          </button>
         </form>
       )}
 
       {tab === 'quick' && (
         <div className="login-form">
           {quickProviders.map((provider) => (
-            <button key={provider} type="button" className="button button-secondary" onClick={() => quickLogin(provider)}>{provider}</button>
+            <button key={provider} type="button" className="button button-secondary" onClick={() => form.quickLogin(provider)}>
+              {provider}
+            </button>
           ))}
           <p className="muted">{t('login.steamNote')}</p>
         </div>
       )}
 
       {tab === 'password' && (
-        <form className="login-form" onSubmit={submitPassword} noValidate>
+        <form className="login-form" onSubmit={submit(form.submitPassword)} noValidate>
           <label>
             {t('login.account')}
-            <input name="account" autoComplete="username" value={account} onChange={(e) => setAccount(e.target.value)} />
+            <input name="account" autoComplete="username" value={account} onChange={(e) => form.$account.set(e.target.value)} />
           </label>
           <label>
             {t('login.password')}
-            <input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            <input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => form.$password.set(e.target.value)} />
           </label>
-          <button type="submit" className="button" disabled={busy || redirecting}>{busy ? t('login.working') : t('login.passwordSubmit')}</button>
+          <button type="submit" className="button" disabled={busy || redirecting}>
+            {busy ? t('login.working') : t('login.passwordSubmit')}
+          </button>
         </form>
       )}
 
       <label className="agree">
-        <input type="checkbox" name="agree" checked={agreed} onChange={(e) => setAgreed(e.target.checked)} />
-        <span dangerouslySetInnerHTML={{ __html: agreementHtml }} />
+        <input type="checkbox" name="agree" checked={agreed} onChange={(e) => form.$agreed.set(e.target.checked)} />
+        <span>{agreement}</span>
       </label>
 
-      {message && (
+      {hydrated && message && (
         <p className={`notice ${message.kind === 'error' ? 'notice-warn' : 'notice-info'}`} role={message.kind === 'error' ? 'alert' : 'status'}>
-          {message.text}
+          {text(message)}
         </p>
       )}
     </fieldset>

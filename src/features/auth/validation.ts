@@ -1,7 +1,10 @@
 /** Spec §5 checks of the login form, in the order the user meets them; each failure names its message key. */
-import { codePattern, phonePattern } from '../../../contract/identity.ts';
+import { codePattern, phonePattern } from '#contract/identity.ts';
+import type { KeysUnder } from '@/i18n/t.ts';
 
-export function checkSmsLogin(form: { agreed: boolean; phone: string; code?: string }): string | null {
+type Problem = KeysUnder<'login'> | null;
+
+export function checkSmsLogin(form: { agreed: boolean; phone: string; code?: string }): Problem {
   if (!form.agreed) return 'login.agreeFirst';
   if (!form.phone.trim()) return 'login.phoneRequired';
   if (!phonePattern.test(form.phone.trim())) return 'login.phoneInvalid';
@@ -9,7 +12,7 @@ export function checkSmsLogin(form: { agreed: boolean; phone: string; code?: str
   return null;
 }
 
-export function checkPasswordLogin(form: { agreed: boolean; account: string; password: string }): string | null {
+export function checkPasswordLogin(form: { agreed: boolean; account: string; password: string }): Problem {
   if (!form.agreed) return 'login.agreeFirst';
   if (!form.account.trim()) return 'login.accountRequired';
   if (!form.password) return 'login.passwordRequired';

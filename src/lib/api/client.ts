@@ -1,22 +1,28 @@
 /**
  * The one HTTP client of the site: every call of the contract goes through
- * `call`, which seals encrypted bodies, sends the bearer token, the page
- * language and credentials, times out after 100 s, unwraps the envelope and
- * turns every failure into an ApiFailure (see errors.ts).
+ * `call`, which seals encrypted bodies, puts a plain GET's request in its
+ * query string, sends the bearer token, the page language and credentials,
+ * times out after 100 s, unwraps the envelope, checks the answer against the
+ * route's response schema and turns every failure into an ApiFailure (see
+ * errors.ts).
  */
-import { pathOf, type ApiRoute, type RequestOf, type ResponseOf } from '../../../contract/api.ts';
-import { encryption } from '../../../contract/crypto.ts';
-import { SUCCESS, type Envelope } from '../../../contract/envelope.ts';
-import { apiBase, requestTimeoutMs, serverPublicKey } from './config.ts';
-import { createSealer, requestParts, type Sealer } from './crypto.ts';
+import { pathOf, type ApiRoute, type ParamsOf, type RequestOf, type ResponseOf } from '#contract/api.ts';
+import { encryption } from '#contract/crypto.ts';
+import { SUCCESS, type Envelope } from '#contract/envelope.ts';
+import { system } from '#contract/identity.ts';
+import { apiBase, bakedPublicKey, requestTimeoutMs } from './config.ts';
+import { createSealer, importPublicKey, requestParts, type Sealer } from './crypto.ts';
 import { ApiFailure } from './errors.ts';
 
 export interface CallOptions<R extends ApiRoute> {
   body?: RequestOf<R>;
-  params?: Record<string, string | number>;
+  params?: ParamsOf<R>;
   /** The access token for authenticated calls. */
   token?: string | null;
 }
+
+/** The type of `call`, for stores that take it injected (their tests pass a stand-in). */
+export type Call = <R extends ApiRoute>(route: R, options?: CallOptions<R>) => Promise<ResponseOf<R>>;
 
 const unauthorizedEvent = new EventTarget();
 
@@ -26,13 +32,26 @@ export function onUnauthorized(listener: () => void): () => void {
   return () => unauthorizedEvent.removeEventListener('unauthorized', listener);
 }
 
+/** The server reads a plain GET call's request from the query string; every other call sends a body. */
+const inQuery = (route: ApiRoute) => !route.encrypted && route.method === 'GET';
+
+function urlOf(route: ApiRoute, options: CallOptions<ApiRoute>): string {
+  const url = `${apiBase}${pathOf(route.path, options.params as Record<string, string | number> | undefined)}`;
+  if (!inQuery(route) || options.body === undefined) return url;
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(options.body as Record<string, unknown>))
+    if (value !== undefined && value !== null) query.append(name, String(value));
+  return query.size ? `${url}?${query}` : url;
+}
+
 async function send(route: ApiRoute, options: CallOptions<ApiRoute>, sealer: Sealer | null): Promise<Response> {
-  const { headers, body } = await requestParts({ ...options, locale: document.documentElement.lang || 'zh-CN' }, sealer);
+  const body = inQuery(route) ? undefined : options.body;
+  const parts = await requestParts({ body, token: options.token, locale: document.documentElement.lang || 'zh-CN' }, sealer);
   try {
-    return await fetch(`${apiBase}${pathOf(route.path, options.params)}`, {
+    return await fetch(urlOf(route, options), {
       method: route.method,
-      headers,
-      body,
+      headers: parts.headers,
+      body: parts.body,
       credentials: 'include',
       signal: AbortSignal.timeout(requestTimeoutMs),
     });
@@ -52,6 +71,39 @@ async function readBody(response: Response, sealer: Sealer | null): Promise<unkn
   }
 }
 
+/** The answer as the contract describes it; an answer that breaks the contract is one we cannot read. */
+function checked<R extends ApiRoute>(route: R, data: unknown): ResponseOf<R> {
+  const result = route.response.safeParse(data);
+  if (!result.success) throw new ApiFailure('unknown');
+  return result.data as ResponseOf<R>;
+}
+
+/** A refusal in the envelope's words carries the server's message; anything else is an answer we cannot read. */
+function serverFailure(body: unknown): ApiFailure {
+  const { code, message } = (body ?? {}) as Partial<Envelope<unknown>>;
+  return typeof code === 'number' && typeof message === 'string' && message
+    ? new ApiFailure('server', { code, serverMessage: message })
+    : new ApiFailure('unknown');
+}
+
+let publicKey: Promise<CryptoKey> | undefined;
+
+/**
+ * The key encrypted calls wrap theirs with: the one baked into the build, or
+ * else asked of the server by a plain call of the contract — once per page,
+ * again only after a failure.
+ */
+function serverPublicKey(): Promise<CryptoKey> {
+  publicKey ??= Promise.resolve(bakedPublicKey ?? call(system.publicKey).then((answer) => answer.Spki))
+    .then(importPublicKey)
+    .catch((error: unknown) => {
+      publicKey = undefined;
+      throw error;
+    });
+  return publicKey;
+}
+
+/** Makes one call of the contract and gives its answer, checked; every failure is an ApiFailure. */
 export async function call<R extends ApiRoute>(route: R, options: CallOptions<R> = {}): Promise<ResponseOf<R>> {
   const sealer = route.encrypted ? await createSealer(await serverPublicKey()) : null;
   const response = await send(route, options, sealer);
@@ -63,14 +115,9 @@ export async function call<R extends ApiRoute>(route: R, options: CallOptions<R>
   const body = await readBody(response, sealer);
   if (route.shape === 'raw') {
     if (!response.ok) throw serverFailure(body);
-    return body as ResponseOf<R>;
+    return checked(route, body);
   }
-  const envelope = body as Envelope<ResponseOf<R>>;
+  const envelope = body as Partial<Envelope<unknown>> | null;
   if (envelope?.code !== SUCCESS) throw serverFailure(body);
-  return envelope.data;
-}
-
-function serverFailure(body: unknown): ApiFailure {
-  const { code, message } = (body ?? {}) as Partial<Envelope<unknown>>;
-  return typeof message === 'string' && message ? new ApiFailure('server', { code, serverMessage: message }) : new ApiFailure('unknown');
+  return checked(route, envelope.data);
 }

@@ -3,7 +3,7 @@
  * key and IV per request, the key wrapped with the server's RSA-OAEP-SHA256
  * public key; the answer comes back sealed with the same AES key.
  */
-import { encryption } from '../../../contract/crypto.ts';
+import { encryption } from '#contract/crypto.ts';
 
 function toBase64(bytes: Uint8Array): string {
   let binary = '';
@@ -51,7 +51,10 @@ export async function createSealer(publicKey: CryptoKey): Promise<Sealer> {
  * The headers and body of one call: sealed with `sealer` for encrypted calls,
  * plain JSON otherwise. The site's client and the tests both build requests here.
  */
-export async function requestParts(options: { body?: unknown; token?: string | null; locale: string }, sealer: Sealer | null): Promise<{ headers: Record<string, string>; body?: string }> {
+export async function requestParts(
+  options: { body?: unknown; token?: string | null; locale: string },
+  sealer: Sealer | null,
+): Promise<{ headers: Record<string, string>; body?: string }> {
   const headers: Record<string, string> = { 'accept-language': options.locale };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (sealer) headers[encryption.keyHeader] = sealer.wrappedKey;

@@ -15,6 +15,8 @@ export const failureMessageKeys = {
   server: 'api.unknownError',
 } as const satisfies Record<FailureKind, string>;
 
+export type FailureMessageKey = (typeof failureMessageKeys)[FailureKind];
+
 export class ApiFailure extends Error {
   readonly kind: FailureKind;
   /** The envelope code, when the server answered with one. */
@@ -30,8 +32,13 @@ export class ApiFailure extends Error {
   }
 }
 
-/** The text to show for any error, given the page's translations. */
-export function failureText(error: unknown, translate: (key: string) => string): string {
-  if (error instanceof ApiFailure) return error.kind === 'server' && error.serverMessage ? error.serverMessage : translate(failureMessageKeys[error.kind]);
-  return translate(failureMessageKeys.unknown);
+/**
+ * What to show for any error: the server's own words when it gave some,
+ * otherwise the key of our message for the failure's kind (anything that is
+ * not an ApiFailure is an unknown error).
+ */
+export function failureMessage(error: unknown): { text: string } | { key: FailureMessageKey } {
+  if (!(error instanceof ApiFailure)) return { key: failureMessageKeys.unknown };
+  if (error.kind === 'server' && error.serverMessage) return { text: error.serverMessage };
+  return { key: failureMessageKeys[error.kind] };
 }

@@ -4,7 +4,7 @@
  * static site, not just within one page.
  */
 import { nanoquery } from '@nanostores/query';
-import { readJson, storageKeys, writeJson } from '../storage.ts';
+import { readJson, storageKeys, writeJson } from '@/lib/storage.ts';
 
 type Entry = { data?: unknown; error?: unknown; retryCount?: number; created?: number; expires?: number };
 

@@ -1,0 +1,196 @@
+/**
+ * The login form's logic (spec §2, §5), free of any framework: what the form
+ * holds, the checks in the order the user meets them, the SMS code and its
+ * resend countdown, the calls, the messages (failures mapped by kind, the
+ * server's own words shown as they are) and where to go after login. What
+ * touches the world — the API, the session, the address bar, the clock —
+ * comes in as a `LoginEnvironment`, so tests drive the form in Node.
+ */
+import { atom, computed, onMount, type ReadableAtom } from 'nanostores';
+import { identity, verification, type LoginResult, type UserInfo } from '#contract/identity.ts';
+import type { KeysUnder } from '@/i18n/t.ts';
+import type { Call } from '@/lib/api/client.ts';
+import { failureMessage } from '@/lib/api/errors.ts';
+import { safeRedirect } from './redirect.ts';
+import { checkPasswordLogin, checkSmsLogin } from './validation.ts';
+
+/** The UI strings the login form shows; its page hands down these prefixes. */
+export type LoginKey = KeysUnder<'login' | 'session' | 'api'>;
+
+/** A message under the form: one of ours by key, or the server's own text. */
+export type LoginMessage = { kind: 'error' | 'info'; key: LoginKey; params?: Record<string, string | number> } | { kind: 'error'; text: string };
+
+export type Tab = 'sms' | 'quick' | 'password';
+
+export const quickProviders = ['WeChat', 'Xbox', 'Steam'] as const;
+export type QuickProvider = (typeof quickProviders)[number];
+
+export interface LoginEnvironment {
+  call: Call;
+  /** The session store's part in login. */
+  session: {
+    $isLoggedIn: ReadableAtom<boolean>;
+    $user: ReadableAtom<UserInfo | null>;
+    signIn(result: LoginResult): void;
+    deviceId(): string;
+    /** The message key another page left for this one (the login expired…), taken once. */
+    takeNotice(): string | null;
+  };
+  /** The page's address (`redirectUrl`, origin) and the way to leave it. */
+  location: { readonly search: string; readonly origin: string; assign(url: string): void };
+  /** Runs `callback` after `ms`; the returned function cancels it. */
+  setTimer(callback: () => void, ms: number): () => void;
+  now(): number;
+}
+
+export interface LoginOptions {
+  /** Password login is offered on the Chinese site only (spec §5). */
+  showPassword: boolean;
+  /** Where to go after login when `redirectUrl` is missing or not ours. */
+  fallbackPath: string;
+}
+
+/** The notices other pages leave for the login page (stores/session.ts). */
+const notices = ['session.expired', 'session.userInfoFailed'] as const satisfies readonly LoginKey[];
+const isNotice = (key: string | null): key is (typeof notices)[number] => notices.some((notice) => notice === key);
+
+/** Long enough to read "Logged in" before the page changes. */
+const redirectDelayMs = 800;
+
+/** One login form: its state as stores, and the actions the island calls. */
+export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
+  const tabs: readonly Tab[] = options.showPassword ? ['sms', 'quick', 'password'] : ['sms', 'quick'];
+  const $tab = atom<Tab>('sms');
+  const $agreed = atom(false);
+  const $phone = atom('');
+  const $code = atom('');
+  const $account = atom('');
+  const $password = atom('');
+  /** Seconds until another code may be sent; 0 when one may. */
+  const $countdown = atom(0);
+  const $busy = atom(false);
+  const $message = atom<LoginMessage | null>(null);
+  const $redirecting = atom(false);
+  /** The nickname of whoever is logged in already — not of whom this form just logged in. */
+  const $signedInAs = computed([env.session.$isLoggedIn, env.session.$user, $redirecting], (loggedIn, user, redirecting) =>
+    loggedIn && user && !redirecting ? user.NickName : null,
+  );
+
+  let stopCountdown = () => {};
+  let stopRedirect = () => {};
+
+  onMount($message, () => {
+    const notice = env.session.takeNotice();
+    if (isNotice(notice)) $message.set({ kind: 'error', key: notice });
+    return () => {
+      stopCountdown();
+      stopRedirect();
+    };
+  });
+
+  /** Counts down to the end of the resend wait, on the clock rather than by ticks, so a throttled tab still shows the truth. */
+  function startCountdown(): void {
+    const until = env.now() + verification.resendAfterMs;
+    const tick = () => {
+      const left = until - env.now();
+      $countdown.set(Math.max(0, Math.ceil(left / 1000)));
+      stopCountdown = left > 0 ? env.setTimer(tick, left % 1000 || 1000) : () => {};
+    };
+    stopCountdown();
+    tick();
+  }
+
+  /** Shows the first failed check; true when there was one. */
+  function refused(problem: LoginKey | null): boolean {
+    if (problem) $message.set({ kind: 'error', key: problem });
+    return problem !== null;
+  }
+
+  /** Runs a call with the form busy; a failure becomes the message and the result `undefined`. */
+  async function run<T>(action: () => Promise<T>): Promise<T | undefined> {
+    $busy.set(true);
+    $message.set(null);
+    try {
+      return await action();
+    } catch (error) {
+      $message.set({ kind: 'error', ...failureMessage(error) });
+      return undefined;
+    } finally {
+      $busy.set(false);
+    }
+  }
+
+  /** Where to go after login: `redirectUrl` when it is a path of this site, otherwise the fallback. */
+  function target(): string {
+    return safeRedirect(new URLSearchParams(env.location.search).get('redirectUrl'), env.location.origin, options.fallbackPath);
+  }
+
+  function finish(result: LoginResult): void {
+    env.session.signIn(result);
+    $redirecting.set(true);
+    $message.set({ kind: 'info', key: 'login.redirecting' });
+    stopRedirect = env.setTimer(() => env.location.assign(target()), redirectDelayMs);
+  }
+
+  function selectTab(tab: Tab): void {
+    if (!tabs.includes(tab)) return;
+    $tab.set(tab);
+    $message.set(null);
+  }
+
+  async function sendCode(): Promise<void> {
+    if ($busy.get() || $countdown.get() > 0) return;
+    const phone = $phone.get().trim();
+    if (refused(checkSmsLogin({ agreed: $agreed.get(), phone }))) return;
+    await run(async () => {
+      await env.call(identity.sendSmsCode, { body: { Phone: phone } });
+      startCountdown();
+      $message.set({ kind: 'info', key: 'login.codeSent' });
+    });
+  }
+
+  async function submitSms(): Promise<void> {
+    if ($busy.get() || $redirecting.get()) return;
+    const phone = $phone.get().trim();
+    const code = $code.get().trim();
+    if (refused(checkSmsLogin({ agreed: $agreed.get(), phone, code }))) return;
+    const result = await run(() => env.call(identity.loginOrRegister, { body: { Phone: phone, Code: code, DeviceId: env.session.deviceId() } }));
+    if (result) finish(result);
+  }
+
+  async function submitPassword(): Promise<void> {
+    if ($busy.get() || $redirecting.get()) return;
+    const account = $account.get().trim();
+    const password = $password.get();
+    if (refused(checkPasswordLogin({ agreed: $agreed.get(), account, password }))) return;
+    const result = await run(() => env.call(identity.loginByPassword, { body: { Account: account, Password: password, DeviceId: env.session.deviceId() } }));
+    if (result) finish(result);
+  }
+
+  /** No provider is configured on this server yet: say so, once the agreement is given. */
+  function quickLogin(provider: QuickProvider): void {
+    if (refused($agreed.get() ? null : 'login.agreeFirst')) return;
+    $message.set({ kind: 'error', key: 'login.quickNotConfigured', params: { provider } });
+  }
+
+  return {
+    tabs,
+    $tab,
+    $agreed,
+    $phone,
+    $code,
+    $account,
+    $password,
+    $countdown,
+    $busy,
+    $message,
+    $redirecting,
+    $signedInAs,
+    target,
+    selectTab,
+    sendCode,
+    submitSms,
+    submitPassword,
+    quickLogin,
+  };
+}

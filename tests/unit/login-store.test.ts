@@ -1,0 +1,331 @@
+/**
+ * The login form's store, driven through its public actions in Node: the
+ * world (API, session, address bar, clock) is a test environment, and time is
+ * Vitest's fake clock.
+ */
+import { atom } from 'nanostores';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ApiRoute } from '#contract/api.ts';
+import { identity, type LoginResult, type UserInfo } from '#contract/identity.ts';
+import { createLoginForm, type LoginEnvironment, type LoginOptions } from '@/features/auth/login-store.ts';
+import { ApiFailure } from '@/lib/api/errors.ts';
+
+const user: UserInfo = {
+  Id: 7,
+  NickName: 'Beacon-0000',
+  Phone: '138****0000',
+  Email: null,
+  AvatarUrl: {},
+  HasPassword: true,
+  CreatedAt: '2026-01-01T00:00:00.000Z',
+  ExternalAccounts: [],
+};
+const loginResult: LoginResult = {
+  AccessToken: 'access',
+  ExpiresIn: Date.now() + 3600_000,
+  RefreshToken: 'refresh',
+  RefreshExpiresIn: Date.now() + 7200_000,
+  User: user,
+};
+
+type Reply = (body: unknown) => unknown;
+
+/** A world for one form: answers per route (a value, or a function that may throw), a session, an address, the fake clock. */
+function getTestEnvironment(options: { search?: string; notice?: string | null; replies?: Map<ApiRoute, Reply> } = {}) {
+  const replies = options.replies ?? new Map<ApiRoute, Reply>();
+  const calls: Array<{ route: ApiRoute; body: unknown }> = [];
+  const $isLoggedIn = atom(false);
+  const $user = atom<UserInfo | null>(null);
+  let notice = options.notice ?? null;
+  const env = {
+    call: async (route, callOptions) => {
+      calls.push({ route, body: callOptions?.body });
+      const reply = replies.get(route);
+      if (!reply) throw new Error(`unexpected call ${route.path}`);
+      return reply(callOptions?.body) as never;
+    },
+    session: {
+      $isLoggedIn,
+      $user,
+      signIn: vi.fn((result: LoginResult) => {
+        $user.set(result.User);
+        $isLoggedIn.set(true);
+      }),
+      deviceId: () => 'test-device-0001',
+      takeNotice: () => {
+        const taken = notice;
+        notice = null;
+        return taken;
+      },
+    },
+    location: { search: options.search ?? '', origin: 'https://beacontoolkit.net', assign: vi.fn() },
+    setTimer: (callback, ms) => {
+      const timer = setTimeout(callback, ms);
+      return () => clearTimeout(timer);
+    },
+    now: () => Date.now(),
+  } satisfies LoginEnvironment;
+  return { env, calls, replies };
+}
+
+const englishSite: LoginOptions = { showPassword: false, fallbackPath: '/en/account/center/info' };
+const chineseSite: LoginOptions = { showPassword: true, fallbackPath: '/account/center/info' };
+
+/** A form as an island uses it: mounted, with the agreement given and a valid phone typed unless a test says otherwise. */
+function readyForm(world = getTestEnvironment(), options = englishSite) {
+  const form = createLoginForm(world.env, options);
+  form.$message.listen(() => {});
+  form.$agreed.set(true);
+  form.$phone.set(' 13800000000 ');
+  return form;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('login form checks', () => {
+  it('asks for the agreement, then the phone, then a valid phone, then the code, calling nothing until all are right', async () => {
+    const world = getTestEnvironment();
+    const form = createLoginForm(world.env, englishSite);
+
+    await form.sendCode();
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.agreeFirst' });
+    form.$agreed.set(true);
+    await form.sendCode();
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.phoneRequired' });
+    form.$phone.set('12ab');
+    await form.sendCode();
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.phoneInvalid' });
+    form.$phone.set('13800000000');
+    form.$code.set('12345');
+    await form.submitSms();
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.codeRequired' });
+
+    expect(world.calls).toEqual([]);
+  });
+
+  it('checks a password login for the agreement, the account and the password', async () => {
+    const world = getTestEnvironment();
+    const form = createLoginForm(world.env, chineseSite);
+    form.selectTab('password');
+    expect(form.$tab.get()).toBe('password');
+
+    await form.submitPassword();
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.agreeFirst' });
+    form.$agreed.set(true);
+    await form.submitPassword();
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.accountRequired' });
+    form.$account.set('13800000000');
+    await form.submitPassword();
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.passwordRequired' });
+    expect(world.calls).toEqual([]);
+  });
+
+  it('offers password login only where the page does, and clears the message on a tab change', async () => {
+    const form = createLoginForm(getTestEnvironment().env, englishSite);
+    expect(form.tabs).toEqual(['sms', 'quick']);
+    await form.sendCode();
+    form.selectTab('password');
+    expect(form.$tab.get()).toBe('sms');
+    expect(form.$message.get()).not.toBeNull();
+    form.selectTab('quick');
+    expect(form.$tab.get()).toBe('quick');
+    expect(form.$message.get()).toBeNull();
+  });
+});
+
+describe('sending a code', () => {
+  it('sends the trimmed phone, says so and counts 60 s down before another code may be sent', async () => {
+    const world = getTestEnvironment();
+    world.replies.set(identity.sendSmsCode, () => null);
+    const form = readyForm(world);
+
+    await form.sendCode();
+    expect(world.calls).toEqual([{ route: identity.sendSmsCode, body: { Phone: '13800000000' } }]);
+    expect(form.$message.get()).toEqual({ kind: 'info', key: 'login.codeSent' });
+    expect(form.$countdown.get()).toBe(60);
+    expect(form.$busy.get()).toBe(false);
+
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(form.$countdown.get()).toBe(59);
+    await form.sendCode();
+    expect(world.calls).toHaveLength(1);
+
+    await vi.advanceTimersByTimeAsync(58_000);
+    expect(form.$countdown.get()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(form.$countdown.get()).toBe(0);
+
+    await form.sendCode();
+    expect(world.calls).toHaveLength(2);
+    expect(form.$countdown.get()).toBe(60);
+  });
+
+  it('is busy while the call runs and ignores a second press', async () => {
+    const world = getTestEnvironment();
+    let answer: () => void = () => {};
+    world.replies.set(identity.sendSmsCode, () => new Promise<null>((resolve) => (answer = () => resolve(null))));
+    const form = readyForm(world);
+
+    const sending = form.sendCode();
+    expect(form.$busy.get()).toBe(true);
+    await form.sendCode();
+    expect(world.calls).toHaveLength(1);
+    answer();
+    await sending;
+    expect(form.$busy.get()).toBe(false);
+  });
+
+  it('starts no countdown when the code was not sent', async () => {
+    const world = getTestEnvironment();
+    world.replies.set(identity.sendSmsCode, () => {
+      throw new ApiFailure('tooManyRequests');
+    });
+    const form = readyForm(world);
+    await form.sendCode();
+    expect(form.$countdown.get()).toBe(0);
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'api.tooManyRequests' });
+  });
+
+  it('stops counting when nothing shows the form any more', async () => {
+    const world = getTestEnvironment();
+    world.replies.set(identity.sendSmsCode, () => null);
+    const form = createLoginForm(world.env, englishSite);
+    const stop = form.$message.listen(() => {});
+    form.$agreed.set(true);
+    form.$phone.set('13800000000');
+    await form.sendCode();
+    stop();
+    // Nano Stores unmount a store a second after its last listener left.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('failures', () => {
+  it('shows the server’s own message as it is', async () => {
+    const world = getTestEnvironment();
+    world.replies.set(identity.loginOrRegister, () => {
+      throw new ApiFailure('server', { code: 4001, serverMessage: '验证码错误或已过期。' });
+    });
+    const form = readyForm(world);
+    form.$code.set('123456');
+
+    await form.submitSms();
+    expect(form.$message.get()).toEqual({ kind: 'error', text: '验证码错误或已过期。' });
+    expect(form.$busy.get()).toBe(false);
+    expect(form.$redirecting.get()).toBe(false);
+    expect(world.env.session.signIn).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    [new ApiFailure('tooManyRequests'), 'api.tooManyRequests'],
+    [new ApiFailure('network'), 'api.networkError'],
+    [new ApiFailure('unknown'), 'api.unknownError'],
+    [new ApiFailure('unauthorized'), 'api.loginExpired'],
+    [new ApiFailure('server'), 'api.unknownError'],
+    [new TypeError('something else broke'), 'api.unknownError'],
+  ])('maps %o to %s', async (failure, key) => {
+    const world = getTestEnvironment();
+    world.replies.set(identity.loginOrRegister, () => {
+      throw failure;
+    });
+    const form = readyForm(world);
+    form.$code.set('123456');
+
+    await form.submitSms();
+    expect(form.$message.get()).toEqual({ kind: 'error', key });
+  });
+
+  it('says plainly that quick login is not configured, once the agreement is given', () => {
+    const form = createLoginForm(getTestEnvironment().env, englishSite);
+    form.quickLogin('Steam');
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.agreeFirst' });
+    form.$agreed.set(true);
+    form.quickLogin('Steam');
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.quickNotConfigured', params: { provider: 'Steam' } });
+  });
+});
+
+describe('logging in', () => {
+  it('signs in with the code and the device id, says so and goes back to redirectUrl', async () => {
+    const world = getTestEnvironment({ search: '?redirectUrl=%2Fen%2Ffaq%3Fq%3D1' });
+    world.replies.set(identity.loginOrRegister, () => loginResult);
+    const form = readyForm(world);
+    form.$code.set(' 123456 ');
+
+    await form.submitSms();
+    expect(world.calls).toEqual([{ route: identity.loginOrRegister, body: { Phone: '13800000000', Code: '123456', DeviceId: 'test-device-0001' } }]);
+    expect(world.env.session.signIn).toHaveBeenCalledWith(loginResult);
+    expect(form.$redirecting.get()).toBe(true);
+    expect(form.$message.get()).toEqual({ kind: 'info', key: 'login.redirecting' });
+    // The session is now logged in, but this form shows its own success, not "already logged in".
+    expect(form.$signedInAs.get()).toBeNull();
+
+    expect(world.env.location.assign).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(800);
+    expect(world.env.location.assign).toHaveBeenCalledExactlyOnceWith('/en/faq?q=1');
+
+    await form.submitSms();
+    expect(world.calls).toHaveLength(1);
+  });
+
+  it('logs in by password on the Chinese site', async () => {
+    const world = getTestEnvironment();
+    world.replies.set(identity.loginByPassword, () => loginResult);
+    const form = readyForm(world, chineseSite);
+    form.selectTab('password');
+    form.$account.set(' 13800000000 ');
+    form.$password.set(' secret ');
+
+    await form.submitPassword();
+    expect(world.calls).toEqual([{ route: identity.loginByPassword, body: { Account: '13800000000', Password: ' secret ', DeviceId: 'test-device-0001' } }]);
+    await vi.advanceTimersByTimeAsync(800);
+    expect(world.env.location.assign).toHaveBeenCalledExactlyOnceWith('/account/center/info');
+  });
+
+  it.each([
+    '',
+    '?redirectUrl=%2F%2Fevil.example%2Fphish',
+    '?redirectUrl=https%3A%2F%2Fevil.example%2F',
+    '?redirectUrl=javascript%3Aalert(1)',
+    '?redirectUrl=%2F%5Cevil.example',
+  ])('goes to the account centre, never off the site, from %j', async (search) => {
+    const world = getTestEnvironment({ search });
+    world.replies.set(identity.loginOrRegister, () => loginResult);
+    const form = readyForm(world);
+    form.$code.set('123456');
+    await form.submitSms();
+    await vi.advanceTimersByTimeAsync(800);
+    expect(world.env.location.assign).toHaveBeenCalledExactlyOnceWith('/en/account/center/info');
+  });
+});
+
+describe('arriving on the page', () => {
+  it('shows the notice another page left, once', () => {
+    const world = getTestEnvironment({ notice: 'session.expired' });
+    const form = createLoginForm(world.env, englishSite);
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'session.expired' });
+    expect(world.env.session.takeNotice()).toBeNull();
+  });
+
+  it('ignores a notice it has no words for', () => {
+    const form = createLoginForm(getTestEnvironment({ notice: 'no.such.notice' }).env, englishSite);
+    expect(form.$message.get()).toBeNull();
+  });
+
+  it('knows who is logged in already and where they would continue to', () => {
+    const world = getTestEnvironment({ search: '?redirectUrl=%2Fen%2Fdownload' });
+    const form = createLoginForm(world.env, englishSite);
+    expect(form.$signedInAs.get()).toBeNull();
+    world.env.session.$user.set(user);
+    world.env.session.$isLoggedIn.set(true);
+    expect(form.$signedInAs.get()).toBe('Beacon-0000');
+    expect(form.target()).toBe('/en/download');
+  });
+});
