@@ -1,6 +1,6 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
-import react from '@astrojs/react';
+import preact from '@astrojs/preact';
 import sitemap from '@astrojs/sitemap';
 import { defaultLocale, locales } from './src/i18n/locales.ts';
 
@@ -24,7 +24,8 @@ export default defineConfig({
   // Computed from the locale table, which defineConfig's literal-type inference cannot follow.
   i18n: /** @type {any} */ (i18n),
   integrations: [
-    react(),
+    // Islands are written against React's API and run on Preact's compatible layer (README, Decisions).
+    preact({ compat: true }),
     sitemap({
       // Box pages are embedded in the desktop client and not-found pages are not documents.
       filter: (page) => !/(box|not-found)(\/|$)/.test(new URL(page).pathname),

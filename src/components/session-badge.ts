@@ -1,5 +1,5 @@
 /**
- * The header's session badge on every page, without React: it reads the login
+ * The header's session badge on every page, without an island: it reads the login
  * state from localStorage and, when logged in, swaps the login link for the
  * user's avatar and a menu with sign-out. The session store (and with it the
  * API client) is loaded only when it is needed: to refresh the user info of a

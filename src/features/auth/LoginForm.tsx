@@ -3,8 +3,8 @@
  * only — password login, behind one agreement checkbox. It renders the login
  * form's stores and calls its actions; the logic is in login-store.ts.
  */
-import { useStore } from '@nanostores/react';
-import { useState, useSyncExternalStore, type ReactNode, type SubmitEvent } from 'react';
+import { useStore } from '@nanostores/preact';
+import { useEffect, useState, type ReactNode, type SubmitEvent } from 'react';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import { browserEnvironment } from './environment.ts';
 import { createLoginForm, quickProviders, type LoginKey, type LoginMessage, type LoginOptions } from './login-store.ts';
@@ -17,19 +17,17 @@ interface Props extends LoginOptions {
 }
 
 /**
- * False while React hydrates the prerendered page, true from then on. The
- * page was built knowing nobody's login and with no script run, so the first
- * render must be that page (React error #418 otherwise); what only the
- * browser knows — who is logged in, a notice left by another page — shows
- * in the render right after.
+ * False while the island hydrates the prerendered page, true from then on.
+ * The page was built knowing nobody's login and with no script run, so the
+ * first render must be that page (a hydration mismatch otherwise); what only
+ * the browser knows — who is logged in, a notice left by another page — shows
+ * in the render right after, once mounted.
  */
-const noSubscription = () => () => {};
-const useHydrated = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
 
 export default function LoginForm({ strings, agreement, showPassword, fallbackPath }: Props) {
   const t = translator(strings);
@@ -65,7 +63,7 @@ export default function LoginForm({ strings, agreement, showPassword, fallbackPa
   }
 
   return (
-    // Disabled until React has taken over the prerendered form: input typed before that would be lost.
+    // Disabled until the island has taken over the prerendered form: input typed before that would be lost.
     <fieldset className="card login-card" disabled={!hydrated}>
       <div className="tabs" role="tablist">
         {form.tabs.map((name) => (
