@@ -15,7 +15,10 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import tseslint from 'typescript-eslint';
 
 /** @param {string} parent */
-const folders = (parent) => readdirSync(parent, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+const folders = (parent) =>
+  readdirSync(parent, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
 
 /**
  * `parent`'s folders may import only themselves among their siblings.
@@ -34,7 +37,11 @@ const zones = [
     message: 'Shared layers never import a feature: move what both need into lib/ or stores/.',
   },
   ...apart('src/features', 'Features never import each other; they meet in src/stores/.'),
-  { target: ['./server/db', './server/http', './server/plugins', './server/realtime', './server/crypto', './server/services', './server/i18n'], from: './server/modules', message: 'Infrastructure never imports a module: a module provides what others need as a decorator.' },
+  {
+    target: ['./server/db', './server/http', './server/plugins', './server/realtime', './server/crypto', './server/services', './server/i18n'],
+    from: './server/modules',
+    message: 'Infrastructure never imports a module: a module provides what others need as a decorator.',
+  },
   ...apart('server/modules', 'Server modules never import each other: app.ts and commands.ts put them together.'),
 ];
 

@@ -82,7 +82,10 @@ async function run(): Promise<void> {
   if (keyAnswer.code !== SUCCESS) throw new Error(`GET ${system.publicKey.path} answered ${JSON.stringify(keyAnswer)}`);
   const publicKey = await importPublicKey(keyAnswer.data.Spki);
 
-  async function sealedCall<R extends ApiRoute>(route: R, body: RequestOf<R>): Promise<{ status: number; sealed: boolean; envelope: { code: number; message: string; data: ResponseOf<R> } }> {
+  async function sealedCall<R extends ApiRoute>(
+    route: R,
+    body: RequestOf<R>,
+  ): Promise<{ status: number; sealed: boolean; envelope: { code: number; message: string; data: ResponseOf<R> } }> {
     const routePath = route.path;
     const sealer = await createSealer(publicKey);
     const response = await fetch(api(routePath), {
@@ -192,8 +195,14 @@ async function run(): Promise<void> {
   const encryptedMet = measured.encrypted.requests.mean >= goals.encryptedRequestsPerSecond;
   const authenticatedMet = measured.authenticated.requests.mean >= goals.authenticatedShareOfBare * bare;
   const goalRows = {
-    [`encrypted ≥ ${goals.encryptedRequestsPerSecond.toLocaleString('en')} req/s`]: { measured: `${rows.encrypted.requestsPerSecond.toLocaleString('en')} req/s`, met: encryptedMet },
-    [`authenticated ≥ ${goals.authenticatedShareOfBare * 100} % of bare`]: { measured: `${(rows.authenticated.ratioToBare * 100).toFixed(1)} % of bare`, met: authenticatedMet },
+    [`encrypted ≥ ${goals.encryptedRequestsPerSecond.toLocaleString('en')} req/s`]: {
+      measured: `${rows.encrypted.requestsPerSecond.toLocaleString('en')} req/s`,
+      met: encryptedMet,
+    },
+    [`authenticated ≥ ${goals.authenticatedShareOfBare * 100} % of bare`]: {
+      measured: `${(rows.authenticated.ratioToBare * 100).toFixed(1)} % of bare`,
+      met: authenticatedMet,
+    },
   };
 
   const results = {

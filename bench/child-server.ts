@@ -37,8 +37,13 @@ export function startServerChild<Ready extends { port: number }>(
       action();
     };
     const onMessage = (message: Partial<Ready>) =>
-      settle(() => (typeof message?.port === 'number' ? resolve({ child, ready: message as Ready }) : reject(new Error(`Unexpected message from the server: ${JSON.stringify(message)}`))));
-    const onExit = (code: number | null, signal: NodeJS.Signals | null) => settle(() => reject(new Error(`The server exited before listening (code ${code}, signal ${signal})`)));
+      settle(() =>
+        typeof message?.port === 'number'
+          ? resolve({ child, ready: message as Ready })
+          : reject(new Error(`Unexpected message from the server: ${JSON.stringify(message)}`)),
+      );
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      settle(() => reject(new Error(`The server exited before listening (code ${code}, signal ${signal})`)));
     const timer = setTimeout(() => settle(() => reject(new Error('The server did not start within 60 s'))), 60_000);
     child.once('message', onMessage);
     child.once('exit', onExit);

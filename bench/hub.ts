@@ -50,7 +50,8 @@ const warmup = Number(values.warmup);
 const intervalMs = Number(values.interval);
 const concurrency = Number(values.concurrency);
 for (const [name, value] of Object.entries({ clients: clientCount, broadcasts, warmup, interval: intervalMs, concurrency })) {
-  if (!Number.isInteger(value) || value < 0 || (name !== 'interval' && name !== 'warmup' && value === 0)) throw new Error(`--${name} must be a positive whole number`);
+  if (!Number.isInteger(value) || value < 0 || (name !== 'interval' && name !== 'warmup' && value === 0))
+    throw new Error(`--${name} must be a positive whole number`);
 }
 
 const goals = { connectionsForMemory: 10_000, rssBytes: 600 * 1024 * 1024, broadcastP99Ms: 250 };
@@ -185,7 +186,14 @@ function percentile(sorted: ArrayLike<number>, p: number): number {
 function negotiate(port: number, agent: http.Agent): Promise<{ connectionToken?: string; availableTransports?: Array<{ transport: string }> }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: `/api${hubPath}/negotiate?negotiateVersion=1`, agent, headers: { 'content-length': '0', 'x-requested-with': 'XMLHttpRequest' } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `/api${hubPath}/negotiate?negotiateVersion=1`,
+        agent,
+        headers: { 'content-length': '0', 'x-requested-with': 'XMLHttpRequest' },
+      },
       (response) => {
         let body = '';
         response.setEncoding('utf8');
@@ -211,7 +219,8 @@ function negotiate(port: number, agent: http.Agent): Promise<{ connectionToken?:
 async function connect(index: number, port: number, hubToken: string, agent: http.Agent): Promise<Client> {
   const negotiation = await negotiate(port, agent);
   if (!negotiation.connectionToken) throw new Error(`negotiate gave no connectionToken: ${JSON.stringify(negotiation)}`);
-  if (!negotiation.availableTransports?.some((transport) => transport.transport === 'WebSockets')) throw new Error(`negotiate offered no WebSockets: ${JSON.stringify(negotiation)}`);
+  if (!negotiation.availableTransports?.some((transport) => transport.transport === 'WebSockets'))
+    throw new Error(`negotiate offered no WebSockets: ${JSON.stringify(negotiation)}`);
 
   // The connection token is URL-safe and goes in unencoded, as the client sends it (signalr-protocol.md §1).
   const url = `ws://127.0.0.1:${port}/api${hubPath}?id=${negotiation.connectionToken}&access_token=${encodeURIComponent(hubToken)}`;
@@ -319,7 +328,9 @@ async function startDatabase(): Promise<{ url: string; label: string; record: Re
   await client.connect();
   const version = ((await client.query<{ server_version: string }>('show server_version')).rows[0]?.server_version ?? 'unknown').split(' ')[0];
   await client.end();
-  console.log(`Database: PostgreSQL ${version}, ${source === 'throwaway' ? 'a throwaway server (tests/setup/postgres.ts)' : 'from TEST_POSTGRES_URL'} in its own process`);
+  console.log(
+    `Database: PostgreSQL ${version}, ${source === 'throwaway' ? 'a throwaway server (tests/setup/postgres.ts)' : 'from TEST_POSTGRES_URL'} in its own process`,
+  );
   return { url: postgres.url, label: `PostgreSQL ${version}`, record: { kind: 'postgres', version, source } };
 }
 
@@ -341,7 +352,11 @@ async function run(): Promise<void> {
   process.stdout.write(`Connecting ${clientCount.toLocaleString('en')} clients (${concurrency} in flight) … `);
   const rampStart = performance.now();
   const progress = tty
-    ? setInterval(() => process.stdout.write(`\rConnecting ${clientCount.toLocaleString('en')} clients (${concurrency} in flight) … ${clients.length.toLocaleString('en')} `), 500)
+    ? setInterval(
+        () =>
+          process.stdout.write(`\rConnecting ${clientCount.toLocaleString('en')} clients (${concurrency} in flight) … ${clients.length.toLocaleString('en')} `),
+        500,
+      )
     : undefined;
   async function worker(): Promise<void> {
     while (!stop && started < clientCount) {
@@ -369,7 +384,9 @@ async function run(): Promise<void> {
     );
   }
   const connectRate = clientCount / rampSeconds;
-  console.log(`${tty ? '\r' : ''}all ${clientCount.toLocaleString('en')} in ${rampSeconds.toFixed(1)} s (${Math.round(connectRate).toLocaleString('en')} connections/s)`);
+  console.log(
+    `${tty ? '\r' : ''}all ${clientCount.toLocaleString('en')} in ${rampSeconds.toFixed(1)} s (${Math.round(connectRate).toLocaleString('en')} connections/s)`,
+  );
   const pinger = startPinging();
 
   // Let the last handshakes settle, then the server must count every connection.
@@ -456,15 +473,37 @@ async function run(): Promise<void> {
     `\nHub benchmark (${clientCount.toLocaleString('en')} WebSocket clients, ${broadcasts} broadcasts ${intervalMs} ms apart, database ${database.label}, loopback, Node ${process.version}, ${availableParallelism()} CPUs)`,
   );
   console.table({
-    'connect rate': { value: `${Math.round(connectRate).toLocaleString('en')} connections/s`, detail: `${rampSeconds.toFixed(1)} s for the ramp, ${concurrency} in flight` },
-    'connect time': { value: `p50 ${ms(percentile(sortedConnectMs, 50))}`, detail: `p99 ${ms(percentile(sortedConnectMs, 99))} (negotiate + upgrade + handshake)` },
+    'connect rate': {
+      value: `${Math.round(connectRate).toLocaleString('en')} connections/s`,
+      detail: `${rampSeconds.toFixed(1)} s for the ramp, ${concurrency} in flight`,
+    },
+    'connect time': {
+      value: `p50 ${ms(percentile(sortedConnectMs, 50))}`,
+      detail: `p99 ${ms(percentile(sortedConnectMs, 99))} (negotiate + upgrade + handshake)`,
+    },
     'server RSS before': { value: mb(before.rss), detail: `heap used ${mb(before.heapUsed)}, external ${mb(before.external)}` },
-    'server RSS connected': { value: mb(afterConnect.rss), detail: `heap used ${mb(afterConnect.heapUsed)}, ${afterConnect.hubSize.toLocaleString('en')} in the hub` },
+    'server RSS connected': {
+      value: mb(afterConnect.rss),
+      detail: `heap used ${mb(afterConnect.heapUsed)}, ${afterConnect.hubSize.toLocaleString('en')} in the hub`,
+    },
     'RSS per 1,000 connections': { value: mb(rssPerThousand), detail: `heap used per 1,000: ${mb(heapPerThousand)}` },
     'server RSS peak': { value: mb(afterBroadcasts.maxRss), detail: `start-up included; after the broadcasts ${mb(afterBroadcasts.rss)}` },
     'broadcast p50': { value: ms(p50), detail: `${received.length.toLocaleString('en')} deliveries` },
     'broadcast p99': { value: ms(p99), detail: `max ${ms(max)}` },
-    'last delivery per broadcast': { value: `median ${ms(percentile(lastDeliveryMs.slice().sort((a, b) => a - b), 50))}`, detail: `server fan-out loop median ${ms(percentile(fanOutMs.slice().sort((a, b) => a - b), 50))}` },
+    'last delivery per broadcast': {
+      value: `median ${ms(
+        percentile(
+          lastDeliveryMs.slice().sort((a, b) => a - b),
+          50,
+        ),
+      )}`,
+      detail: `server fan-out loop median ${ms(
+        percentile(
+          fanOutMs.slice().sort((a, b) => a - b),
+          50,
+        ),
+      )}`,
+    },
     'missed deliveries': { value: String(missed), detail: `of ${expected.toLocaleString('en')}${duplicates > 0 ? `, ${duplicates} duplicates` : ''}` },
   });
   console.table({
@@ -494,7 +533,12 @@ async function run(): Promise<void> {
       maxMs: round(percentile(sortedConnectMs, 100)),
     },
     server: { before, afterConnect, afterBroadcasts, afterClose },
-    memory: { rssPerThousandBytes: Math.round(rssPerThousand), heapUsedPerThousandBytes: Math.round(heapPerThousand), projectedRssBytes: Math.round(projectedRss), projectedFor: goals.connectionsForMemory },
+    memory: {
+      rssPerThousandBytes: Math.round(rssPerThousand),
+      heapUsedPerThousandBytes: Math.round(heapPerThousand),
+      projectedRssBytes: Math.round(projectedRss),
+      projectedFor: goals.connectionsForMemory,
+    },
     broadcast: {
       deliveries: received.length,
       missed,
@@ -508,7 +552,13 @@ async function run(): Promise<void> {
     },
     clientProcessRssBytes: clientRss,
     goals: {
-      rssAt10000: { goal: goals.rssBytes, measured: Math.round(memoryGoalValue), projected: clientCount !== goals.connectionsForMemory, database: database.label, met: memoryMet },
+      rssAt10000: {
+        goal: goals.rssBytes,
+        measured: Math.round(memoryGoalValue),
+        projected: clientCount !== goals.connectionsForMemory,
+        database: database.label,
+        met: memoryMet,
+      },
       broadcastP99Ms: { goal: goals.broadcastP99Ms, measured: round(p99), met: latencyMet },
     },
     problems,

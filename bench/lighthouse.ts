@@ -87,7 +87,10 @@ try {
   console.log(`\nLighthouse performance (mobile, median of ${runs}) at ${base}`);
   console.table(results);
   mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
-  writeFileSync(path.join(root, 'bench', 'results', 'lighthouse.json'), `${JSON.stringify({ date: new Date().toISOString(), base, runs, pages: results }, null, 2)}\n`);
+  writeFileSync(
+    path.join(root, 'bench', 'results', 'lighthouse.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), base, runs, pages: results }, null, 2)}\n`,
+  );
   console.log('Wrote bench/results/lighthouse.json');
 } finally {
   await browser.close();

@@ -50,7 +50,11 @@ export type CommandResult = z.infer<typeof CommandResult>;
 
 export const admin = {
   run: route({
-    method: 'POST', path: '/admin/run', encrypted: false, auth: 'admin', shape: 'envelope',
+    method: 'POST',
+    path: '/admin/run',
+    encrypted: false,
+    auth: 'admin',
+    shape: 'envelope',
     request: z.object({ command: z.array(text(z.maxLength(500))).check(z.maxLength(100)) }),
     response: CommandResult,
   }),

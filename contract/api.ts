@@ -1,7 +1,11 @@
 import type * as z from 'zod/mini';
 
 /** Everything both sides need to know about one call. */
-export interface ApiRoute<Req extends z.ZodMiniType = z.ZodMiniType, Res extends z.ZodMiniType = z.ZodMiniType, Params extends z.ZodMiniType | undefined = z.ZodMiniType | undefined> {
+export interface ApiRoute<
+  Req extends z.ZodMiniType = z.ZodMiniType,
+  Res extends z.ZodMiniType = z.ZodMiniType,
+  Params extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
+> {
   method: 'GET' | 'POST' | 'DELETE';
   /** Path below the API base; `:name` marks a path parameter, which `params` describes. */
   path: string;

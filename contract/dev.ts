@@ -12,7 +12,12 @@ export type OutboxMessage = z.infer<typeof OutboxMessage>;
 export const dev = {
   /** The messages the development SMS and e-mail outboxes hold for one phone number or address. */
   outbox: route({
-    method: 'GET', path: '/dev/outbox', encrypted: false, auth: 'none', shape: 'envelope',
-    request: z.object({ to: text(z.minLength(1), z.maxLength(254)) }), response: z.array(OutboxMessage),
+    method: 'GET',
+    path: '/dev/outbox',
+    encrypted: false,
+    auth: 'none',
+    shape: 'envelope',
+    request: z.object({ to: text(z.minLength(1), z.maxLength(254)) }),
+    response: z.array(OutboxMessage),
   }),
 };

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { hubTiming } from '#contract/realtime.ts';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
-const list = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
+const list = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
 
 /** An outside messaging service: the development outbox, or an HTTP gateway that needs a URL and a secret. */
 const providerName = z.enum(['dev', 'http']).default('dev');
@@ -19,7 +24,10 @@ const schema = z
     SITE_DIR: z.string().min(1).default('dist'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** `file://<folder>` (embedded PGlite), `memory://` (tests) or `postgres://…`. */
-    DATABASE_URL: z.string().regex(/^(file:\/\/.+|memory:\/\/|postgres(ql)?:\/\/.+)$/, 'must be file://<folder>, memory:// or postgres://…').default('file://./data/db'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^(file:\/\/.+|memory:\/\/|postgres(ql)?:\/\/.+)$/, 'must be file://<folder>, memory:// or postgres://…')
+      .default('file://./data/db'),
     /** Holds the generated keys (keys/), shared by every instance of one deployment. */
     DATA_DIR: z.string().min(1).default('data'),
     /** Seeds a demo account on an empty database; by default only an embedded one outside production. */
@@ -37,7 +45,10 @@ const schema = z
     /** Set when the site calls an API on another origin (also baked into the site build). */
     PUBLIC_API_URL: z.url().optional(),
     /** Several instances share rate limits and realtime pushes through this Redis (`redis://…`). */
-    REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be redis://… or rediss://…').optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\/.+/, 'must be redis://… or rediss://…')
+      .optional(),
     /** The hub pings a connection it has sent nothing to for this long. */
     HUB_KEEP_ALIVE_MS: z.coerce.number().int().min(50).default(hubTiming.keepAliveMs),
     /** The hub drops a connection it has heard nothing from for this long (clients ping every 15 s). */
@@ -55,12 +66,18 @@ const schema = z
     if (config.NODE_ENV === 'production') {
       for (const prefix of ['SMS', 'EMAIL'] as const) {
         if (config[`${prefix}_PROVIDER`] === 'dev') {
-          context.addIssue({ code: 'custom', path: [`${prefix}_PROVIDER`], message: `${prefix}_PROVIDER=dev is the development outbox, which shows every code to anyone: set ${prefix}_PROVIDER=http with ${prefix}_GATEWAY_URL and ${prefix}_GATEWAY_SECRET` });
+          context.addIssue({
+            code: 'custom',
+            path: [`${prefix}_PROVIDER`],
+            message: `${prefix}_PROVIDER=dev is the development outbox, which shows every code to anyone: set ${prefix}_PROVIDER=http with ${prefix}_GATEWAY_URL and ${prefix}_GATEWAY_SECRET`,
+          });
         }
       }
-      if (config.DEMO_DATA) context.addIssue({ code: 'custom', path: ['DEMO_DATA'], message: 'DEMO_DATA=true seeds an account whose password is published: set DEMO_DATA=false' });
+      if (config.DEMO_DATA)
+        context.addIssue({ code: 'custom', path: ['DEMO_DATA'], message: 'DEMO_DATA=true seeds an account whose password is published: set DEMO_DATA=false' });
     }
-    if (config.HUB_TIMEOUT_MS <= config.HUB_KEEP_ALIVE_MS) context.addIssue({ code: 'custom', path: ['HUB_TIMEOUT_MS'], message: 'must be longer than HUB_KEEP_ALIVE_MS' });
+    if (config.HUB_TIMEOUT_MS <= config.HUB_KEEP_ALIVE_MS)
+      context.addIssue({ code: 'custom', path: ['HUB_TIMEOUT_MS'], message: 'must be longer than HUB_KEEP_ALIVE_MS' });
     for (const prefix of ['SMS', 'EMAIL'] as const) {
       if (config[`${prefix}_PROVIDER`] !== 'http') continue;
       for (const key of [`${prefix}_GATEWAY_URL`, `${prefix}_GATEWAY_SECRET`] as const) {

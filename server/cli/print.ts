@@ -10,7 +10,14 @@ const orDash = (value: string | null) => value ?? '-';
 function table(headers: string[], rows: Array<Array<string | number>>): string {
   const cells = [headers, ...rows.map((row) => row.map(String))];
   const widths = headers.map((_, column) => Math.max(...cells.map((row) => row[column].length)));
-  return cells.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()).join('\n');
+  return cells
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 function indent(text: string): string {
@@ -29,10 +36,20 @@ function userDetail(user: UserDetail): string {
     ],
   );
   const accounts = user.externalAccounts.length
-    ? indent(table(['ID', 'PROVIDER', 'SUBJECT', 'NAME', 'BOUND'], user.externalAccounts.map((a) => [a.id, a.provider, a.subject, a.displayName, time(a.boundAt)])))
+    ? indent(
+        table(
+          ['ID', 'PROVIDER', 'SUBJECT', 'NAME', 'BOUND'],
+          user.externalAccounts.map((a) => [a.id, a.provider, a.subject, a.displayName, time(a.boundAt)]),
+        ),
+      )
     : '  none';
   const sessions = user.activeSessions.length
-    ? indent(table(['SESSION', 'DEVICE', 'DEVICE ID', 'SIGNED IN', 'LAST SEEN'], user.activeSessions.map((s) => [s.id, s.device, s.deviceId, time(s.createdAt), time(s.lastSeenAt)])))
+    ? indent(
+        table(
+          ['SESSION', 'DEVICE', 'DEVICE ID', 'SIGNED IN', 'LAST SEEN'],
+          user.activeSessions.map((s) => [s.id, s.device, s.deviceId, time(s.createdAt), time(s.lastSeenAt)]),
+        ),
+      )
     : '  none';
   return `${facts}\n\nExternal accounts (${user.externalAccounts.length})\n${accounts}\n\nActive sessions (${user.activeSessions.length})\n${sessions}`;
 }
@@ -46,7 +63,14 @@ function cloudIdle(userId: number, status: CloudIdleStatus): string {
       ['updated', time(status.UpdatedAt)],
     ],
   );
-  const games = status.Games.length ? indent(table(['APP ID', 'CARDS LEFT', 'NAME'], status.Games.map((g) => [g.AppId, g.CardsRemaining, g.Name]))) : '  none';
+  const games = status.Games.length
+    ? indent(
+        table(
+          ['APP ID', 'CARDS LEFT', 'NAME'],
+          status.Games.map((g) => [g.AppId, g.CardsRemaining, g.Name]),
+        ),
+      )
+    : '  none';
   return `${facts}\n\nGames being idled (${status.Games.length})\n${games}`;
 }
 
@@ -69,7 +93,9 @@ export function formatResult(result: CommandResult): string {
     case 'idle set':
       if (result.userId === null || !result.status) return noUser(result.key);
       return `${cloudIdle(result.userId, result.status)}\n\n${
-        result.pushed ? "Saved and pushed to the user's open pages." : 'Saved. No server was running to push it to (set REDIS_URL to push through Redis): open pages show it when they next load.'
+        result.pushed
+          ? "Saved and pushed to the user's open pages."
+          : 'Saved. No server was running to push it to (set REDIS_URL to push through Redis): open pages show it when they next load.'
       }`;
     case 'migrations status':
       return table(

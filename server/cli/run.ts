@@ -29,7 +29,8 @@ export async function runAdminCommand(config: Config, run: RunCommand, words: st
   }
 
   const url = config.DATABASE_URL;
-  if (url === 'memory://') throw new CliError('DATABASE_URL is memory://, a new empty database for tests, and no server of it answered: there is nothing to look at.');
+  if (url === 'memory://')
+    throw new CliError('DATABASE_URL is memory://, a new empty database for tests, and no server of it answered: there is nothing to look at.');
   // Opening a folder that does not exist would create an empty database there.
   if (url.startsWith('file://') && !existsSync(pgliteFolder(url))) throw new CliError(`There is no database at ${pgliteFolder(url)} (DATABASE_URL=${url}).`);
 
@@ -75,7 +76,9 @@ async function runThroughServer(config: Config, endpoint: AdminEndpoint, words: 
   const body = (await response.json().catch(() => null)) as { code?: number; message?: string; data?: unknown } | null;
   const result = body?.code === SUCCESS ? admin.run.response.safeParse(body.data) : null;
   if (!result?.success) {
-    throw new CliError(`The server at ${url} refused the admin call (HTTP ${response.status}${body?.message ? `, "${body.message}"` : ''}); ${adminFilePath(config.DATA_DIR)} may be left from another server.`);
+    throw new CliError(
+      `The server at ${url} refused the admin call (HTTP ${response.status}${body?.message ? `, "${body.message}"` : ''}); ${adminFilePath(config.DATA_DIR)} may be left from another server.`,
+    );
   }
   return result.data;
 }

@@ -23,8 +23,9 @@ function readOrCreate(file: string, create: () => string): string {
 export function loadKeys(dataDir: string): ServerKeys {
   const folder = path.resolve(dataDir, 'keys');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const pem = readOrCreate(path.join(folder, 'rsa-private.pem'), () =>
-    generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+  const pem = readOrCreate(
+    path.join(folder, 'rsa-private.pem'),
+    () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
   );
   const secret = readOrCreate(path.join(folder, 'token-secret'), () => randomBytes(32).toString('hex'));
   const privateKey = createPrivateKey(pem);

@@ -22,7 +22,9 @@ export const externalAccounts = pgTable(
   'external_accounts',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     provider: text('provider').notNull(),
     subject: text('subject').notNull(),
     displayName: text('display_name').notNull(),
@@ -36,7 +38,9 @@ export const sessions = pgTable(
   'sessions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     deviceId: text('device_id').notNull(),
     device: text('device').notNull(),
     createdAt: createdAt(),
@@ -51,7 +55,9 @@ export const tokens = pgTable(
   'tokens',
   {
     hash: text('hash').primaryKey(),
-    sessionId: uuid('session_id').notNull().references(() => sessions.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['access', 'refresh'] }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     /** Set when a refresh token is exchanged; a second use means it leaked. */
@@ -78,10 +84,11 @@ export const verificationCodes = pgTable(
   (t) => [index('verification_codes_target').on(t.channel, t.target, t.createdAt), index('verification_codes_ip').on(t.ip, t.createdAt)],
 );
 
-
 /** Each user's cloud card-idling status (contract `CloudIdleStatus`), set by operators and pushed live. */
 export const cloudIdleStatuses = pgTable('cloud_idle_statuses', {
-  userId: integer('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
   state: text('state', { enum: ['Idling', 'Paused', 'Stopped', 'Finished'] }).notNull(),
   games: jsonb('games').$type<Array<{ AppId: number; Name: string; CardsRemaining: number }>>().notNull(),
   cardsRemaining: integer('cards_remaining').notNull(),

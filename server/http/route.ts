@@ -76,9 +76,12 @@ export function registerRoute<R extends ApiRoute>(
     url: route.path,
     config: options.rateLimit ? { rateLimit: options.rateLimit } : {},
     // Operators' calls are refused before their body is even read; to anyone else the path does not exist.
-    onRequest: route.auth === 'admin' ? async (request) => {
-      if (!app.isAdminCaller(request)) throw new ApiError(ErrorCode.NotFound, 'notFound');
-    } : undefined,
+    onRequest:
+      route.auth === 'admin'
+        ? async (request) => {
+            if (!app.isAdminCaller(request)) throw new ApiError(ErrorCode.NotFound, 'notFound');
+          }
+        : undefined,
     handler: async (request, reply) => {
       const body = route.request.safeParse(rawRequest(app, route, request));
       if (!body.success) throw validationError(body.error);

@@ -26,7 +26,9 @@ export default fp(
     app.decorate('sms', messenger('SMS'));
     app.decorate('email', messenger('EMAIL'));
     if (app.sms.outbox || app.email.outbox) {
-      app.log.warn('Development stand-ins are on: SMS and e-mail codes go to the log and to /api/dev/outbox instead of being sent. Set SMS_PROVIDER=http and EMAIL_PROVIDER=http (with their gateways) for real delivery; NODE_ENV=production refuses to start without them.');
+      app.log.warn(
+        'Development stand-ins are on: SMS and e-mail codes go to the log and to /api/dev/outbox instead of being sent. Set SMS_PROVIDER=http and EMAIL_PROVIDER=http (with their gateways) for real delivery; NODE_ENV=production refuses to start without them.',
+      );
     }
   },
   { name: 'messengers', dependencies: ['config'] },

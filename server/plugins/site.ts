@@ -51,7 +51,10 @@ const site: FastifyPluginAsync<SiteOptions> = async (app, options) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return reply.code(405).header('allow', 'GET, HEAD').send();
     const { file, status } = await resolveSitePath(new URL(request.url, 'http://site').pathname, isFile);
     if (file.endsWith('.html')) reply.header('content-security-policy', await policyOf(file));
-    return reply.code(status).header('cache-control', status === 200 ? cacheControl(file) : 'no-store').sendFile(file);
+    return reply
+      .code(status)
+      .header('cache-control', status === 200 ? cacheControl(file) : 'no-store')
+      .sendFile(file);
   });
 };
 

@@ -6,7 +6,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { unauthorizedCloseError, type HubEvent, type HubEventArguments, type HubMethod as HubMethodContract, type HubMethodArguments, type HubMethodResult } from '#contract/realtime.ts';
+import {
+  unauthorizedCloseError,
+  type HubEvent,
+  type HubEventArguments,
+  type HubMethod as HubMethodContract,
+  type HubMethodArguments,
+  type HubMethodResult,
+} from '#contract/realtime.ts';
 import type { Backplane, BackplaneMessage, Pusher } from './backplane.ts';
 import { HubConnection, type Transport } from './connection.ts';
 import { LongPollingTransport } from './long-polling.ts';
@@ -244,7 +251,11 @@ export class Hub implements Pusher {
         return;
       case MessageType.StreamInvocation:
         // No method of this hub streams.
-        this.complete(connection, message.invocationId, { error: this.methods.has(message.target.toLowerCase()) ? `The client attempted to invoke the non-streaming '${message.target}' method with a streaming invocation.` : `Unknown hub method '${message.target}'` });
+        this.complete(connection, message.invocationId, {
+          error: this.methods.has(message.target.toLowerCase())
+            ? `The client attempted to invoke the non-streaming '${message.target}' method with a streaming invocation.`
+            : `Unknown hub method '${message.target}'`,
+        });
         return;
       case MessageType.Close:
         this.disconnected(connection);
@@ -261,7 +272,8 @@ export class Hub implements Pusher {
     const { invocationId, target } = message;
     const method = this.methods.get(target.toLowerCase());
     if (!method) return this.complete(connection, invocationId, { error: `Unknown hub method '${target}'` });
-    if (message.streamIds?.length) return this.complete(connection, invocationId, { error: `Failed to invoke '${target}': this hub accepts no streams from clients.` });
+    if (message.streamIds?.length)
+      return this.complete(connection, invocationId, { error: `Failed to invoke '${target}': this hub accepts no streams from clients.` });
     try {
       const result = await method.run({ userId: connection.userId!, connectionId: connection.id }, message.arguments);
       this.complete(connection, invocationId, { result });

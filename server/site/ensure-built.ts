@@ -34,7 +34,13 @@ const built = statSync(path.join(siteDir, 'pagefind', 'pagefind-entry.json'), { 
 const source = Math.max(...inputs.map((input) => newestMtime(path.join(root, input))));
 
 if (built < source || bakedKey !== publicKey) {
-  console.log(!built ? 'No built site yet: building it (about a minute)…' : built < source ? 'The site is older than its sources: rebuilding…' : 'The server key changed: rebuilding the site…');
+  console.log(
+    !built
+      ? 'No built site yet: building it (about a minute)…'
+      : built < source
+        ? 'The site is older than its sources: rebuilding…'
+        : 'The server key changed: rebuilding the site…',
+  );
   const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, PUBLIC_API_PUBLIC_KEY: publicKey } });
   if (result.status !== 0) process.exit(result.status ?? 1);
   writeFileSync(keyStamp, publicKey);

@@ -22,7 +22,9 @@ for (const entry of readdirSync(siteDir, { recursive: true, withFileTypes: true 
   const file = path.join(entry.parentPath, entry.name);
   if (statSync(file).size < minBytes) continue;
   const content = readFileSync(file);
-  const brotli = brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } });
+  const brotli = brotliCompressSync(content, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
+  });
   writeFileSync(`${file}.br`, brotli);
   writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
   files++;

@@ -10,10 +10,7 @@ export const enumPalette = ['blue', 'green', 'orange', 'purple', 'cyan', 'gold']
 export const enumDefaultColor = 'red';
 
 /** Builds enum items from ids and their display names, colouring them by position. */
-export function enumItems<Id extends string | number>(
-  entries: ReadonlyArray<readonly [Id, string]>,
-  palette: readonly string[] = enumPalette,
-): EnumItem<Id>[] {
+export function enumItems<Id extends string | number>(entries: ReadonlyArray<readonly [Id, string]>, palette: readonly string[] = enumPalette): EnumItem<Id>[] {
   return entries.map(([Id, Name], index) => ({ Id, Name, Color: palette[index] ?? enumDefaultColor }));
 }
 

@@ -30,10 +30,9 @@ const releasesSchema = z.object({
   version: z.string().regex(/^\d+\.\d+\.\d+\.\d+$/),
   clientVersion: z.string().min(1),
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  platforms: z.object(Object.fromEntries(platformNames.map((p) => [p, z.array(releasePackage).min(1)])) as Record<
-    PlatformName,
-    z.ZodArray<typeof releasePackage>
-  >),
+  platforms: z.object(
+    Object.fromEntries(platformNames.map((p) => [p, z.array(releasePackage).min(1)])) as Record<PlatformName, z.ZodArray<typeof releasePackage>>,
+  ),
   mirrors: z.object({ gitee: mirror, github: mirror }),
 });
 

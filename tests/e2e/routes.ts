@@ -6,8 +6,7 @@ import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
 import { localizePath, locales, type LocaleCode } from '../../src/i18n/locales.ts';
 
-export const dictionary = (locale: LocaleCode): Record<string, string> =>
-  JSON.parse(readFileSync(`content/i18n/${locale}.json`, 'utf8'));
+export const dictionary = (locale: LocaleCode): Record<string, string> => JSON.parse(readFileSync(`content/i18n/${locale}.json`, 'utf8'));
 
 function frontmatter(collection: string, locale: LocaleCode, slug: string): Record<string, string> {
   const text = readFileSync(`content/${collection}/${locale}/${slug}.md`, 'utf8');
@@ -15,10 +14,22 @@ function frontmatter(collection: string, locale: LocaleCode, slug: string): Reco
 }
 
 type Title = (locale: LocaleCode) => string;
-const ui = (key: string): Title => (locale) => dictionary(locale)[key];
-const page = (slug: string): Title => (locale) => frontmatter('pages', locale, slug).title;
-const article = (slug: string): Title => (locale) => frontmatter('articles', locale, slug).title;
-const plugin = (slug: string): Title => (locale) => frontmatter('plugins', locale, slug).name;
+const ui =
+  (key: string): Title =>
+  (locale) =>
+    dictionary(locale)[key];
+const page =
+  (slug: string): Title =>
+  (locale) =>
+    frontmatter('pages', locale, slug).title;
+const article =
+  (slug: string): Title =>
+  (locale) =>
+    frontmatter('articles', locale, slug).title;
+const plugin =
+  (slug: string): Title =>
+  (locale) =>
+    frontmatter('plugins', locale, slug).name;
 
 /** `chrome: false` marks pages without the site header: box pages and the pay family. */
 export const routes: Array<{ path: string; title: Title; chrome?: false }> = [

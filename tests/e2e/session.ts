@@ -20,9 +20,12 @@ export async function signInAsDemo(page: Page): Promise<AuthToken> {
   });
   const result = JSON.parse(await sealer.open(await response.text())).data;
   const auth: AuthToken = { AccessToken: result.AccessToken, ExpiresIn: result.ExpiresIn };
-  await page.addInitScript(({ auth, user }) => {
-    localStorage.setItem('beacon.auth', JSON.stringify(auth));
-    localStorage.setItem('beacon.user', JSON.stringify(user));
-  }, { auth, user: result.User });
+  await page.addInitScript(
+    ({ auth, user }) => {
+      localStorage.setItem('beacon.auth', JSON.stringify(auth));
+      localStorage.setItem('beacon.user', JSON.stringify(user));
+    },
+    { auth, user: result.User },
+  );
   return auth;
 }

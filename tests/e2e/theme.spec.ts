@@ -15,11 +15,14 @@ async function recordBodyAtBirth(page: Page) {
 }
 
 const state = (page: Page) =>
-  page.evaluate((cls) => ({
-    html: document.documentElement.classList.contains(cls),
-    body: document.body.classList.contains(cls),
-    style: !!document.getElementById('theme-style'),
-  }), darkClass);
+  page.evaluate(
+    (cls) => ({
+      html: document.documentElement.classList.contains(cls),
+      body: document.body.classList.contains(cls),
+      style: !!document.getElementById('theme-style'),
+    }),
+    darkClass,
+  );
 
 test('dark sets the class on html and body; light clears it and removes the style element', async ({ page }) => {
   await page.goto('/en/faq');

@@ -24,7 +24,9 @@ describe('the database folder lock', () => {
     const folder = newFolder();
     const release = lockFolder(folder, () => {});
     expect(JSON.parse(readFileSync(`${folder}.lock`, 'utf8'))).toEqual({ pid: process.pid, host: hostname() });
-    expect(() => lockFolder(folder, () => {})).toThrow(new DatabaseLockedError(`The database folder ${folder} is in use by process ${process.pid} on ${hostname()} (is the server running?).`));
+    expect(() => lockFolder(folder, () => {})).toThrow(
+      new DatabaseLockedError(`The database folder ${folder} is in use by process ${process.pid} on ${hostname()} (is the server running?).`),
+    );
     release();
     expect(existsSync(`${folder}.lock`)).toBe(false);
   });

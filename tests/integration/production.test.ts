@@ -60,7 +60,15 @@ describe('production refuses the development stand-ins', () => {
   });
 
   it('has no /api/dev routes in production', { timeout: 30_000 }, async () => {
-    const app = await buildApp(loadConfig({ NODE_ENV: 'production', ...gateways, DATABASE_URL: 'memory://', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'beacon-prod-')), LOG_LEVEL: 'silent' }));
+    const app = await buildApp(
+      loadConfig({
+        NODE_ENV: 'production',
+        ...gateways,
+        DATABASE_URL: 'memory://',
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'beacon-prod-')),
+        LOG_LEVEL: 'silent',
+      }),
+    );
     try {
       for (const url of [`/api${dev.outbox.path}?to=13900000000`, '/api/dev/anything']) {
         const response = await app.inject({ url });
@@ -100,7 +108,10 @@ describe('development stand-ins', () => {
 
 /** `node server/main.ts` in a child process, with its output collected. */
 async function runServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['server/main.ts'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['server/main.ts'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

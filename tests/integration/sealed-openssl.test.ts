@@ -28,7 +28,22 @@ describe('sealed bodies and openssl agree', () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const publicPem = path.join(folder, 'public.pem');
     writeFileSync(publicPem, publicKey.export({ type: 'spki', format: 'pem' }));
-    const wrapped = openssl(['pkeyutl', '-encrypt', '-pubin', '-inkey', publicPem, '-pkeyopt', 'rsa_padding_mode:oaep', '-pkeyopt', 'rsa_oaep_md:sha256', '-pkeyopt', 'rsa_mgf1_md:sha256'], key);
+    const wrapped = openssl(
+      [
+        'pkeyutl',
+        '-encrypt',
+        '-pubin',
+        '-inkey',
+        publicPem,
+        '-pkeyopt',
+        'rsa_padding_mode:oaep',
+        '-pkeyopt',
+        'rsa_oaep_md:sha256',
+        '-pkeyopt',
+        'rsa_mgf1_md:sha256',
+      ],
+      key,
+    );
     expect(unwrapKey(privateKey, wrapped.toString('hex'))).toEqual(key);
 
     // And the other way: what the server seals, openssl opens.

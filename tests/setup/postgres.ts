@@ -124,14 +124,7 @@ function runPgOrThrow(server: Server, tool: string, args: string[]): void {
 }
 
 function initCluster(server: Server): void {
-  runPgOrThrow(server, 'initdb', [
-    '-D', server.dataDir,
-    '-U', SUPERUSER,
-    '--auth=trust',
-    '--no-sync',
-    '--locale=C',
-    '--encoding=UTF8',
-  ]);
+  runPgOrThrow(server, 'initdb', ['-D', server.dataDir, '-U', SUPERUSER, '--auth=trust', '--no-sync', '--locale=C', '--encoding=UTF8']);
 }
 
 function startServer(server: Server): void {

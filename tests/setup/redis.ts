@@ -24,7 +24,9 @@ export async function startRedis(): Promise<TestRedis> {
   installIfMissing();
   const port = await freePort();
   // No snapshots, no append-only file: a test server keeps nothing.
-  const server = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const server = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const onExit = () => server.kill('SIGKILL');
   process.on('exit', onExit);
   await waitForPort(port, server);
@@ -43,7 +45,9 @@ export async function startRedis(): Promise<TestRedis> {
 function installIfMissing(): void {
   if (existsSync(binary)) return;
   if (process.getuid?.() !== 0) {
-    throw new Error('redis-server not found. Install the Debian package with: sudo apt-get install redis-server (or set TEST_REDIS_URL to use your own server).');
+    throw new Error(
+      'redis-server not found. Install the Debian package with: sudo apt-get install redis-server (or set TEST_REDIS_URL to use your own server).',
+    );
   }
   console.log('Installing Debian redis-server for the scale-out tests…');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -54,7 +58,6 @@ function installIfMissing(): void {
   spawnSync('service', ['redis-server', 'stop'], { stdio: 'ignore' });
   if (!existsSync(binary)) throw new Error(`Installed redis-server but ${binary} is missing`);
 }
-
 
 async function waitForPort(port: number, server: ReturnType<typeof spawn>): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {

@@ -8,7 +8,9 @@ const placeholders = (text: string) => (text.match(/{{\s*\w+\s*}}/g) ?? []).map(
 
 describe('UI dictionaries', () => {
   it('exist for exactly the eight locales', () => {
-    const files = readdirSync('content/i18n').filter((f) => f.endsWith('.json')).map((f) => f.replace('.json', ''));
+    const files = readdirSync('content/i18n')
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.replace('.json', ''));
     expect(files.toSorted()).toEqual([...localeCodes].sort());
   });
 

@@ -13,7 +13,11 @@ const hour = 3600_000;
 
 beforeEach(() => {
   const items = new Map<string, string>();
-  const storage = { getItem: (key: string) => items.get(key) ?? null, setItem: (key: string, value: string) => void items.set(key, value), removeItem: (key: string) => void items.delete(key) };
+  const storage = {
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+    removeItem: (key: string) => void items.delete(key),
+  };
   vi.stubGlobal('window', { addEventListener() {}, removeEventListener() {} });
   vi.stubGlobal('addEventListener', () => {});
   vi.stubGlobal('localStorage', storage);

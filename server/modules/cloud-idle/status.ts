@@ -15,9 +15,18 @@ export async function readCloudIdleStatus(db: Database, userId: number): Promise
 }
 
 /** Stores the status (replacing the last one) and pushes it to the user's open pages when there is a way to. */
-export async function setCloudIdleStatus(db: Database, pusher: Pusher | null, userId: number, update: CloudIdleUpdate, now = new Date()): Promise<CloudIdleStatus> {
+export async function setCloudIdleStatus(
+  db: Database,
+  pusher: Pusher | null,
+  userId: number,
+  update: CloudIdleUpdate,
+  now = new Date(),
+): Promise<CloudIdleStatus> {
   const values = { state: update.State, games: update.Games, cardsRemaining: update.CardsRemaining, updatedAt: now };
-  await db.insert(cloudIdleStatuses).values({ userId, ...values }).onConflictDoUpdate({ target: cloudIdleStatuses.userId, set: values });
+  await db
+    .insert(cloudIdleStatuses)
+    .values({ userId, ...values })
+    .onConflictDoUpdate({ target: cloudIdleStatuses.userId, set: values });
   const status = { ...update, UpdatedAt: now.toISOString() };
   await pusher?.toUser(userId, hubEvents.cloudIdleStatus, [status]);
   return status;

@@ -14,7 +14,6 @@ import { ApiError, tooManyRequests } from '../../http/api-error.ts';
 
 type Channel = 'sms' | 'email';
 
-
 const day = 24 * 3600_000;
 
 function hashCode(secret: Buffer, target: string, code: string): string {
@@ -22,7 +21,14 @@ function hashCode(secret: Buffer, target: string, code: string): string {
 }
 
 /** Stores a new code for `target` and returns it, or throws 429 when a limit is reached. */
-export async function issueCode(db: Database, secret: Buffer, channel: Channel, target: string, ip: string, now = new Date()): Promise<{ id: number; code: string }> {
+export async function issueCode(
+  db: Database,
+  secret: Buffer,
+  channel: Channel,
+  target: string,
+  ip: string,
+  now = new Date(),
+): Promise<{ id: number; code: string }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${channel}:${target}`}))`);
     const since = new Date(now.getTime() - day);
@@ -37,12 +43,18 @@ export async function issueCode(db: Database, secret: Buffer, channel: Channel, 
       .select({ sent: count() })
       .from(verificationCodes)
       .where(and(eq(verificationCodes.channel, channel), eq(verificationCodes.target, target), gt(verificationCodes.createdAt, since)));
-    const [{ fromIp }] = await tx.select({ fromIp: count() }).from(verificationCodes).where(and(eq(verificationCodes.ip, ip), gt(verificationCodes.createdAt, since)));
+    const [{ fromIp }] = await tx
+      .select({ fromIp: count() })
+      .from(verificationCodes)
+      .where(and(eq(verificationCodes.ip, ip), gt(verificationCodes.createdAt, since)));
     if (sent >= verification.dailyPerTarget || fromIp >= verification.dailyPerIp) throw tooManyRequests();
 
     const code = String(randomInt(0, 10 ** verification.codeLength)).padStart(verification.codeLength, '0');
     // Only the newest code of a target is valid.
-    await tx.update(verificationCodes).set({ consumed: true }).where(and(eq(verificationCodes.channel, channel), eq(verificationCodes.target, target), eq(verificationCodes.consumed, false)));
+    await tx
+      .update(verificationCodes)
+      .set({ consumed: true })
+      .where(and(eq(verificationCodes.channel, channel), eq(verificationCodes.target, target), eq(verificationCodes.consumed, false)));
     const [row] = await tx
       .insert(verificationCodes)
       .values({ channel, target, ip, codeHash: hashCode(secret, target, code), expiresAt: new Date(now.getTime() + verification.validMs), createdAt: now })
@@ -67,7 +79,14 @@ export async function consumeCode(tx: Transaction, secret: Buffer, channel: Chan
   const [current] = await tx
     .select()
     .from(verificationCodes)
-    .where(and(eq(verificationCodes.channel, channel), eq(verificationCodes.target, target), eq(verificationCodes.consumed, false), gt(verificationCodes.expiresAt, now)))
+    .where(
+      and(
+        eq(verificationCodes.channel, channel),
+        eq(verificationCodes.target, target),
+        eq(verificationCodes.consumed, false),
+        gt(verificationCodes.expiresAt, now),
+      ),
+    )
     .orderBy(desc(verificationCodes.createdAt))
     .limit(1)
     .for('update');

@@ -18,7 +18,15 @@ async function listUsers(db: Database, limit: number): Promise<UserSummary[]> {
     ? await db
         .select({ userId: sessions.userId, active: count() })
         .from(sessions)
-        .where(and(inArray(sessions.userId, rows.map((row) => row.id)), isActiveSession))
+        .where(
+          and(
+            inArray(
+              sessions.userId,
+              rows.map((row) => row.id),
+            ),
+            isActiveSession,
+          ),
+        )
         .groupBy(sessions.userId)
     : [];
   const activeByUser = new Map(counts.map((row) => [row.userId, row.active]));
@@ -48,8 +56,20 @@ async function showUser(db: Database, key: string): Promise<UserDetail | null> {
     nickname: user.nickname,
     hasPassword: user.passwordHash !== null,
     createdAt: user.createdAt.toISOString(),
-    externalAccounts: bound.map((account) => ({ id: account.id, provider: account.provider, subject: account.subject, displayName: account.displayName, boundAt: account.createdAt.toISOString() })),
-    activeSessions: active.map((session) => ({ id: session.id, device: session.device, deviceId: session.deviceId, createdAt: session.createdAt.toISOString(), lastSeenAt: session.lastSeenAt.toISOString() })),
+    externalAccounts: bound.map((account) => ({
+      id: account.id,
+      provider: account.provider,
+      subject: account.subject,
+      displayName: account.displayName,
+      boundAt: account.createdAt.toISOString(),
+    })),
+    activeSessions: active.map((session) => ({
+      id: session.id,
+      device: session.device,
+      deviceId: session.deviceId,
+      createdAt: session.createdAt.toISOString(),
+      lastSeenAt: session.lastSeenAt.toISOString(),
+    })),
   };
 }
 

@@ -38,53 +38,83 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
     }
   }
 
-  registerRoute(app, identity.sendSmsCode, async ({ body, request }) => {
-    await sendCode('sms', app.sms, body.Phone, request);
-    return { data: null, messageKey: 'smsSent' as const };
-  }, sendLimit);
+  registerRoute(
+    app,
+    identity.sendSmsCode,
+    async ({ body, request }) => {
+      await sendCode('sms', app.sms, body.Phone, request);
+      return { data: null, messageKey: 'smsSent' as const };
+    },
+    sendLimit,
+  );
 
-  registerRoute(app, identity.sendEmailCode, async ({ body, request }) => {
-    await sendCode('email', app.email, body.Email, request);
-    return { data: null, messageKey: 'emailSent' as const };
-  }, sendLimit);
+  registerRoute(
+    app,
+    identity.sendEmailCode,
+    async ({ body, request }) => {
+      await sendCode('email', app.email, body.Email, request);
+      return { data: null, messageKey: 'emailSent' as const };
+    },
+    sendLimit,
+  );
 
-  registerRoute(app, identity.loginOrRegister, async ({ body, request }) => {
-    const outcome = await db.transaction(async (tx) => {
-      const check = await consumeCode(tx, keys.secret, 'sms', body.Phone, body.Code);
-      if (!check.ok) return check;
-      const userId = await userForPhone(tx, body.Phone);
-      return { ok: true as const, userId, tokens: await sessions.open(tx, userId, body.DeviceId, deviceOf(request)) };
-    });
-    if (!outcome.ok) throw outcome.error;
-    return loginResult(outcome.userId, outcome.tokens);
-  }, loginLimit);
+  registerRoute(
+    app,
+    identity.loginOrRegister,
+    async ({ body, request }) => {
+      const outcome = await db.transaction(async (tx) => {
+        const check = await consumeCode(tx, keys.secret, 'sms', body.Phone, body.Code);
+        if (!check.ok) return check;
+        const userId = await userForPhone(tx, body.Phone);
+        return { ok: true as const, userId, tokens: await sessions.open(tx, userId, body.DeviceId, deviceOf(request)) };
+      });
+      if (!outcome.ok) throw outcome.error;
+      return loginResult(outcome.userId, outcome.tokens);
+    },
+    loginLimit,
+  );
 
-  registerRoute(app, identity.loginByPassword, async ({ body, request }) => {
-    const user = await findByAccount(db, body.Account);
-    if (!(await verifyPassword(body.Password, user?.passwordHash ?? null)) || !user) throw new ApiError(ErrorCode.CredentialsInvalid, 'credentialsInvalid');
-    const tokens = await db.transaction((tx) => sessions.open(tx, user.id, body.DeviceId, deviceOf(request)));
-    return loginResult(user.id, tokens);
-  }, loginLimit);
+  registerRoute(
+    app,
+    identity.loginByPassword,
+    async ({ body, request }) => {
+      const user = await findByAccount(db, body.Account);
+      if (!(await verifyPassword(body.Password, user?.passwordHash ?? null)) || !user) throw new ApiError(ErrorCode.CredentialsInvalid, 'credentialsInvalid');
+      const tokens = await db.transaction((tx) => sessions.open(tx, user.id, body.DeviceId, deviceOf(request)));
+      return loginResult(user.id, tokens);
+    },
+    loginLimit,
+  );
 
   registerRoute(app, identity.validateRegisterEmail, async ({ body }) => ({ data: { Available: !(await emailTaken(db, body.Email)) } }));
 
-  registerRoute(app, identity.registerByEmail, async ({ body, request }) => {
-    const passwordHash = await hashPassword(body.Password);
-    const outcome = await db.transaction(async (tx) => {
-      const check = await consumeCode(tx, keys.secret, 'email', body.Email, body.Code);
-      if (!check.ok) return check;
-      const userId = await createEmailUser(tx, body.Email, passwordHash);
-      if (userId === null) return { ok: false as const, error: new ApiError(ErrorCode.EmailTaken, 'emailTaken') };
-      return { ok: true as const, userId, tokens: await sessions.open(tx, userId, body.DeviceId, deviceOf(request)) };
-    });
-    if (!outcome.ok) throw outcome.error;
-    return loginResult(outcome.userId, outcome.tokens);
-  }, loginLimit);
+  registerRoute(
+    app,
+    identity.registerByEmail,
+    async ({ body, request }) => {
+      const passwordHash = await hashPassword(body.Password);
+      const outcome = await db.transaction(async (tx) => {
+        const check = await consumeCode(tx, keys.secret, 'email', body.Email, body.Code);
+        if (!check.ok) return check;
+        const userId = await createEmailUser(tx, body.Email, passwordHash);
+        if (userId === null) return { ok: false as const, error: new ApiError(ErrorCode.EmailTaken, 'emailTaken') };
+        return { ok: true as const, userId, tokens: await sessions.open(tx, userId, body.DeviceId, deviceOf(request)) };
+      });
+      if (!outcome.ok) throw outcome.error;
+      return loginResult(outcome.userId, outcome.tokens);
+    },
+    loginLimit,
+  );
 
-  registerRoute(app, identity.refreshToken, async ({ body }) => {
-    const { userId, tokens } = await sessions.rotate(body.RefreshToken);
-    return loginResult(userId, tokens);
-  }, loginLimit);
+  registerRoute(
+    app,
+    identity.refreshToken,
+    async ({ body }) => {
+      const { userId, tokens } = await sessions.rotate(body.RefreshToken);
+      return loginResult(userId, tokens);
+    },
+    loginLimit,
+  );
 
   registerRoute(app, identity.refreshUserInfo, async ({ auth, body }) => {
     const user = await users.load(auth.userId, { fresh: body.Refresh === true });

@@ -33,7 +33,10 @@ const newToken = () => randomBytes(32).toString('base64url');
 const lastSeenPrecisionMs = 60_000;
 
 /** A session still in use: not revoked and holding a token that has not expired. The user's session list and the operators' count both use it. */
-export const isActiveSession: SQL = and(isNull(sessions.revokedAt), sql`exists (select 1 from ${tokens} where ${tokens.sessionId} = ${sessions.id} and ${tokens.expiresAt} > now())`)!;
+export const isActiveSession: SQL = and(
+  isNull(sessions.revokedAt),
+  sql`exists (select 1 from ${tokens} where ${tokens.sessionId} = ${sessions.id} and ${tokens.expiresAt} > now())`,
+)!;
 
 async function issueTokens(tx: Transaction, sessionId: string, now: Date): Promise<IssuedTokens> {
   const access = newToken();
@@ -59,7 +62,10 @@ export class SessionStore {
   }
 
   async open(tx: Transaction, userId: number, deviceId: string, device: string, now = new Date()): Promise<IssuedTokens> {
-    const [session] = await tx.insert(sessions).values({ userId, deviceId, device: device.slice(0, 200) || 'unknown' }).returning({ id: sessions.id });
+    const [session] = await tx
+      .insert(sessions)
+      .values({ userId, deviceId, device: device.slice(0, 200) || 'unknown' })
+      .returning({ id: sessions.id });
     return issueTokens(tx, session.id, now);
   }
 
@@ -92,7 +98,10 @@ export class SessionStore {
         .where(and(eq(tokens.hash, hash), eq(tokens.kind, 'refresh'), isNull(tokens.usedAt)))
         .returning({ sessionId: tokens.sessionId, expiresAt: tokens.expiresAt });
       if (!claimed) {
-        const [reused] = await tx.select({ sessionId: tokens.sessionId }).from(tokens).where(and(eq(tokens.hash, hash), eq(tokens.kind, 'refresh')));
+        const [reused] = await tx
+          .select({ sessionId: tokens.sessionId })
+          .from(tokens)
+          .where(and(eq(tokens.hash, hash), eq(tokens.kind, 'refresh')));
         if (!reused) return { error: unauthorized() };
         revoked = await this.#revoke(tx, eq(sessions.id, reused.sessionId), now);
         return { error: new ApiError(ErrorCode.RefreshReused, 'refreshReused') };
@@ -143,7 +152,11 @@ export class SessionStore {
   }
 
   async #revoke(tx: Transaction, which: SQL, now: Date): Promise<string[]> {
-    const revoked = await tx.update(sessions).set({ revokedAt: now }).where(and(which, isNull(sessions.revokedAt))).returning({ id: sessions.id });
+    const revoked = await tx
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(which, isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id });
     const ids = revoked.map((row) => row.id);
     for (const id of ids) await tx.delete(tokens).where(and(eq(tokens.sessionId, id), eq(tokens.kind, 'access')));
     this.#forget(ids);

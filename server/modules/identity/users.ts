@@ -26,7 +26,10 @@ const maxId = 2_147_483_647;
 /** The user whose phone or e-mail is `account`, as typed at login (e-mails are stored lower-cased, contract `Email`). */
 export async function findByAccount(db: Database | Transaction, account: string): Promise<UserRow | null> {
   const key = account.trim();
-  const [user] = await db.select().from(users).where(key.includes('@') ? eq(users.email, key.toLowerCase()) : eq(users.phone, key));
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(key.includes('@') ? eq(users.email, key.toLowerCase()) : eq(users.phone, key));
   return user ?? null;
 }
 
@@ -34,7 +37,10 @@ export async function findByAccount(db: Database | Transaction, account: string)
 export async function findByKey(db: Database, key: string): Promise<UserRow | null> {
   const trimmed = key.trim();
   if (/^\d+$/.test(trimmed) && Number(trimmed) <= maxId) {
-    const [user] = await db.select().from(users).where(eq(users.id, Number(trimmed)));
+    const [user] = await db
+      .select()
+      .from(users)
+      .where(eq(users.id, Number(trimmed)));
     if (user) return user;
   }
   return findByAccount(db, trimmed);
@@ -46,7 +52,11 @@ export async function emailTaken(db: Database, email: string): Promise<boolean> 
 
 /** The user of this phone, created on first login; racing first logins end up with the same single row. */
 export async function userForPhone(tx: Transaction, phone: string): Promise<number> {
-  const [created] = await tx.insert(users).values({ phone, nickname: defaultNickname(phone) }).onConflictDoNothing({ target: users.phone }).returning({ id: users.id });
+  const [created] = await tx
+    .insert(users)
+    .values({ phone, nickname: defaultNickname(phone) })
+    .onConflictDoNothing({ target: users.phone })
+    .returning({ id: users.id });
   if (created) return created.id;
   const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.phone, phone));
   return existing.id;
@@ -71,7 +81,12 @@ function toUserInfo(user: UserRow, bound: Array<typeof externalAccounts.$inferSe
     AvatarUrl: user.avatarUrl,
     HasPassword: user.passwordHash !== null,
     CreatedAt: user.createdAt.toISOString(),
-    ExternalAccounts: bound.map((account) => ({ Id: account.id, Provider: account.provider, DisplayName: account.displayName, BoundAt: account.createdAt.toISOString() })),
+    ExternalAccounts: bound.map((account) => ({
+      Id: account.id,
+      Provider: account.provider,
+      DisplayName: account.displayName,
+      BoundAt: account.createdAt.toISOString(),
+    })),
   };
 }
 
@@ -97,7 +112,10 @@ export class UserInfoStore {
 
   /** Unbinds one of the user's external accounts; false when the user has no such account. */
   async unbind(userId: number, accountId: number): Promise<boolean> {
-    const removed = await this.#db.delete(externalAccounts).where(and(eq(externalAccounts.id, accountId), eq(externalAccounts.userId, userId))).returning({ id: externalAccounts.id });
+    const removed = await this.#db
+      .delete(externalAccounts)
+      .where(and(eq(externalAccounts.id, accountId), eq(externalAccounts.userId, userId)))
+      .returning({ id: externalAccounts.id });
     this.#recent.delete(userId);
     return removed.length > 0;
   }

@@ -42,7 +42,9 @@ export default function CloudIdle({ strings, locale, loginPath }: Props) {
       <div className="card sign-in-prompt">
         {problemNotice}
         <p>{t('account.signInToSee')}</p>
-        <a className="button" href={loginUrl(loginPath)}>{t('nav.login')}</a>
+        <a className="button" href={loginUrl(loginPath)}>
+          {t('nav.login')}
+        </a>
       </div>
     );
   }
@@ -51,7 +53,9 @@ export default function CloudIdle({ strings, locale, loginPath }: Props) {
     <div className="cloud-idle">
       <div className="hub-state" data-state={state}>
         <span className="hub-dot" aria-hidden="true" />
-        <span>{t('realtime.label')} <strong role="status">{t(`realtime.state.${state}`)}</strong></span>
+        <span>
+          {t('realtime.label')} <strong role="status">{t(`realtime.state.${state}`)}</strong>
+        </span>
         {state === 'Disconnected' && (
           <button type="button" className="button button-secondary button-small" onClick={() => void hub.start().catch(() => {})}>
             {t('realtime.reconnect')}

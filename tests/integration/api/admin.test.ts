@@ -17,8 +17,14 @@ const hour = 3_600_000;
 
 /** Two users, the newer with one live session, one revoked session and one whose tokens have expired. */
 async function seedUsers(db: Database) {
-  const [older] = await db.insert(users).values({ phone: '13911112222', nickname: 'Older', createdAt: new Date('2026-01-01T00:00:00Z') }).returning();
-  const [newer] = await db.insert(users).values({ email: 'newer@example.com', nickname: 'Newer', passwordHash: 'x', createdAt: new Date('2026-02-01T00:00:00Z') }).returning();
+  const [older] = await db
+    .insert(users)
+    .values({ phone: '13911112222', nickname: 'Older', createdAt: new Date('2026-01-01T00:00:00Z') })
+    .returning();
+  const [newer] = await db
+    .insert(users)
+    .values({ email: 'newer@example.com', nickname: 'Newer', passwordHash: 'x', createdAt: new Date('2026-02-01T00:00:00Z') })
+    .returning();
   await db.insert(externalAccounts).values({ userId: newer.id, provider: 'steam', subject: '7656', displayName: 'NewerOnSteam' });
   const [live, revoked, expired] = await db
     .insert(sessions)
@@ -108,28 +114,54 @@ describe('POST /api/admin/run', () => {
     const push = t.app.hub.toUser.bind(t.app.hub);
     t.app.hub.toUser = async (...args) => void pushes.push(args);
     try {
-      const set = (await run(['idle', 'set', '13911112222', '--state', 'Idling', '--game', '730:3:Counter-Strike 2', '--game', '440:1:Team Fortress: 2'])).json().data;
+      const set = (
+        await run(['idle', 'set', '13911112222', '--state', 'Idling', '--game', '730:3:Counter-Strike 2', '--game', '440:1:Team Fortress: 2'])
+      ).json().data;
       expect(set).toEqual({
         command: 'idle set',
         key: '13911112222',
         userId: seeded.older.id,
-        status: { State: 'Idling', Games: [{ AppId: 730, Name: 'Counter-Strike 2', CardsRemaining: 3 }, { AppId: 440, Name: 'Team Fortress: 2', CardsRemaining: 1 }], CardsRemaining: 4, UpdatedAt: expect.any(String) },
+        status: {
+          State: 'Idling',
+          Games: [
+            { AppId: 730, Name: 'Counter-Strike 2', CardsRemaining: 3 },
+            { AppId: 440, Name: 'Team Fortress: 2', CardsRemaining: 1 },
+          ],
+          CardsRemaining: 4,
+          UpdatedAt: expect.any(String),
+        },
         pushed: true,
       });
       expect(pushes).toEqual([[seeded.older.id, hubEvents.cloudIdleStatus, [set.status]]]);
     } finally {
       t.app.hub.toUser = push;
     }
-    expect((await run(['idle', 'show', String(seeded.older.id)])).json().data).toMatchObject({ userId: seeded.older.id, status: { State: 'Idling', CardsRemaining: 4 } });
-    expect((await run(['idle', 'show', String(seeded.newer.id)])).json().data).toEqual({ command: 'idle show', key: String(seeded.newer.id), userId: seeded.newer.id, status: null });
+    expect((await run(['idle', 'show', String(seeded.older.id)])).json().data).toMatchObject({
+      userId: seeded.older.id,
+      status: { State: 'Idling', CardsRemaining: 4 },
+    });
+    expect((await run(['idle', 'show', String(seeded.newer.id)])).json().data).toEqual({
+      command: 'idle show',
+      key: String(seeded.newer.id),
+      userId: seeded.newer.id,
+      status: null,
+    });
     expect((await run(['idle', 'set', 'nobody@example.com', '--state', 'Stopped'])).json().data).toMatchObject({ userId: null, status: null, pushed: false });
   });
 
   it('refuses what the CLI would refuse', async () => {
     for (const command of [
-      [], ['users'], ['users', 'list', '--limit', '0'], ['users', 'show'], ['drop', 'everything'],
-      ['idle', 'set', '1'], ['idle', 'set', '1', '--state', 'Sleeping'], ['idle', 'set', '1', '--state', 'Idling', '--game', '730:x:CS'],
-      ['idle', 'set', '1', '--state', 'Idling', '--cards', '-3'], ['idle', 'set', '1', '--state', 'Idling', '--colour', 'red'], ['idle', 'show'],
+      [],
+      ['users'],
+      ['users', 'list', '--limit', '0'],
+      ['users', 'show'],
+      ['drop', 'everything'],
+      ['idle', 'set', '1'],
+      ['idle', 'set', '1', '--state', 'Sleeping'],
+      ['idle', 'set', '1', '--state', 'Idling', '--game', '730:x:CS'],
+      ['idle', 'set', '1', '--state', 'Idling', '--cards', '-3'],
+      ['idle', 'set', '1', '--state', 'Idling', '--colour', 'red'],
+      ['idle', 'show'],
     ]) {
       expect((await run(command)).json().code).toBe(ErrorCode.BadRequest);
     }

@@ -13,7 +13,15 @@ import { registerRoute } from '../../../server/http/route.ts';
 import locale from '../../../server/plugins/locale.ts';
 import { startApp, type TestApp } from './harness.ts';
 
-const greeting = route({ method: 'GET', path: '/greeting', encrypted: false, auth: 'none', shape: 'envelope', request: z.optional(z.strictObject({})), response: z.object({ Text: text() }) });
+const greeting = route({
+  method: 'GET',
+  path: '/greeting',
+  encrypted: false,
+  auth: 'none',
+  shape: 'envelope',
+  request: z.optional(z.strictObject({})),
+  response: z.object({ Text: text() }),
+});
 
 let t: TestApp | undefined;
 afterEach(() => t?.close());
@@ -43,11 +51,18 @@ describe('answers checked against the contract', () => {
   });
 
   it('does not spend the check in production', async () => {
-    const app = await appAnswering({ Txet: 'hello' }, {
-      NODE_ENV: 'production',
-      SMS_PROVIDER: 'http', SMS_GATEWAY_URL: 'http://127.0.0.1:9/', SMS_GATEWAY_SECRET: 'a-secret-of-sixteen-chars',
-      EMAIL_PROVIDER: 'http', EMAIL_GATEWAY_URL: 'http://127.0.0.1:9/', EMAIL_GATEWAY_SECRET: 'a-secret-of-sixteen-chars',
-    });
+    const app = await appAnswering(
+      { Txet: 'hello' },
+      {
+        NODE_ENV: 'production',
+        SMS_PROVIDER: 'http',
+        SMS_GATEWAY_URL: 'http://127.0.0.1:9/',
+        SMS_GATEWAY_SECRET: 'a-secret-of-sixteen-chars',
+        EMAIL_PROVIDER: 'http',
+        EMAIL_GATEWAY_URL: 'http://127.0.0.1:9/',
+        EMAIL_GATEWAY_SECRET: 'a-secret-of-sixteen-chars',
+      },
+    );
     expect((await app.app.inject({ url: '/api/greeting' })).json()).toMatchObject({ code: 200, data: { Txet: 'hello' } });
   });
 });
@@ -57,7 +72,13 @@ describe('compression', () => {
     t = await startApp();
     await t.app.db.insert(users).values(Array.from({ length: 30 }, (_, i) => ({ phone: `1380000${String(i).padStart(4, '0')}`, nickname: `User ${i}` })));
     const run = (command: string[], encoding = 'br, gzip') =>
-      t!.app.inject({ method: 'POST', url: `/api${admin.run.path}`, remoteAddress: '127.0.0.1', headers: { [adminTokenHeader]: t!.app.adminToken, 'accept-encoding': encoding }, payload: { command } });
+      t!.app.inject({
+        method: 'POST',
+        url: `/api${admin.run.path}`,
+        remoteAddress: '127.0.0.1',
+        headers: { [adminTokenHeader]: t!.app.adminToken, 'accept-encoding': encoding },
+        payload: { command },
+      });
     const large = await run(['users', 'list']);
     expect(large.headers['content-encoding']).toBe('br');
     const plain = await run(['users', 'list'], 'identity');

@@ -46,7 +46,9 @@ function children(schema: Schema): Schema[] {
   const def = defOf(schema);
   const inner = ['innerType', 'element', 'keyType', 'valueType', 'in', 'out', 'rest'].map((key) => def[key]);
   const lists = [def.items, def.options, def.shape ? Object.values(def.shape as object) : undefined];
-  return [...inner, ...lists.flatMap((list) => (Array.isArray(list) ? list : []))].filter((child): child is Schema => typeof child === 'object' && child !== null);
+  return [...inner, ...lists.flatMap((list) => (Array.isArray(list) ? list : []))].filter(
+    (child): child is Schema => typeof child === 'object' && child !== null,
+  );
 }
 
 /** Every string schema anywhere inside `schema`. */
@@ -56,7 +58,7 @@ function strings(schema: Schema): Schema[] {
 
 /** The request fields that hold text: a string, or a list of strings. */
 function textFields(route: ApiRoute): string[] {
-  const shape = (defOf(route.request).shape ?? defOf(defOf(route.request).innerType as Schema ?? route.request).shape ?? {}) as Record<string, Schema>;
+  const shape = (defOf(route.request).shape ?? defOf((defOf(route.request).innerType as Schema) ?? route.request).shape ?? {}) as Record<string, Schema>;
   return Object.entries(shape)
     .filter(([, field]) => strings(field).length > 0)
     .map(([name]) => name);
@@ -133,7 +135,9 @@ describe('connections', () => {
   it('refuses and closes WebSocket upgrades to anything but the hub', async () => {
     const upgrade = (path: string) =>
       `GET ${path} HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`;
-    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => exchange(upgrade(['/', '/en/download', '/api/nothing-here', '/favicon.svg'][i % 4]))));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => exchange(upgrade(['/', '/en/download', '/api/nothing-here', '/favicon.svg'][i % 4]))),
+    );
     for (const result of results) {
       expect(result.answer).toMatch(/^HTTP\/1\.1 404 /);
       expect(result.closedByServer).toBe(true);
@@ -170,7 +174,14 @@ describe('connections', () => {
     try {
       await limited.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = limited.app.server.address() as { port: number };
-      const { stdout } = await run(process.execPath, ['-e', client, String(port), String(size), `/api${identity.loginByPassword.path}`, encryption.contentType]);
+      const { stdout } = await run(process.execPath, [
+        '-e',
+        client,
+        String(port),
+        String(size),
+        `/api${identity.loginByPassword.path}`,
+        encryption.contentType,
+      ]);
       expect(JSON.parse(stdout)).toEqual([...Array(4).fill('HTTP/1.1 413 Payload Too Large'), ...Array(2).fill('HTTP/1.1 429 Too Many Requests')]);
     } finally {
       await limited.close();
@@ -186,14 +197,20 @@ describe('connections reset mid-request', () => {
       await logged.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = logged.app.server.address() as { port: number };
       await Promise.all(
-        Array.from({ length: 200 }, () => new Promise<void>((resolve) => {
-          const socket = connect(port, '127.0.0.1', () => {
-            socket.write(`POST /api${identity.refreshUserInfo.path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
-            socket.resetAndDestroy();
-            resolve();
-          });
-          socket.on('error', () => resolve());
-        })),
+        Array.from(
+          { length: 200 },
+          () =>
+            new Promise<void>((resolve) => {
+              const socket = connect(port, '127.0.0.1', () => {
+                socket.write(
+                  `POST /api${identity.refreshUserInfo.path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+                );
+                socket.resetAndDestroy();
+                resolve();
+              });
+              socket.on('error', () => resolve());
+            }),
+        ),
       );
       await new Promise((resolve) => setTimeout(resolve, 500));
       const errors = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.level >= 50);

@@ -88,7 +88,12 @@ describe('login or register', () => {
     expect(result.AccessToken).toMatch(/^[\w-]{40,}$/);
     expect(result.RefreshToken).toMatch(/^[\w-]{40,}$/);
     expect(result.ExpiresIn).toBeGreaterThan(before);
-    expect(result.User).toMatchObject({ Phone: `${result.phone.slice(0, 3)}****${result.phone.slice(-4)}`, AvatarUrl: {}, HasPassword: false, ExternalAccounts: [] });
+    expect(result.User).toMatchObject({
+      Phone: `${result.phone.slice(0, 3)}****${result.phone.slice(-4)}`,
+      AvatarUrl: {},
+      HasPassword: false,
+      ExternalAccounts: [],
+    });
   });
 
   it('logs the same user in again', async () => {
@@ -202,10 +207,13 @@ describe('tokens and sessions', () => {
     expect((await t.call(identity.sessions, { token: second.AccessToken })).body.data).toHaveLength(1);
   });
 
-  it('unbinds only the caller\'s own external accounts', async () => {
+  it("unbinds only the caller's own external accounts", async () => {
     const owner = await login();
     const other = await login();
-    const [bound] = await t.app.db.insert(externalAccounts).values({ userId: owner.User.Id, provider: 'steam', subject: `s${owner.User.Id}`, displayName: 'Gabe' }).returning();
+    const [bound] = await t.app.db
+      .insert(externalAccounts)
+      .values({ userId: owner.User.Id, provider: 'steam', subject: `s${owner.User.Id}`, displayName: 'Gabe' })
+      .returning();
 
     expect((await t.call(identity.unbundleAccount, { params: { id: bound.id }, token: other.AccessToken })).status).toBe(404);
     const done = await t.call(identity.unbundleAccount, { params: { id: bound.id }, token: owner.AccessToken });
@@ -213,7 +221,10 @@ describe('tokens and sessions', () => {
     const again = await t.call(identity.unbundleAccount, { params: { id: bound.id }, token: owner.AccessToken });
     expect(again.body).toMatchObject({ code: 404, message: 'That linked account was not found.' });
     // A path id that is no id at all is a bad request, in the user's language.
-    expect((await t.call(identity.unbundleAccount, { params: { id: 'x' }, token: owner.AccessToken })).body).toMatchObject({ code: 400, message: 'The request is not valid. Please check what you entered.' });
+    expect((await t.call(identity.unbundleAccount, { params: { id: 'x' }, token: owner.AccessToken })).body).toMatchObject({
+      code: 400,
+      message: 'The request is not valid. Please check what you entered.',
+    });
     expect((await t.call(identity.unbundleAccount, { params: { id: bound.id } })).status).toBe(401);
   });
 });
@@ -315,7 +326,12 @@ describe('protection', () => {
   });
 
   it('refuses oversized bodies', async () => {
-    const response = await t.app.inject({ method: 'POST', url: `/api${identity.sendSmsCode.path}`, headers: { 'content-type': 'application/x-beacon-sealed' }, payload: 'A'.repeat(70_000) });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api${identity.sendSmsCode.path}`,
+      headers: { 'content-type': 'application/x-beacon-sealed' },
+      payload: 'A'.repeat(70_000),
+    });
     expect(response.statusCode).toBe(413);
     expect(response.json().code).toBe(ErrorCode.PayloadTooLarge);
   });

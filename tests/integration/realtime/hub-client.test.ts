@@ -115,7 +115,9 @@ describe('the realtime connection', () => {
 
   it('says Token 过期请刷新再试 (401) when the refetched hub token is refused too, and stops there', async () => {
     const me = await t.newUser();
-    const { hub, fetched } = client({ fetchHubToken: async (accessToken) => (fetched.push(accessToken), { isSuccess: true, data: { AccessToken: 'forged' }, message: 'OK' }) });
+    const { hub, fetched } = client({
+      fetchHubToken: async (accessToken) => (fetched.push(accessToken), { isSuccess: true, data: { AccessToken: 'forged' }, message: 'OK' }),
+    });
     hub.setAccessToken(me.accessToken);
     await hub.start();
     await until(() => hub.$problem.get() !== null);
@@ -125,7 +127,11 @@ describe('the realtime connection', () => {
   });
 
   it.each([
-    ['the server refuses', async () => ({ isSuccess: false, data: null, message: 'Service paused' }), { key: 'realtime.tokenFetchFailed', serverMessage: 'Service paused' }],
+    [
+      'the server refuses',
+      async () => ({ isSuccess: false, data: null, message: 'Service paused' }),
+      { key: 'realtime.tokenFetchFailed', serverMessage: 'Service paused' },
+    ],
     ['the call fails', async () => Promise.reject(new ApiFailure('network')), { key: 'realtime.tokenFetchFailed' }],
     ['the answer has no token', async () => ({ isSuccess: true, data: null, message: 'OK' }), { key: 'realtime.noToken' }],
   ] as const)('reports a hub token that cannot be had when %s', async (_, fetchHubToken, problem) => {
@@ -165,7 +171,11 @@ describe('methods and pushes of the contract', () => {
 
     // A half-formed push first, then a real one: only the real one arrives.
     await t.app.hub.toUser(me.userId, testEvent(hubEvents.cloudIdleStatus.name), [{ State: 'Idling', Games: 'many' }]);
-    const saved = await setCloudIdleStatus(t.app.db, t.app.hub, me.userId, { State: 'Idling', Games: [{ AppId: 730, Name: 'Counter-Strike 2', CardsRemaining: 3 }], CardsRemaining: 9 });
+    const saved = await setCloudIdleStatus(t.app.db, t.app.hub, me.userId, {
+      State: 'Idling',
+      Games: [{ AppId: 730, Name: 'Counter-Strike 2', CardsRemaining: 3 }],
+      CardsRemaining: 9,
+    });
     await until(() => statuses.length > 0);
     expect(statuses).toEqual([saved]);
     expect(await hub.invoke(hubMethods.getCloudIdleStatus)).toEqual(saved);
@@ -242,7 +252,10 @@ describe('after a server restart', () => {
     const first = await startHubApp({ DEMO_DATA: 'true' });
     const { port } = first;
     const me = await first.newUser();
-    const { hub } = client({ url: first.url, fetchHubToken: async (accessToken) => ({ isSuccess: true, data: { AccessToken: await first.hubToken(accessToken) }, message: 'OK' }) });
+    const { hub } = client({
+      url: first.url,
+      fetchHubToken: async (accessToken) => ({ isSuccess: true, data: { AccessToken: await first.hubToken(accessToken) }, message: 'OK' }),
+    });
     hub.setAccessToken(me.accessToken);
     const release = hub.follow();
     await until(() => hub.$state.get() === 'Connected');

@@ -27,11 +27,15 @@ async function rawSocket(t: HubApp, query: string): Promise<{ socket: WebSocket;
     socket.once('error', reject);
   });
   let read = 0;
-  const next = () => (read < frames.length ? Promise.resolve(frames[read++]) : new Promise<string>((resolve) => waiting.push((frame) => (read++, resolve(frame)))));
+  const next = () =>
+    read < frames.length ? Promise.resolve(frames[read++]) : new Promise<string>((resolve) => waiting.push((frame) => (read++, resolve(frame))));
   return { socket, frames, closed, next };
 }
 
-async function negotiate(t: HubApp, version?: number): Promise<{ connectionId: string; connectionToken?: string; negotiateVersion?: number; availableTransports: unknown[] }> {
+async function negotiate(
+  t: HubApp,
+  version?: number,
+): Promise<{ connectionId: string; connectionToken?: string; negotiateVersion?: number; availableTransports: unknown[] }> {
   const response = await fetch(`${t.url}/negotiate${version === undefined ? '' : `?negotiateVersion=${version}`}`, { method: 'POST' });
   expect(response.status).toBe(200);
   return response.json();
@@ -124,7 +128,10 @@ describe('the JSON hub protocol over a raw WebSocket', () => {
     expect(await raw.next()).toBe(`{}${RS}`);
     const answers = [await raw.next(), await raw.next()].filter((frame) => !frame.startsWith('{"type":6}'));
     const completions = (answers.length === 2 ? answers : [...answers, await raw.next()]).map((frame) => JSON.parse(frame.slice(0, -1)));
-    expect(completions).toEqual([{ type: 3, invocationId: '1', result: null }, { type: 3, invocationId: '2', result: null }]);
+    expect(completions).toEqual([
+      { type: 3, invocationId: '1', result: null },
+      { type: 3, invocationId: '2', result: null },
+    ]);
     // Every frame the server sent holds whole messages only.
     for (const frame of raw.frames) expect(frame.endsWith(RS)).toBe(true);
     raw.socket.close();
@@ -132,7 +139,9 @@ describe('the JSON hub protocol over a raw WebSocket', () => {
 
   it('ignores unknown message types and answers a bad handshake with an error', async () => {
     const { raw } = await connected();
-    raw.socket.send(handshake + `{"type":99,"whatever":true}${RS}{"type":1,"invocationId":"7","target":"${hubMethods.getCloudIdleStatus.name}","arguments":[]}${RS}`);
+    raw.socket.send(
+      handshake + `{"type":99,"whatever":true}${RS}{"type":1,"invocationId":"7","target":"${hubMethods.getCloudIdleStatus.name}","arguments":[]}${RS}`,
+    );
     expect(await raw.next()).toBe(`{}${RS}`);
     expect(JSON.parse((await raw.next()).slice(0, -1))).toMatchObject({ type: 3, invocationId: '7' });
     raw.socket.close();
@@ -147,7 +156,10 @@ describe('the JSON hub protocol over a raw WebSocket', () => {
     const { raw } = await connected();
     raw.socket.send(handshake + `{"type":1,"target":""}${RS}`);
     expect(await raw.next()).toBe(`{}${RS}`);
-    expect(JSON.parse((await raw.next()).slice(0, -1))).toEqual({ type: 7, error: 'Connection closed with an error. InvalidDataException: A message of type 1 is malformed.' });
+    expect(JSON.parse((await raw.next()).slice(0, -1))).toEqual({
+      type: 7,
+      error: 'Connection closed with an error. InvalidDataException: A message of type 1 is malformed.',
+    });
     expect(await raw.closed).toBe(1000);
   });
 
@@ -192,14 +204,19 @@ describe('Server-Sent Events and long polling on the wire', () => {
     const { accessToken } = await t.newUser();
     const { connectionToken } = await negotiate(t, 1);
     const controller = new AbortController();
-    const response = await fetch(`${t.url}?id=${connectionToken}&access_token=${await t.hubToken(accessToken)}`, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+    const response = await fetch(`${t.url}?id=${connectionToken}&access_token=${await t.hubToken(accessToken)}`, {
+      headers: { accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     expect(response.headers.get('cache-control')).toBe('no-cache, no-store');
     expect(response.headers.get('x-accel-buffering')).toBe('no');
     const reader = response.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe(':\r\n');
-    expect((await fetch(`${t.url}?id=${connectionToken}`, { method: 'POST', body: handshake, headers: { 'content-type': 'text/plain;charset=UTF-8' } })).status).toBe(200);
+    expect(
+      (await fetch(`${t.url}?id=${connectionToken}`, { method: 'POST', body: handshake, headers: { 'content-type': 'text/plain;charset=UTF-8' } })).status,
+    ).toBe(200);
     expect(new TextDecoder().decode((await reader.read()).value)).toBe(`data: {}${RS}\r\n\r\n`);
     // A second stream for the same connection is refused.
     expect((await fetch(`${t.url}?id=${connectionToken}`, { headers: { accept: 'text/event-stream' } })).status).toBe(409);
@@ -244,7 +261,11 @@ describe('CORS for a site on another origin', () => {
   it('lets the configured origin negotiate with credentials and the client’s own headers', async () => {
     const preflight = await fetch(`${t.url}/negotiate?negotiateVersion=1`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://site.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,x-requested-with,x-signalr-user-agent' },
+      headers: {
+        origin: 'https://site.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,x-requested-with,x-signalr-user-agent',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://site.example');

@@ -16,7 +16,14 @@ async function connected(t: HubApp, hubToken: string) {
   const { connectionToken } = await (await fetch(`${t.url}/negotiate?negotiateVersion=1`, { method: 'POST' })).json();
   const socket = new WebSocket(`ws://127.0.0.1:${t.port}/api${hubPath}?id=${connectionToken}&access_token=${hubToken}`);
   const messages: unknown[] = [];
-  socket.on('message', (data) => messages.push(...String(data).split(RS).filter(Boolean).map((text) => JSON.parse(text))));
+  socket.on('message', (data) =>
+    messages.push(
+      ...String(data)
+        .split(RS)
+        .filter(Boolean)
+        .map((text) => JSON.parse(text)),
+    ),
+  );
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   socket.send(`{"protocol":"json","version":1}${RS}`);

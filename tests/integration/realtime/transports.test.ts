@@ -41,13 +41,21 @@ describe.each(transports)('over %s', (name, transport) => {
       const strangerGot: unknown[] = [];
       stranger.on(hubEvents.cloudIdleStatus.name, (status) => strangerGot.push(status));
 
-      const status = await setCloudIdleStatus(t.app.db, t.app.hub, me.userId, { State: 'Idling', Games: [{ AppId: 730, Name: 'Counter-Strike 2', CardsRemaining: 3 }], CardsRemaining: 7 });
+      const status = await setCloudIdleStatus(t.app.db, t.app.hub, me.userId, {
+        State: 'Idling',
+        Games: [{ AppId: 730, Name: 'Counter-Strike 2', CardsRemaining: 3 }],
+        CardsRemaining: 7,
+      });
       const received = await Promise.all(tabs.map((c) => nextCall(c, hubEvents.cloudIdleStatus.name)));
       expect(received).toEqual([[status], [status]]);
 
       const everyone = [...tabs, stranger].map((c) => nextCall(c, 'Notice'));
       await t.app.hub.broadcast(testEvent('Notice'), ['maintenance at 02:00', 2]);
-      expect(await Promise.all(everyone)).toEqual([['maintenance at 02:00', 2], ['maintenance at 02:00', 2], ['maintenance at 02:00', 2]]);
+      expect(await Promise.all(everyone)).toEqual([
+        ['maintenance at 02:00', 2],
+        ['maintenance at 02:00', 2],
+        ['maintenance at 02:00', 2],
+      ]);
       expect(strangerGot).toEqual([]);
     } finally {
       await Promise.all([...tabs, stranger].map((c) => c.stop()));
@@ -64,8 +72,14 @@ describe.each(transports)('over %s', (name, transport) => {
       // Method names match whatever their case, as in .NET.
       expect(await connection.invoke('getcloudidlestatus')).toEqual(status);
       await expect(connection.invoke('NoSuchMethod')).rejects.toThrow("Unknown hub method 'NoSuchMethod'");
-      await expect(connection.invoke(hubMethods.getCloudIdleStatus.name, 'extra')).rejects.toThrow(`Failed to invoke '${hubMethods.getCloudIdleStatus.name}': the arguments do not match`);
-      const streamed = new Promise((resolve) => connection.stream(hubMethods.getCloudIdleStatus.name).subscribe({ next: () => {}, complete: () => resolve('completed'), error: (error) => resolve(String(error)) }));
+      await expect(connection.invoke(hubMethods.getCloudIdleStatus.name, 'extra')).rejects.toThrow(
+        `Failed to invoke '${hubMethods.getCloudIdleStatus.name}': the arguments do not match`,
+      );
+      const streamed = new Promise((resolve) =>
+        connection
+          .stream(hubMethods.getCloudIdleStatus.name)
+          .subscribe({ next: () => {}, complete: () => resolve('completed'), error: (error) => resolve(String(error)) }),
+      );
       expect(await streamed).toContain('non-streaming');
       // A fire-and-forget send gets no answer, and the connection carries on.
       await connection.send(hubMethods.getCloudIdleStatus.name);
@@ -87,7 +101,10 @@ describe.each(transports)('over %s', (name, transport) => {
       connection.onreconnecting(() => (reconnecting = true));
       const closed = new Promise<Error | undefined>((resolve) => connection.onclose(resolve));
       // The Close may share a frame with the handshake answer (start rejects) or follow it (onclose).
-      const error = await connection.start().then(() => closed, (failure: Error) => failure);
+      const error = await connection.start().then(
+        () => closed,
+        (failure: Error) => failure,
+      );
       expect(error?.message).toBe(`Server returned an error on close: ${unauthorizedCloseError}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(reconnecting).toBe(false);

@@ -21,7 +21,12 @@ describe('two instances on one PostgreSQL and one Redis', () => {
 
   beforeAll(async () => {
     // One database and one data folder (so one set of keys) for both, as in production.
-    const shared = { DATABASE_URL: await databaseUrl(), DATA_DIR: mkdtempSync(path.join(tmpdir(), 'beacon-scale-')), REDIS_URL: redisUrl, RATE_LIMIT_PER_MINUTE: '8' };
+    const shared = {
+      DATABASE_URL: await databaseUrl(),
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'beacon-scale-')),
+      REDIS_URL: redisUrl,
+      RATE_LIMIT_PER_MINUTE: '8',
+    };
     a = await startHubApp(shared);
     b = await startHubApp(shared);
   });
