@@ -1,3 +1,4 @@
+import { placeholder } from '#contract/interpolate.ts';
 import i18next, { type TFunction } from 'i18next';
 import type en from '../../content/i18n/en.json';
 import { defaultLocale, type LocaleCode } from './locales.ts';
@@ -55,8 +56,8 @@ export function stringsFor<const N extends UiName>(code: LocaleCode, names: read
 export function sentenceParts(code: LocaleCode, key: UiKey): string[] {
   const template = dictionaryOf(code)[key];
   if (template === undefined) throw new Error(`Missing UI string "${key}" in content/i18n/${code}.json`);
-  // The placeholder syntax of contract/interpolate.ts; the capture group keeps the names.
-  return template.split(/\{\{\s*(\w+)\s*\}\}/);
+  // Splitting keeps the placeholders' names, as the pattern captures them.
+  return template.split(placeholder);
 }
 
 const translators = new Map<LocaleCode, TFunction>();
