@@ -11,7 +11,10 @@ import { UserInfoStore } from './users.ts';
 
 export default fp(
   async (app) => {
-    const sessions = new SessionStore(app.db, (sessionIds) => void app.hub.endSessions(sessionIds));
+    // The sign-out has committed either way; when the backplane cannot carry the news (Redis down) it is logged, and those connections last until they drop.
+    const endConnections = (sessionIds: string[]) =>
+      app.hub.endSessions(sessionIds).catch((error: unknown) => app.log.warn({ err: error }, 'could not end the hub connections of signed-out sessions'));
+    const sessions = new SessionStore(app.db, (sessionIds) => void endConnections(sessionIds));
     const users = new UserInfoStore(app.db);
     await sessions.prune();
     if (app.config.DEMO_DATA && (await seedDemoAccount(app.db))) app.log.info('Seeded the demo account');
