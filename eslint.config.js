@@ -9,6 +9,7 @@
  */
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import astro from 'eslint-plugin-astro';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
@@ -45,7 +46,7 @@ const zones = [
   ...apart('server/modules', 'Server modules never import each other: app.ts and commands.ts put them together.'),
 ];
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/', 'node_modules/', 'data/', '.astro/', 'bench/results/', 'test-results/', 'playwright-report/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -4,7 +4,6 @@
  * bearer tokens, admin the operators' command — so this layer never imports a
  * module.
  */
-import type { FastifyRequest } from 'fastify';
 
 export interface Authenticated {
   userId: number;

@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe.each(transports)('over %s', (name, transport) => {
+describe.each(transports)('over %s', (_, transport) => {
   it('connects through negotiate and the handshake, and stops cleanly', async () => {
     const { accessToken } = await t.newUser();
     const connection = hubClient(t.url, transport, () => t.hubToken(accessToken));
