@@ -24,6 +24,11 @@ export interface ApiRoute<
   params?: Params;
 }
 
+/** A plain (not encrypted) GET call sends its request as the query string; every other call as its body. */
+export function requestInQuery(route: Pick<ApiRoute, 'method' | 'encrypted'>): boolean {
+  return !route.encrypted && route.method === 'GET';
+}
+
 /** Keeps the literal method, auth and shape of a definition, so both sides can type against them. */
 export function route<const D extends ApiRoute>(definition: D): D {
   return definition;

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as z from 'zod/mini';
-import type { ApiRoute } from '#contract/api.ts';
+import { requestInQuery, type ApiRoute } from '#contract/api.ts';
 import { SUCCESS } from '#contract/envelope.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { message, type MessageKey } from '../i18n/messages.ts';
@@ -51,7 +51,7 @@ class ContractBreach extends Error {}
 
 /** The request as the contract describes it: a sealed body, a plain GET's query string, or a plain body. */
 function rawRequest(app: FastifyInstance, route: ApiRoute, request: FastifyRequest): unknown {
-  if (!route.encrypted && route.method === 'GET') return request.query;
+  if (requestInQuery(route)) return request.query;
   const body = route.encrypted ? openSealedBody(request, app.keys.privateKey) : request.body;
   return body ?? (route.method === 'POST' ? {} : undefined);
 }

@@ -60,8 +60,8 @@ export default fp(
       const { code, messageKey } = known ?? { code: ErrorCode.ServerError, messageKey: 'serverError' as const };
       return reply.code(httpStatusOf(code)).send({ code, message: message(request.locale, messageKey), data: null });
     });
-    app.setNotFoundHandler(async (request, reply) => {
-      return reply.code(404).send({ code: ErrorCode.NotFound, message: message(request.locale, 'notFound'), data: null });
+    app.setNotFoundHandler(async () => {
+      throw new ApiError(ErrorCode.NotFound, 'notFound');
     });
   },
   { name: 'errors', dependencies: ['locale'] },

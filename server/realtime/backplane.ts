@@ -16,6 +16,11 @@ export interface Push {
   arguments: unknown[];
 }
 
+/** The push of a contract event to one user's connections, or to everyone's without `userId`. */
+export function pushOf<E extends HubEvent>(event: E, args: HubEventArguments<E>, userId?: number): Push {
+  return { kind: 'push', userId, target: event.name, arguments: args };
+}
+
 /** What travels between instances: pushes, and sessions whose connections must end. */
 export type BackplaneMessage = Push | { kind: 'endSessions'; sessionIds: string[] };
 
@@ -62,5 +67,5 @@ export async function redisBackplane(client: Redis, deliver?: (message: Backplan
 
 /** Pushes straight onto a backplane, for the operators' command run away from any server. */
 export function backplanePusher(backplane: Backplane): Pusher {
-  return { toUser: (userId, event, args) => backplane.publish({ kind: 'push', userId, target: event.name, arguments: args }) };
+  return { toUser: (userId, event, args) => backplane.publish(pushOf(event, args, userId)) };
 }

@@ -14,7 +14,7 @@ import {
   type HubMethodArguments,
   type HubMethodResult,
 } from '#contract/realtime.ts';
-import type { Backplane, BackplaneMessage, Pusher } from './backplane.ts';
+import { pushOf, type Backplane, type BackplaneMessage, type Pusher } from './backplane.ts';
 import { HubConnection, type Transport } from './connection.ts';
 import { LongPollingTransport } from './long-polling.ts';
 import { frame, frames, handshakeError, InvalidDataError, MessageType, parseMessage, type ClientMessage } from './protocol.ts';
@@ -182,12 +182,12 @@ export class Hub implements Pusher {
 
   /** Pushes an event of the contract to every connection of one user, on every instance. */
   toUser<E extends HubEvent>(userId: number, event: E, args: HubEventArguments<E>): Promise<void> {
-    return this.backplane.publish({ kind: 'push', userId, target: event.name, arguments: args });
+    return this.backplane.publish(pushOf(event, args, userId));
   }
 
   /** Pushes an event of the contract to every connection, on every instance. */
   broadcast<E extends HubEvent>(event: E, args: HubEventArguments<E>): Promise<void> {
-    return this.backplane.publish({ kind: 'push', target: event.name, arguments: args });
+    return this.backplane.publish(pushOf(event, args));
   }
 
   /** Signed-out sessions: their connections end at once, on every instance, and their hub tokens no longer connect. */

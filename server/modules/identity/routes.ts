@@ -27,6 +27,7 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
     return { data: { ...tokens, User } };
   }
 
+  /** Sends a new code to `target` and says so, in the user's language. */
   async function sendCode(channel: 'sms' | 'email', messenger: Messenger, target: string, request: FastifyRequest) {
     const { id, code } = await issueCode(db, keys.secret, channel, target, request.ip);
     const text = message(request.locale, channel === 'sms' ? 'smsText' : 'emailText', { code });
@@ -36,27 +37,11 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
       await withdrawCode(db, id);
       throw error;
     }
+    return { data: null, messageKey: channel === 'sms' ? ('smsSent' as const) : ('emailSent' as const) };
   }
 
-  registerRoute(
-    app,
-    identity.sendSmsCode,
-    async ({ body, request }) => {
-      await sendCode('sms', app.sms, body.Phone, request);
-      return { data: null, messageKey: 'smsSent' as const };
-    },
-    sendLimit,
-  );
-
-  registerRoute(
-    app,
-    identity.sendEmailCode,
-    async ({ body, request }) => {
-      await sendCode('email', app.email, body.Email, request);
-      return { data: null, messageKey: 'emailSent' as const };
-    },
-    sendLimit,
-  );
+  registerRoute(app, identity.sendSmsCode, ({ body, request }) => sendCode('sms', app.sms, body.Phone, request), sendLimit);
+  registerRoute(app, identity.sendEmailCode, ({ body, request }) => sendCode('email', app.email, body.Email, request), sendLimit);
 
   registerRoute(
     app,

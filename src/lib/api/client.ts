@@ -6,7 +6,7 @@
  * route's response schema and turns every failure into an ApiFailure (see
  * errors.ts).
  */
-import { pathOf, type ApiRoute, type ParamsOf, type RequestOf, type ResponseOf } from '#contract/api.ts';
+import { pathOf, requestInQuery, type ApiRoute, type ParamsOf, type RequestOf, type ResponseOf } from '#contract/api.ts';
 import { encryption } from '#contract/crypto.ts';
 import { SUCCESS, type Envelope } from '#contract/envelope.ts';
 import { system } from '#contract/identity.ts';
@@ -32,12 +32,9 @@ export function onUnauthorized(listener: () => void): () => void {
   return () => unauthorizedEvent.removeEventListener('unauthorized', listener);
 }
 
-/** The server reads a plain GET call's request from the query string; every other call sends a body. */
-const inQuery = (route: ApiRoute) => !route.encrypted && route.method === 'GET';
-
 function urlOf(route: ApiRoute, options: CallOptions<ApiRoute>): string {
   const url = `${apiBase}${pathOf(route.path, options.params as Record<string, string | number> | undefined)}`;
-  if (!inQuery(route) || options.body === undefined) return url;
+  if (!requestInQuery(route) || options.body === undefined) return url;
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(options.body as Record<string, unknown>))
     if (value !== undefined && value !== null) query.append(name, String(value));
@@ -45,7 +42,7 @@ function urlOf(route: ApiRoute, options: CallOptions<ApiRoute>): string {
 }
 
 async function send(route: ApiRoute, options: CallOptions<ApiRoute>, sealer: Sealer | null): Promise<Response> {
-  const body = inQuery(route) ? undefined : options.body;
+  const body = requestInQuery(route) ? undefined : options.body;
   const parts = await requestParts({ body, token: options.token, locale: document.documentElement.lang || 'zh-CN' }, sealer);
   try {
     return await fetch(urlOf(route, options), {

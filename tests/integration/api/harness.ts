@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { pathOf, type ApiRoute, type ResponseOf } from '#contract/api.ts';
+import { pathOf, requestInQuery, type ApiRoute, type ResponseOf } from '#contract/api.ts';
 import { encryption } from '#contract/crypto.ts';
 import { SUCCESS } from '#contract/envelope.ts';
 import { buildApp, type BuildOptions } from '../../../server/app.ts';
@@ -74,7 +74,7 @@ export async function startApp(env: Record<string, string> = {}, options: BuildO
     async call(route, options = {}) {
       const sealer = route.encrypted ? await createSealer(publicKey) : null;
       // A plain GET call's request is its query string.
-      const query = !route.encrypted && route.method === 'GET' ? (options.body as Record<string, string> | undefined) : undefined;
+      const query = requestInQuery(route) ? (options.body as Record<string, string> | undefined) : undefined;
       const parts = await requestParts({ ...options, body: query ? undefined : options.body, locale: options.locale ?? 'en' }, sealer);
       const response = await app.inject({
         method: route.method,
