@@ -5,6 +5,11 @@ export type LocaleCode = (typeof localeCodes)[number];
 
 export const defaultLocale: LocaleCode = 'zh-CN';
 
+/** The tag that formats numbers, money, periods and lists: our English is British, in spelling and in formats. */
+export function formattingTag(code: string): string {
+  return code === 'en' ? 'en-GB' : code;
+}
+
 /**
  * The one rule for matching a visitor's languages to ours (spec §1), used by
  * the server for Accept-Language and by the site's before-paint redirect: a

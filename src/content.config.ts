@@ -27,10 +27,10 @@ const articles = defineCollection({
 
 const changelog = defineCollection({
   loader: localized('changelog'),
+  // Version, date and the item keys are in content/changelog/index.json; a locale translates them.
   schema: z.object({
-    version: z.string().regex(/^\d+\.\d+\.\d+\.\d+$/, 'version must look like 3.0.1119.0'),
-    date: z.coerce.date(),
     summary: z.string().min(1),
+    items: z.record(z.string(), z.string().min(1)),
   }),
 });
 

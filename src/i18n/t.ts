@@ -1,3 +1,4 @@
+import { fillFacts } from '#contract/facts.ts';
 import { placeholder } from '#contract/interpolate.ts';
 import i18next, { type TFunction } from 'i18next';
 import type en from '../../content/i18n/en.json';
@@ -26,10 +27,21 @@ export type Strings<K extends UiKey = never> = Readonly<Record<K, string>> & { r
 
 const files = import.meta.glob<Dictionary>('../../content/i18n/*.json', { eager: true, import: 'default' });
 
-/** The UI dictionary of a locale (content/i18n/<code>.json), flat dotted keys. */
+const filledDictionaries = new Map<LocaleCode, Dictionary>();
+
+/**
+ * The UI dictionary of a locale (content/i18n/<code>.json), flat dotted keys,
+ * with its `{{group.fact}}` placeholders filled from content/facts.json; the
+ * `{{name}}` parameters stay for the caller.
+ */
 export function dictionaryOf(code: LocaleCode): Dictionary {
-  const dictionary = files[`../../content/i18n/${code}.json`];
-  if (!dictionary) throw new Error(`No UI dictionary for locale "${code}"`);
+  let dictionary = filledDictionaries.get(code);
+  if (!dictionary) {
+    const source = files[`../../content/i18n/${code}.json`];
+    if (!source) throw new Error(`No UI dictionary for locale "${code}"`);
+    dictionary = Object.fromEntries(Object.entries(source).map(([key, text]) => [key, fillFacts(text, code)]));
+    filledDictionaries.set(code, dictionary);
+  }
   return dictionary;
 }
 

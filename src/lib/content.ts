@@ -4,6 +4,7 @@
  * fallback so the page can say so (DESIGN §4).
  */
 import { getCollection, type CollectionEntry, type CollectionKey } from 'astro:content';
+import { fillFacts } from '#contract/facts.ts';
 import { defaultLocale, localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { localePaths } from '@/i18n/paths.ts';
 
@@ -16,17 +17,34 @@ export interface LocalizedEntry<C extends CollectionKey> {
 
 const cache = new Map<string, Promise<LocalizedEntry<CollectionKey>[]>>();
 
+/** Strings anywhere in frontmatter data with their fact placeholders filled; dates and numbers stay as they are. */
+function filled<T>(value: T, locale: LocaleCode): T {
+  if (typeof value === 'string') return fillFacts(value, locale) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => filled(item, locale)) as T;
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, filled(item, locale)])) as T;
+  }
+  return value;
+}
+
+/** An entry as the locale reads it: every `{{fact}}` of content/facts.json filled in the locale's format. */
+function withFacts<C extends CollectionKey>(entry: CollectionEntry<C>, locale: LocaleCode): CollectionEntry<C> {
+  const rendered = entry.rendered && { ...entry.rendered, html: fillFacts(entry.rendered.html, locale) };
+  return { ...entry, data: filled(entry.data, locale), rendered };
+}
+
 async function load<C extends CollectionKey>(collection: C, locale: LocaleCode): Promise<LocalizedEntry<C>[]> {
   const all = await getCollection(collection);
   const bySlug = new Map<string, LocalizedEntry<C>>();
   for (const entry of all) {
     const [entryLocale, slug] = entry.id.split('/');
-    if (entryLocale === locale) bySlug.set(slug, { slug, entry, fallback: false });
+    if (entryLocale === locale) bySlug.set(slug, { slug, entry: withFacts(entry, locale), fallback: false });
   }
   if (locale !== defaultLocale) {
     for (const entry of all) {
       const [entryLocale, slug] = entry.id.split('/');
-      if (entryLocale === defaultLocale && !bySlug.has(slug)) bySlug.set(slug, { slug, entry, fallback: true });
+      // A zh-CN stand-in is zh-CN text, so its facts read as zh-CN writes them.
+      if (entryLocale === defaultLocale && !bySlug.has(slug)) bySlug.set(slug, { slug, entry: withFacts(entry, defaultLocale), fallback: true });
     }
   }
   return [...bySlug.values()];

@@ -1,0 +1,86 @@
+/**
+ * The product's facts — limits, periods, prices, versions, formats — stated
+ * once in content/facts.json. Code reads them from here; content and UI
+ * strings name them with a `{{group.name}}` placeholder that every page fills
+ * in the reader's language, so no locale can state a different number
+ * (tests/unit/content-facts.test.ts).
+ *
+ * A fact's value says how it reads:
+ * - a number or a string, as it is (numbers with the locale's digit grouping);
+ * - `{ "cny": 600 }`, a price in fen, in the locale's currency format for CNY;
+ * - `{ "days": 15 }` (or seconds, minutes, hours, months, years), a period in
+ *   the locale's words, plural forms included;
+ * - a list of those, joined as the locale joins a list ("A, B and C").
+ * `{{group.name|number}}` gives a period's bare number, for phrases like
+ * "a 48-hour window".
+ */
+import facts from '../content/facts.json' with { type: 'json' };
+import { formattingTag } from './locales.ts';
+
+export { facts };
+
+export type Price = { cny: number };
+const periodUnits = { seconds: 'second', minutes: 'minute', hours: 'hour', days: 'day', months: 'month', years: 'year' } as const;
+type PeriodKey = keyof typeof periodUnits;
+type Period = { [K in PeriodKey]?: number };
+type Fact = string | number | Price | Period | readonly Fact[];
+
+/** A fact placeholder: a dotted path with at least one dot, optionally `|number`. UI parameters (`{{name}}`) have no dot. */
+export const factPlaceholder = /\{\{\s*([A-Za-z]\w*(?:\.\w+)+)(\|number)?\s*\}\}/g;
+
+/** A price in the smallest unit of CNY (fen), as the locale writes money: never a bare ¥, which reads as yen in Japan. */
+export function formatPrice(fen: number, locale: string): string {
+  return new Intl.NumberFormat(formattingTag(locale), { style: 'currency', currency: 'CNY', trailingZeroDisplay: 'stripIfInteger' }).format(fen / 100);
+}
+
+function periodOf(value: object): [PeriodKey, number] | undefined {
+  const entries = Object.entries(value);
+  if (entries.length !== 1) return undefined;
+  const [key, amount] = entries[0];
+  return key in periodUnits && typeof amount === 'number' ? [key as PeriodKey, amount] : undefined;
+}
+
+/** The fact at a dotted path, or undefined. */
+export function factAt(path: string): Fact | undefined {
+  let value: unknown = facts;
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object' || !(part in value)) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value as Fact;
+}
+
+function format(value: Fact, locale: string, bare: boolean): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return new Intl.NumberFormat(locale).format(value);
+  if (Array.isArray(value)) return new Intl.ListFormat(locale, { type: 'conjunction' }).format(value.map((item: Fact) => format(item, locale, bare)));
+  if ('cny' in value && typeof value.cny === 'number') return formatPrice(value.cny, locale);
+  const period = periodOf(value);
+  if (!period) throw new Error(`content/facts.json: ${JSON.stringify(value)} is not a number, string, price or period`);
+  const [key, amount] = period;
+  if (bare) return new Intl.NumberFormat(locale).format(amount);
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: periodUnits[key], unitDisplay: 'long' }).format(amount);
+}
+
+/** One fact as the locale reads it; an unknown path throws, so a typo fails the build instead of showing braces. */
+export function formatFact(path: string, locale: string, bare = false): string {
+  const value = factAt(path);
+  if (value === undefined || (typeof value === 'object' && !Array.isArray(value) && !('cny' in value) && !periodOf(value))) {
+    throw new Error(`{{${path}}} names no fact in content/facts.json`);
+  }
+  return format(value, formattingTag(locale), bare);
+}
+
+/** Text with every fact placeholder filled for the locale. */
+export function fillFacts(text: string, locale: string): string {
+  return text.replace(factPlaceholder, (_, path: string, bare?: string) => formatFact(path, locale, Boolean(bare)));
+}
+
+/** A period in milliseconds, for code that waits or expires by a fact. */
+export function periodMs(period: Period): number {
+  const [key, amount] = periodOf(period) ?? [];
+  const unitMs = { seconds: 1e3, minutes: 6e4, hours: 36e5, days: 864e5 } as Partial<Record<PeriodKey, number>>;
+  const ms = key && unitMs[key];
+  if (!ms || amount === undefined) throw new Error(`${JSON.stringify(period)} has no fixed length in milliseconds`);
+  return amount * ms;
+}
