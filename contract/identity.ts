@@ -1,17 +1,19 @@
 /** Identity calls (spec §7): codes, login, tokens, sessions, store and hub tokens. */
 import * as z from 'zod/mini';
 import { route } from './api.ts';
+import { facts, periodMs } from './facts.ts';
 import { pathId, printable, text } from './fields.ts';
 
 /** International numbers with an optional leading +, 6–15 digits (E.164 length). */
 export const phonePattern = /^\+?[0-9]{6,15}$/;
-export const codePattern = /^[0-9]{6}$/;
+export const codePattern = new RegExp(`^[0-9]{${facts.verification.codeLength}}$`);
 export const passwordRules = { min: 8, max: 128 } as const;
 
+/** The code's length and resend wait are facts the pages state too (content/facts.json). */
 export const verification = {
-  codeLength: 6,
+  codeLength: facts.verification.codeLength,
   validMs: 5 * 60_000,
-  resendAfterMs: 60_000,
+  resendAfterMs: periodMs(facts.verification.resendAfter),
   maxTries: 5,
   dailyPerTarget: 10,
   dailyPerIp: 50,

@@ -1,4 +1,5 @@
 /** Site-wide facts every layer shows: product name, versions, outside links. */
+import { facts } from '#contract/facts.ts';
 import iconUrl from '@/assets/favicon.svg?url&no-inline';
 import { loadReleases } from './releases.ts';
 
@@ -15,5 +16,5 @@ export const site = {
   /** The external web store; opens in a new window (spec §2). */
   storeUrl: import.meta.env.PUBLIC_STORE_URL ?? 'https://store.beacontoolkit.net',
   sourceUrl: releases.mirrors.github.about,
-  supportEmail: 'support@beacontoolkit.net',
+  supportEmail: facts.contact.supportEmail,
 };
