@@ -10,9 +10,10 @@
  * - `{ "cny": 600 }`, a price in fen, in the locale's currency format for CNY;
  * - `{ "days": 15 }` (or seconds, minutes, hours, months, years), a period in
  *   the locale's words, plural forms included;
- * - a list of those, joined as the locale joins a list ("A, B and C").
+ * - a list of those, joined as the locale joins a list ("A, B and C"; with
+ *   `|or`, "A, B or C").
  * `{{group.name|number}}` gives a period's bare number, for phrases like
- * "a 48-hour window".
+ * "a 48-hour window"; `{{cny:50}}` is a one-off price in whole yuan.
  */
 import facts from '../content/facts.json' with { type: 'json' };
 import { formattingTag } from './locales.ts';
@@ -25,8 +26,11 @@ type PeriodKey = keyof typeof periodUnits;
 type Period = { [K in PeriodKey]?: number };
 type Fact = string | number | Price | Period | readonly Fact[];
 
-/** A fact placeholder: a dotted path with at least one dot, optionally `|number`. UI parameters (`{{name}}`) have no dot. */
-export const factPlaceholder = /\{\{\s*([A-Za-z]\w*(?:\.\w+)+)(\|number)?\s*\}\}/g;
+/** A fact placeholder: a dotted path with at least one dot, optionally `|number` or `|or`. UI parameters (`{{name}}`) have no dot. */
+export const factPlaceholder = /\{\{\s*([A-Za-z]\w*(?:\.\w+)+)(\|number|\|or)?\s*\}\}/g;
+
+/** A price that is no standing fact (a raffle prize, an example), in whole yuan: `{{cny:50}}`. */
+export const pricePlaceholder = /\{\{\s*cny:(\d+)\s*\}\}/g;
 
 /** A price in the smallest unit of CNY (fen), as the locale writes money: never a bare ¥, which reads as yen in Japan. */
 export function formatPrice(fen: number, locale: string): string {
@@ -50,30 +54,37 @@ export function factAt(path: string): Fact | undefined {
   return value as Fact;
 }
 
-function format(value: Fact, locale: string, bare: boolean): string {
+type Modifier = '|number' | '|or' | undefined;
+
+function format(value: Fact, locale: string, modifier: Modifier): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return new Intl.NumberFormat(locale).format(value);
-  if (Array.isArray(value)) return new Intl.ListFormat(locale, { type: 'conjunction' }).format(value.map((item: Fact) => format(item, locale, bare)));
+  if (Array.isArray(value)) {
+    const type = modifier === '|or' ? 'disjunction' : 'conjunction';
+    return new Intl.ListFormat(locale, { type }).format(value.map((item: Fact) => format(item, locale, modifier)));
+  }
   if ('cny' in value && typeof value.cny === 'number') return formatPrice(value.cny, locale);
   const period = periodOf(value);
   if (!period) throw new Error(`content/facts.json: ${JSON.stringify(value)} is not a number, string, price or period`);
   const [key, amount] = period;
-  if (bare) return new Intl.NumberFormat(locale).format(amount);
+  if (modifier === '|number') return new Intl.NumberFormat(locale).format(amount);
   return new Intl.NumberFormat(locale, { style: 'unit', unit: periodUnits[key], unitDisplay: 'long' }).format(amount);
 }
 
 /** One fact as the locale reads it; an unknown path throws, so a typo fails the build instead of showing braces. */
-export function formatFact(path: string, locale: string, bare = false): string {
+export function formatFact(path: string, locale: string, modifier?: Modifier): string {
   const value = factAt(path);
   if (value === undefined || (typeof value === 'object' && !Array.isArray(value) && !('cny' in value) && !periodOf(value))) {
     throw new Error(`{{${path}}} names no fact in content/facts.json`);
   }
-  return format(value, formattingTag(locale), bare);
+  return format(value, formattingTag(locale), modifier);
 }
 
 /** Text with every fact placeholder filled for the locale. */
 export function fillFacts(text: string, locale: string): string {
-  return text.replace(factPlaceholder, (_, path: string, bare?: string) => formatFact(path, locale, Boolean(bare)));
+  return text
+    .replace(factPlaceholder, (_, path: string, modifier?: Modifier) => formatFact(path, locale, modifier))
+    .replace(pricePlaceholder, (_, yuan: string) => formatPrice(Number(yuan) * 100, locale));
 }
 
 /** A period in milliseconds, for code that waits or expires by a fact. */

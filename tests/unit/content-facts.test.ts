@@ -33,9 +33,9 @@ describe('content/facts.json', () => {
   it('names only facts that exist, in content and in UI strings', () => {
     const unknown: string[] = [];
     const check = (where: string, text: string) => {
-      for (const [, path, bare] of text.matchAll(factPlaceholder)) {
+      for (const [, path, modifier] of text.matchAll(factPlaceholder)) {
         try {
-          formatFact(path, 'en', Boolean(bare));
+          formatFact(path, 'en', modifier as '|number' | '|or' | undefined);
         } catch {
           unknown.push(`${where}: {{${path}}}`);
         }
@@ -51,8 +51,18 @@ describe('content/facts.json', () => {
     expect(formatFact('cloudIdle.monthlyPrice', 'en')).toBe('CN¥6');
     expect(formatFact('cloudIdle.monthlyPrice', 'ja')).not.toMatch(/^¥/);
     expect(formatFact('autoRenew.retryWindow', 'ru')).toBe('48 часов');
-    expect(formatFact('autoRenew.retryWindow', 'en', true)).toBe('48');
+    expect(formatFact('autoRenew.retryWindow', 'en', '|number')).toBe('48');
+    expect(formatFact('recharge.amounts', 'en', '|or')).toBe('CN¥50, CN¥100, CN¥200 or CN¥500');
     expect(() => formatFact('autoRenew.noSuchFact', 'en')).toThrow(/names no fact/);
+  });
+
+  it.each(localeCodes)('%s writes no price by hand', (locale) => {
+    const byHand = /[¥￥]\s?\d|\d\s?(元|円|CNY|yuan|юан)/iu;
+    const found = [
+      ...filesOf(locale).filter((file) => byHand.test(readableText(file))).map((file) => file.path),
+      ...Object.entries(dictionarySource(locale)).filter(([, text]) => byHand.test(text)).map(([key]) => `content/i18n/${locale}.json ${key}`),
+    ];
+    expect(found, 'write prices as {{fact}} or {{cny:50}} so that every locale formats them as CNY').toEqual([]);
   });
 
   it('names the Linux archive format the download packages have', () => {

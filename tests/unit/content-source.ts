@@ -1,7 +1,7 @@
 /** Reads content/ as an editor wrote it, for the tests that hold every locale to one set of facts and terms. */
 import { readdirSync, readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
-import { factPlaceholder } from '#contract/facts.ts';
+import { factPlaceholder, pricePlaceholder } from '#contract/facts.ts';
 import { localeCodes, type LocaleCode } from '#contract/locales.ts';
 
 export const collections = ['articles', 'changelog', 'faq', 'pages', 'plugins'] as const;
@@ -61,6 +61,7 @@ export function statedNumbers(text: string): Set<number> {
   const stripped = text
     .normalize('NFKC')
     .replace(factPlaceholder, ' ')
+    .replace(pricePlaceholder, ' ')
     .replace(/\]\([^)]*\)/g, ']')
     .replace(/https?:\/\/\S+/g, ' ')
     .replace(/[\w.+-]+@[\w.-]+/g, ' ')
