@@ -1,7 +1,9 @@
 /**
- * The two scripts that must run before first paint, inlined in <head>: the
- * once-only locale redirect for unprefixed URLs, and the stored theme. Both
- * reuse the tested functions by serialising them, minified once per build.
+ * The scripts that must run before first paint, inlined in <head>: the
+ * once-only locale redirect for unprefixed URLs, the stored theme, and the
+ * `js` class that lets CSS fold the mobile menus away only where a script can
+ * open them again. The first two reuse the tested functions by serialising
+ * them, minified once per build.
  */
 import { transformSync } from 'esbuild';
 import { preferredLocale } from '#contract/locales.ts';
@@ -21,7 +23,7 @@ function build(clientParams: boolean): string[] {
   const locale = `(function(){var to=(${localeRedirectTarget})(${preferredLocale},${JSON.stringify(redirectConfig)},window);if(to)location.replace(to);})();`;
   const themeConfig = { key: themeStorageKey, cls: darkClass, id: themeStyleId, param: clientParams };
   const theme = `(function(c){var parse=${parseThemeMode},dark=${isDarkMode},apply=${applyTheme},m=null;if(c.param)m=new URLSearchParams(location.search).get('theme');if(!m)try{m=localStorage.getItem(c.key)}catch(e){}apply(document,dark(parse(m),matchMedia('(prefers-color-scheme: dark)').matches),c.cls,c.id);})(${JSON.stringify(themeConfig)});`;
-  return [minify(locale), minify(theme)];
+  return [minify(locale), minify(theme), "document.documentElement.classList.add('js')"];
 }
 
 const variants = { page: build(false), box: build(true) };

@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat.js';
 import utc from 'dayjs/plugin/utc.js';
+import 'dayjs/locale/en-gb.js';
 import 'dayjs/locale/zh-cn.js';
 import 'dayjs/locale/zh-tw.js';
 import 'dayjs/locale/es.js';

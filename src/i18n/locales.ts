@@ -20,7 +20,7 @@ function locale<const C extends string>(code: C, segment: string, label: string,
 export const locales = [
   locale('zh-CN', '', '简体中文', 'zh-cn'),
   locale('zh-TW', 'zh-tw', '繁體中文', 'zh-tw'),
-  locale('en', 'en', 'English', 'en'),
+  locale('en', 'en', 'English', 'en-gb'),
   locale('es', 'es', 'Español', 'es'),
   locale('it', 'it', 'Italiano', 'it'),
   locale('ja', 'ja', '日本語', 'ja'),

@@ -34,6 +34,8 @@ test.describe('package details', () => {
     const card = page.locator('[data-recommended] [data-package-id]');
     await expect(card).toContainText('3.0.1119.0');
     await expect(card).toContainText(/\d+(\.\d)? MB/);
+    // The checksum and verify command sit behind a disclosure, one click away.
+    await card.locator('details.checksum summary').click();
     const sha = await card.locator('[data-sha256]').textContent();
     expect(sha).toMatch(/^[0-9a-f]{64}$/);
     await expect(card.locator('code')).toContainText(`sha256sum -c -`);

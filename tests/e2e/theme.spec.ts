@@ -24,29 +24,31 @@ const state = (page: Page) =>
     darkClass,
   );
 
+/** The header's theme control: one radio per mode, named in English on /en pages. */
+const theme = (page: Page, mode: 'Auto' | 'Dark' | 'Light') => page.getByRole('radio', { name: mode });
+
 test('dark sets the class on html and body; light clears it and removes the style element', async ({ page }) => {
   await page.goto('/en/faq');
-  const select = page.locator('[data-theme-select]');
-  await select.selectOption('dark');
+  await theme(page, 'Dark').check();
   expect(await state(page)).toEqual({ html: true, body: true, style: true });
-  await select.selectOption('light');
+  await theme(page, 'Light').check();
   expect(await state(page)).toEqual({ html: false, body: false, style: false });
 });
 
 test('a stored dark theme is there before first paint after a reload (no flash)', async ({ page }) => {
   await recordBodyAtBirth(page);
   await page.goto('/en/');
-  await page.locator('[data-theme-select]').selectOption('dark');
+  await theme(page, 'Dark').check();
   await page.reload();
   expect(await page.evaluate(() => (window as unknown as { bodyWasDark: boolean }).bodyWasDark)).toBe(true);
-  await expect(page.locator('[data-theme-select]')).toHaveValue('dark');
+  await expect(theme(page, 'Dark')).toBeChecked();
   expect(await state(page)).toEqual({ html: true, body: true, style: true });
 });
 
 test('auto follows the system preference live', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto('/en/');
-  await expect(page.locator('[data-theme-select]')).toHaveValue('auto');
+  await expect(theme(page, 'Auto')).toBeChecked();
   expect((await state(page)).html).toBe(false);
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect.poll(async () => (await state(page)).body).toBe(true);
