@@ -32,7 +32,9 @@ export function overflowOf(page: Page): Promise<Overflow> {
       if (style.visibility === 'hidden' || style.position === 'fixed') continue;
       // Visually hidden text and a skip link parked off-screen are meant to be out of view.
       if (el.closest('.visually-hidden, .skip-link')) continue;
-      const past = Math.max(rect.right - width, -rect.left);
+      // A box that fits can still hold text that runs out of it (a long word in a heading): its scroll width shows that.
+      const contentRight = style.overflowX === 'visible' && style.display !== 'inline' ? rect.left + el.scrollWidth : rect.right;
+      const past = Math.max(Math.max(rect.right, contentRight) - width, -rect.left);
       if (past > 1 && !contained(el)) elements.push(`${name(el)} +${Math.round(past)}px`);
     }
     return { page: document.documentElement.scrollWidth - width, elements: elements.slice(0, 5) };

@@ -67,7 +67,8 @@ export function statedNumbers(text: string): Set<number> {
     .replace(/[\w.+-]+@[\w.-]+/g, ' ')
     // Names with a number in them (SHA-256, ARM64, x86_64, GPL-3.0) are names, not numbers.
     .replace(/(?<![\p{L}\d])\p{Script=Latin}+[-_]?\d[\w.]*/gu, ' ')
-    .replace(/^(\s*(#+\s*)?)\d+(\.\d+)*[.)]?\s/gm, '$1');
+    // A list or clause number opens a line: "1. ", "2) ", "1.1 "; a year opening a sentence is no such number.
+    .replace(/^(\s*(#+\s*)?)(\d+(\.\d+)+|\d+[.)])\s/gm, '$1');
   return new Set((stripped.match(/\d+/g) ?? []).map(Number));
 }
 

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { factPlaceholder, pricePlaceholder } from '#contract/facts.ts';
 import { dictionarySource, filesOf, localeCodes, readableText, sourceFile, type LocaleCode } from './content-source.ts';
 
 interface Glossary {
@@ -16,9 +17,11 @@ interface Glossary {
 
 const glossaryOf = (locale: LocaleCode) => JSON.parse(readFileSync(`content/glossary/${locale}.json`, 'utf8')) as Glossary;
 
-/** What a reader reads: link addresses, URLs and code are not prose. */
+/** What a reader reads: link addresses, URLs, code and fact placeholders are not prose. */
 const prose = (text: string) =>
   text
+    .replace(factPlaceholder, ' ')
+    .replace(pricePlaceholder, ' ')
     .replace(/\]\([^)]*\)/g, ']')
     .replace(/https?:\/\/\S+/g, ' ')
     .replace(/`[^`]*`/g, ' ');

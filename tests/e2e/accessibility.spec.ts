@@ -1,0 +1,50 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { localizePath, locales } from './routes.ts';
+import { signInAsDemo } from './session.ts';
+
+/** One page of every type the site has; account pages are checked logged in, as customers see them. */
+const pageTypes = [
+  '/',
+  '/download',
+  '/accelerate',
+  '/article',
+  '/article/getting-started',
+  '/faq',
+  '/changelog',
+  '/agreement/auto',
+  '/plugin',
+  '/plugin/authenticator',
+  '/recharge/steam',
+  '/activate/cdkey',
+  '/raffle',
+  '/raffle/forthwith',
+  '/customer/service',
+  '/search',
+  '/account/login',
+  '/account/center/info',
+  '/account/center/steam/cloudidea',
+  '/payment',
+  '/faqbox',
+  '/no-such-page',
+];
+
+for (const locale of locales) {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`every page type passes axe in ${locale.code}, ${theme}`, async ({ page }) => {
+      test.slow();
+      await page.emulateMedia({ colorScheme: theme });
+      await signInAsDemo(page);
+      const problems: string[] = [];
+      for (const path of pageTypes) {
+        const url = localizePath(locale.code, path);
+        await page.goto(url, { waitUntil: 'load' });
+        const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        for (const violation of violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
+          problems.push(`${url}: ${violation.id} (${violation.impact}) at ${violation.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+}
