@@ -1,9 +1,10 @@
 /**
  * Lighthouse benchmark (`npm run bench:lighthouse [-- --url http://host:port --runs 3]`):
- * audits the home, download and login pages for performance as a phone on a
- * slow network sees them (Lighthouse's default mobile settings, simulated
- * throttling) in the system Chromium, and prints each page's median score with
- * its metrics and bytes. Without --url it starts this project's server on the
+ * audits the home, download, article, FAQ and login pages for performance as
+ * a phone on a slow network sees them (Lighthouse's default mobile settings,
+ * simulated throttling) and for accessibility, in the system Chromium, and
+ * prints each page's median scores with the metrics and bytes. It fails when a
+ * page's accessibility score is below 100. Without --url it starts this project's server on the
  * built site (`npm run build` first) on a free port. Writes bench/results/lighthouse.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -21,7 +22,7 @@ if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a whole
 
 const root = path.resolve(import.meta.dirname, '..');
 /** Prefixed paths: an unprefixed page may first redirect to the browser's language. */
-const pages = { home: '/en', download: '/en/download', login: '/en/account/login' };
+const pages = { home: '/en', download: '/en/download', article: '/en/article/getting-started', faq: '/en/faq', login: '/en/account/login' };
 
 /** This project's server on the built site, on a free port; resolves once it listens. */
 async function startServer(): Promise<{ url: string; server: ChildProcess; dataDir: string }> {
@@ -41,6 +42,7 @@ async function startServer(): Promise<{ url: string; server: ChildProcess; dataD
 
 interface Audit {
   score: number;
+  accessibility: number;
   firstContentfulPaintMs: number;
   largestContentfulPaintMs: number;
   totalBlockingTimeMs: number;
@@ -52,13 +54,14 @@ interface Audit {
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 
 async function audit(url: string, port: number): Promise<Audit> {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { audits, categories } = result.lhr;
   const resources = (audits['resource-summary'].details as unknown as { items: Array<{ resourceType: string; transferSize: number }> }).items;
   const transfer = (type: string) => (resources.find((item) => item.resourceType === type)?.transferSize ?? 0) / 1024;
   return {
     score: Math.round((categories.performance.score ?? 0) * 100),
+    accessibility: Math.round((categories.accessibility.score ?? 0) * 100),
     firstContentfulPaintMs: Math.round(audits['first-contentful-paint'].numericValue ?? 0),
     largestContentfulPaintMs: Math.round(audits['largest-contentful-paint'].numericValue ?? 0),
     totalBlockingTimeMs: Math.round(audits['total-blocking-time'].numericValue ?? 0),
@@ -84,7 +87,7 @@ try {
     const score = median(audits.map((a) => a.score));
     results[name] = audits.find((a) => a.score === score)!;
   }
-  console.log(`\nLighthouse performance (mobile, median of ${runs}) at ${base}`);
+  console.log(`\nLighthouse performance and accessibility (mobile, median of ${runs} by performance) at ${base}`);
   console.table(results);
   mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
   writeFileSync(
@@ -92,6 +95,11 @@ try {
     `${JSON.stringify({ date: new Date().toISOString(), base, runs, pages: results }, null, 2)}\n`,
   );
   console.log('Wrote bench/results/lighthouse.json');
+  const inaccessible = Object.entries(results).filter(([, audit]) => audit.accessibility < 100);
+  if (inaccessible.length) {
+    console.error(`Accessibility below 100: ${inaccessible.map(([name, audit]) => `${name} ${audit.accessibility}`).join(', ')}`);
+    process.exitCode = 1;
+  }
 } finally {
   await browser.close();
   if (started) {

@@ -41,7 +41,12 @@ for (const locale of locales) {
         await page.goto(url, { waitUntil: 'load' });
         const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
         for (const violation of violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
-          problems.push(`${url}: ${violation.id} (${violation.impact}) at ${violation.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+          problems.push(
+            `${url}: ${violation.id} (${violation.impact}) at ${violation.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(' | ')}`,
+          );
         }
       }
       expect(problems).toEqual([]);

@@ -20,7 +20,11 @@ for (const locale of locales) {
         for (const width of widths.toReversed()) {
           await page.setViewportSize({ width, height: 800 });
           // The logged-in header fills in after load; wait for it before measuring.
-          if (signedIn && route.chrome !== false) await page.locator('[data-session-badge]').waitFor({ timeout: 5_000 }).catch(() => undefined);
+          if (signedIn && route.chrome !== false)
+            await page
+              .locator('[data-session-badge]')
+              .waitFor({ timeout: 5_000 })
+              .catch(() => undefined);
           const overflow = await overflowOf(page);
           if (overflow.page > 0 || overflow.elements.length) problems.push(`${url} @${width}px: page +${overflow.page}px; ${overflow.elements.join(', ')}`);
         }

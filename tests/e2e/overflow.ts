@@ -22,8 +22,7 @@ export function overflowOf(page: Page): Promise<Overflow> {
       }
       return false;
     };
-    const name = (el: Element) =>
-      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`;
+    const name = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`;
     const elements: string[] = [];
     for (const el of document.body.querySelectorAll('*')) {
       const rect = el.getBoundingClientRect();

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { localizePath, locales, redirects, routes } from './routes.ts';
 import { signInAsDemo } from './session.ts';
@@ -35,6 +36,23 @@ test('pages carry canonical and hreflang alternates for every locale', async ({ 
   await expect(page.locator('link[hreflang="zh-TW"]')).toHaveAttribute('href', /\/zh-tw\/download$/);
   await expect(page.locator('link[hreflang="x-default"]')).toHaveAttribute('href', /\/download$/);
   await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', /.+/);
+
+  // The share image: absolute on the published domain (SITE_URL, default https://beacontoolkit.net), served as a 1200×630 PNG.
+  const site = new URL(process.env.SITE_URL || 'https://beacontoolkit.net');
+  const canonical = new URL((await page.locator('link[rel="canonical"]').getAttribute('href')) ?? '');
+  expect(canonical.origin).toBe(site.origin);
+  const ogImage = new URL((await page.locator('meta[property="og:image"]').getAttribute('content')) ?? '');
+  expect(ogImage.href).toBe(new URL('/en/og.png', site).href);
+  await expect(page.locator('meta[name="twitter:image"]')).toHaveAttribute('content', ogImage.href);
+  await expect(page.locator('meta[property="og:image:width"]')).toHaveAttribute('content', '1200');
+  await expect(page.locator('meta[property="og:image:height"]')).toHaveAttribute('content', '630');
+  const english = JSON.parse(readFileSync('content/i18n/en.json', 'utf8')) as Record<string, string>;
+  await expect(page.locator('meta[property="og:image:alt"]')).toHaveAttribute('content', english['site.tagline']);
+  const image = await page.request.get(ogImage.pathname);
+  expect(image.status()).toBe(200);
+  expect(image.headers()['content-type']).toMatch(/^image\/png/);
+  const png = await image.body();
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
 });
 
 test('an unknown path answers 404 with the locale’s not-found page', async ({ page }) => {

@@ -9,7 +9,17 @@ import { describe, expect, it } from 'vitest';
 import { factPlaceholder, formatFact } from '#contract/facts.ts';
 import releases from '../../content/downloads/releases.json' with { type: 'json' };
 import changelog from '../../content/changelog/index.json' with { type: 'json' };
-import { dictionarySource, filesOf, localeCodes, readableText, slugsOf, sourceFile, statedNumbers, type LocaleCode, type SourceFile } from './content-source.ts';
+import {
+  dictionarySource,
+  filesOf,
+  localeCodes,
+  readableText,
+  slugsOf,
+  sourceFile,
+  statedNumbers,
+  type LocaleCode,
+  type SourceFile,
+} from './content-source.ts';
 
 /** Pages whose every number is a fact: what we promise in writing. */
 const legalPages = ['agreement', 'agreement-auto', 'agreement-renew', 'privacy'];
@@ -59,8 +69,12 @@ describe('content/facts.json', () => {
   it.each(localeCodes)('%s writes no price by hand', (locale) => {
     const byHand = /[¥￥]\s?\d|\d\s?(元|円|CNY|yuan|юан)/iu;
     const found = [
-      ...filesOf(locale).filter((file) => byHand.test(readableText(file))).map((file) => file.path),
-      ...Object.entries(dictionarySource(locale)).filter(([, text]) => byHand.test(text)).map(([key]) => `content/i18n/${locale}.json ${key}`),
+      ...filesOf(locale)
+        .filter((file) => byHand.test(readableText(file)))
+        .map((file) => file.path),
+      ...Object.entries(dictionarySource(locale))
+        .filter(([, text]) => byHand.test(text))
+        .map(([key]) => `content/i18n/${locale}.json ${key}`),
     ];
     expect(found, 'write prices as {{fact}} or {{cny:50}} so that every locale formats them as CNY').toEqual([]);
   });
@@ -111,7 +125,10 @@ describe('the change log', () => {
       expect(Object.keys(items).sort(), file.path).toEqual([...keys].sort());
       expect(file.body.trim(), `${file.path} keeps its text in summary and items`).toBe('');
       const englishItems = english.data.items as Record<string, string>;
-      const pairs: [string, string, string][] = [['summary', String(file.data.summary), String(english.data.summary)], ...keys.map((k): [string, string, string] => [k, items[k] ?? '', englishItems[k]])];
+      const pairs: [string, string, string][] = [
+        ['summary', String(file.data.summary), String(english.data.summary)],
+        ...keys.map((k): [string, string, string] => [k, items[k] ?? '', englishItems[k]]),
+      ];
       for (const [key, text, reference] of pairs) {
         const stated = [...statedNumbers(text)].sort();
         const expected = [...statedNumbers(reference)].sort();
