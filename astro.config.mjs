@@ -4,8 +4,10 @@ import preact from '@astrojs/preact';
 import sitemap from '@astrojs/sitemap';
 import { defaultLocale, locales } from './src/i18n/locales.ts';
 
-/** Where the site is published; canonical URLs, feeds and the sitemap use it. */
-const site = process.env.SITE_URL ?? 'http://localhost:4321';
+/** Where the site is published; canonical URLs, hreflang alternates, og:image, feeds and the sitemap use it. */
+const site = process.env.SITE_URL || 'https://beacontoolkit.net';
+if (!/^https?:\/\/[^/]/.test(site) || !URL.canParse(site))
+  throw new Error(`SITE_URL must be an absolute http(s) URL such as https://beacontoolkit.net, not "${site}"`);
 
 /** @type {import('astro').AstroUserConfig['i18n']} */
 const i18n = {

@@ -1,7 +1,7 @@
 /**
  * Runs before `npm start`: builds the site when dist/ is missing, older than
- * anything it is built from, or baked with another server key, so a fresh
- * clone needs no separate build step. The server's public key (made here on
+ * anything it is built from, or baked with another server key or SITE_URL, so
+ * a fresh clone needs no separate build step. The server's public key (made here on
  * first run) is baked into the build for the encrypted API calls.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import { loadKeys } from '../crypto/keys.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const siteDir = path.resolve(root, process.env.SITE_DIR ?? 'dist');
-const inputs = ['src', 'content', 'public', 'astro.config.mjs', 'package-lock.json'];
+const inputs = ['src', 'contract', 'content', 'public', 'astro.config.mjs', 'package-lock.json'];
 
 function newestMtime(target: string): number {
   const info = statSync(target, { throwIfNoEntry: false });
@@ -27,21 +27,23 @@ function newestMtime(target: string): number {
 
 const config = loadConfig();
 const publicKey = loadKeys(path.resolve(root, config.DATA_DIR)).publicSpki;
-const keyStamp = path.join(siteDir, '.api-public-key');
-const bakedKey = statSync(keyStamp, { throwIfNoEntry: false }) ? readFileSync(keyStamp, 'utf8') : null;
+/** What the build bakes in besides its sources: the key for sealed calls, and the site's address for canonical URLs. */
+const baked = JSON.stringify({ publicKey, siteUrl: process.env.SITE_URL ?? '' });
+const stamp = path.join(siteDir, '.build-settings.json');
+const bakedBefore = statSync(stamp, { throwIfNoEntry: false }) ? readFileSync(stamp, 'utf8') : null;
 
 const built = statSync(path.join(siteDir, 'pagefind', 'pagefind-entry.json'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
 const source = Math.max(...inputs.map((input) => newestMtime(path.join(root, input))));
 
-if (built < source || bakedKey !== publicKey) {
+if (built < source || bakedBefore !== baked) {
   console.log(
     !built
       ? 'No built site yet: building it (about a minute)…'
       : built < source
         ? 'The site is older than its sources: rebuilding…'
-        : 'The server key changed: rebuilding the site…',
+        : 'The server key or SITE_URL changed: rebuilding the site…',
   );
   const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, PUBLIC_API_PUBLIC_KEY: publicKey } });
   if (result.status !== 0) process.exit(result.status ?? 1);
-  writeFileSync(keyStamp, publicKey);
+  writeFileSync(stamp, baked);
 }

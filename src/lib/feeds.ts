@@ -38,7 +38,9 @@ export async function buildFeed(kind: FeedKind, locale: LocaleCode, siteUrl: URL
     }
   } else {
     for (const release of await releasesOf(locale)) {
-      const content = release.sections.map(({ kind, items }) => `<h3>${t(`changelog.kind.${kind}`)}</h3><ul>${items.map((i) => `<li>${itemHtml(i)}</li>`).join('')}</ul>`);
+      const content = release.sections.map(
+        ({ kind, items }) => `<h3>${t(`changelog.kind.${kind}`)}</h3><ul>${items.map((i) => `<li>${itemHtml(i)}</li>`).join('')}</ul>`,
+      );
       feed.addItem({
         title: `${site.name} ${release.version}`,
         id: abs(`/changelog#${release.slug}`),
@@ -52,9 +54,10 @@ export async function buildFeed(kind: FeedKind, locale: LocaleCode, siteUrl: URL
   return feed;
 }
 
-/** The feed as an HTTP response in the requested format. */
+/** The feed as an HTTP response in the requested format; `siteUrl` is the endpoint's `site` (astro.config.mjs always sets it). */
 export async function feedResponse(kind: FeedKind, format: 'rss' | 'atom', locale: LocaleCode, siteUrl: URL | undefined): Promise<Response> {
-  const feed = await buildFeed(kind, locale, siteUrl ?? new URL('http://localhost:4321'));
+  if (!siteUrl) throw new Error('astro.config.mjs sets `site` (SITE_URL)');
+  const feed = await buildFeed(kind, locale, siteUrl);
   const body = format === 'rss' ? feed.rss2() : feed.atom1();
   const type = format === 'rss' ? 'application/rss+xml' : 'application/atom+xml';
   return new Response(body, { headers: { 'Content-Type': `${type}; charset=utf-8` } });

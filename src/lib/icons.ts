@@ -9,12 +9,16 @@ import badgeCheck from 'lucide-static/icons/badge-check.svg?raw';
 import check from 'lucide-static/icons/check.svg?raw';
 import chevronDown from 'lucide-static/icons/chevron-down.svg?raw';
 import cloud from 'lucide-static/icons/cloud.svg?raw';
+import circleHelp from 'lucide-static/icons/circle-help.svg?raw';
 import copy from 'lucide-static/icons/copy.svg?raw';
+import creditCard from 'lucide-static/icons/credit-card.svg?raw';
 import download from 'lucide-static/icons/download.svg?raw';
 import externalLink from 'lucide-static/icons/external-link.svg?raw';
 import gift from 'lucide-static/icons/gift.svg?raw';
 import globe from 'lucide-static/icons/globe.svg?raw';
+import keyRound from 'lucide-static/icons/key-round.svg?raw';
 import list from 'lucide-static/icons/list.svg?raw';
+import lock from 'lucide-static/icons/lock.svg?raw';
 import logOut from 'lucide-static/icons/log-out.svg?raw';
 import menu from 'lucide-static/icons/menu.svg?raw';
 import monitor from 'lucide-static/icons/monitor.svg?raw';
@@ -41,13 +45,17 @@ const interfaceIcons = {
   badgeCheck,
   check,
   chevronDown,
+  circleHelp,
   cloud,
   copy,
+  creditCard,
   download,
   externalLink,
   gift,
   globe,
+  keyRound,
   list,
+  lock,
   logOut,
   menu,
   monitor,

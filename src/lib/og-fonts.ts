@@ -58,7 +58,8 @@ export const latinRanges: readonly (readonly [number, number])[] = [
 /** The bold face carries the product name and nothing else: ASCII. */
 export const latinBoldRanges: readonly (readonly [number, number])[] = [[0x20, 0x7e]];
 
-export const inRanges = (codePoint: number, ranges: readonly (readonly [number, number])[]) => ranges.some(([from, to]) => codePoint >= from && codePoint <= to);
+export const inRanges = (codePoint: number, ranges: readonly (readonly [number, number])[]) =>
+  ranges.some(([from, to]) => codePoint >= from && codePoint <= to);
 
 /** Where a locale's tagline looks for a character, first to last. */
 export function taglineFonts(locale: LocaleCode): OgFontKey[] {

@@ -46,7 +46,7 @@ test('site links inside content point to the reader’s locale', async ({ page }
 test('the footer links the legal pages and opens the store in a new window', async ({ page }) => {
   await page.goto('/en/');
   const footer = page.locator('footer');
-  for (const name of ['User agreement', 'Privacy policy', 'Contact us', 'Join us', 'Sponsor', 'Change log']) {
+  for (const name of ['User Agreement', 'Privacy Policy', 'Contact us', 'Join us', 'Sponsor', 'Change log']) {
     await expect(footer.getByRole('link', { name, exact: true })).toBeVisible();
   }
   await expect(footer.getByRole('link', { name: /Web store/ })).toHaveAttribute('target', '_blank');
@@ -61,7 +61,7 @@ test('the payment page says when its parameter is missing', async ({ page }) => 
 });
 
 test('account pages send a logged-out visitor to login, remembering the page', async ({ page }) => {
-  await page.goto('/en/account/center/wallet');
+  await page.goto('/en/account/center/wallet', { waitUntil: 'commit' });
   await expect(page).toHaveURL(`/en/account/login?redirectUrl=${encodeURIComponent('/en/account/center/wallet')}`);
 });
 
