@@ -23,7 +23,7 @@ function build(clientParams: boolean): string[] {
   const locale = `(function(){var to=(${localeRedirectTarget})(${preferredLocale},${JSON.stringify(redirectConfig)},window);if(to)location.replace(to);})();`;
   const themeConfig = { key: themeStorageKey, cls: darkClass, id: themeStyleId, param: clientParams };
   const theme = `(function(c){var parse=${parseThemeMode},dark=${isDarkMode},apply=${applyTheme},m=null;if(c.param)m=new URLSearchParams(location.search).get('theme');if(!m)try{m=localStorage.getItem(c.key)}catch(e){}apply(document,dark(parse(m),matchMedia('(prefers-color-scheme: dark)').matches),c.cls,c.id);})(${JSON.stringify(themeConfig)});`;
-  return [minify(locale), minify(theme), "document.documentElement.classList.add('js')"];
+  return [minify(locale), minify(`${theme}document.documentElement.classList.add('js');`)];
 }
 
 const variants = { page: build(false), box: build(true) };

@@ -1,5 +1,3 @@
-import { atom } from 'nanostores';
-
 /** Theme modes of spec §1: auto follows the system, dark and light are fixed. */
 export const themeModes = ['auto', 'dark', 'light'] as const;
 export type ThemeMode = (typeof themeModes)[number];
@@ -40,7 +38,12 @@ export function applyTheme(doc: Document, dark: boolean, darkClassName: string, 
   }
 }
 
-function readStoredMode(): ThemeMode {
+/** The mode this page shows: the stored choice, or the one made on this page when storage is refused. */
+let currentMode: ThemeMode | null = null;
+
+/** The visitor's chosen mode (stored under one key). */
+export function themeMode(): ThemeMode {
+  if (currentMode) return currentMode;
   try {
     return parseThemeMode(globalThis.localStorage?.getItem(themeStorageKey));
   } catch {
@@ -48,30 +51,28 @@ function readStoredMode(): ThemeMode {
   }
 }
 
-/** The visitor's chosen mode (stored under one key). */
-export const $themeMode = atom<ThemeMode>(readStoredMode());
+function render(win: Window): void {
+  applyTheme(win.document, isDarkMode(themeMode(), win.matchMedia('(prefers-color-scheme: dark)').matches), darkClass, themeStyleId);
+}
 
 /** Stores a mode and shows it at once. */
-export function setThemeMode(mode: ThemeMode): void {
+export function setThemeMode(mode: ThemeMode, win: Window = window): void {
+  currentMode = mode;
   try {
     localStorage.setItem(themeStorageKey, mode);
   } catch {
     // Without storage the choice still applies to this page.
   }
-  $themeMode.set(mode);
+  render(win);
 }
 
 /**
- * Keeps the document in step with the chosen mode and, in auto, with the
- * system preference as it changes. Returns a function that stops following.
+ * Keeps the document in step with the system preference as it changes, for
+ * the auto mode. Returns a function that stops following.
  */
 export function followTheme(win: Window): () => void {
   const query = win.matchMedia('(prefers-color-scheme: dark)');
-  const render = () => applyTheme(win.document, isDarkMode($themeMode.get(), query.matches), darkClass, themeStyleId);
-  query.addEventListener('change', render);
-  const unsubscribe = $themeMode.listen(render);
-  return () => {
-    query.removeEventListener('change', render);
-    unsubscribe();
-  };
+  const onChange = () => render(win);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
 }
