@@ -20,7 +20,7 @@ import { formattingTag } from './locales.ts';
 
 export { facts };
 
-export type Price = { cny: number };
+type Price = { cny: number };
 const periodUnits = { seconds: 'second', minutes: 'minute', hours: 'hour', days: 'day', months: 'month', years: 'year' } as const;
 type PeriodKey = keyof typeof periodUnits;
 type Period = { [K in PeriodKey]?: number };
@@ -45,7 +45,7 @@ function periodOf(value: object): [PeriodKey, number] | undefined {
 }
 
 /** The fact at a dotted path, or undefined. */
-export function factAt(path: string): Fact | undefined {
+function factAt(path: string): Fact | undefined {
   let value: unknown = facts;
   for (const part of path.split('.')) {
     if (value === null || typeof value !== 'object' || !(part in value)) return undefined;
