@@ -1,14 +1,17 @@
 /**
  * The scripts that must run before first paint, inlined in <head>: the
- * once-only locale redirect for unprefixed URLs, the stored theme, and the
- * `js` class that lets CSS fold the mobile menus away only where a script can
- * open them again. The first two reuse the tested functions by serialising
- * them, minified once per build.
+ * once-only locale redirect for unprefixed URLs, the stored theme, the `js`
+ * class that lets CSS fold the mobile menus away only where a script can open
+ * them again, and the `signed-in` class of a visitor with a valid stored
+ * login, so login prompts never flash for them. They reuse the tested
+ * functions by serialising them, minified once per build.
  */
 import { transformSync } from 'esbuild';
 import { preferredLocale } from '#contract/locales.ts';
 import { localeRedirectTarget, type RedirectConfig } from '@/i18n/detect.ts';
 import { defaultLocale, localeStorageKey, locales } from '@/i18n/locales.ts';
+import { isTokenValid } from '@/lib/auth-token.ts';
+import { signedInClass, storageKeys } from '@/lib/storage.ts';
 import { applyTheme, darkClass, isDarkMode, parseThemeMode, themeStorageKey, themeStyleId } from '@/stores/theme.ts';
 
 const minify = (code: string) => transformSync(code, { minify: true, target: 'es2020' }).code.trim();
@@ -23,7 +26,8 @@ function build(clientParams: boolean): string[] {
   const locale = `(function(){var to=(${localeRedirectTarget})(${preferredLocale},${JSON.stringify(redirectConfig)},window);if(to)location.replace(to);})();`;
   const themeConfig = { key: themeStorageKey, cls: darkClass, id: themeStyleId, param: clientParams };
   const theme = `(function(c){var parse=${parseThemeMode},dark=${isDarkMode},apply=${applyTheme},m=null;if(c.param)m=new URLSearchParams(location.search).get('theme');if(!m)try{m=localStorage.getItem(c.key)}catch(e){}apply(document,dark(parse(m),matchMedia('(prefers-color-scheme: dark)').matches),c.cls,c.id);})(${JSON.stringify(themeConfig)});`;
-  return [minify(locale), minify(`${theme}document.documentElement.classList.add('js');`)];
+  const session = `(function(k,c,valid){try{if(valid(JSON.parse(localStorage.getItem(k))))document.documentElement.classList.add(c)}catch(e){}})(${JSON.stringify(storageKeys.auth)},${JSON.stringify(signedInClass)},${isTokenValid});`;
+  return [minify(locale), minify(`${theme}${session}document.documentElement.classList.add('js');`)];
 }
 
 const variants = { page: build(false), box: build(true) };

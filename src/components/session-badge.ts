@@ -8,12 +8,14 @@
 import type { UserInfo } from '#contract/identity.ts';
 import { isTokenValid, type AuthToken } from '@/lib/auth-token.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
-import { readJson, storageKeys, writeJson } from '@/lib/storage.ts';
+import { readJson, signedInClass, storageKeys, writeJson } from '@/lib/storage.ts';
 
 function render(slot: HTMLElement, template: HTMLTemplateElement, user: UserInfo | null): void {
   slot.querySelector('[data-session-badge]')?.remove();
   const login = slot.querySelector<HTMLElement>('[data-login-link]');
   if (login) login.hidden = user !== null;
+  // Login prompts on the page follow the session as it changes (sign-out, expiry).
+  document.documentElement.classList.toggle(signedInClass, user !== null);
   if (!user) return;
   const badge = template.content.firstElementChild!.cloneNode(true) as HTMLElement;
   badge.querySelector('img')!.src = h5AvatarUrl(user);

@@ -3,6 +3,9 @@
  * unavailable (private mode, blocked cookies): reads then give null and writes
  * do nothing, so the site still works for the visit.
  */
+/** The class on <html> while a valid login is stored: CSS hides login prompts by it, before first paint. */
+export const signedInClass = 'signed-in';
+
 export const storageKeys = {
   auth: 'beacon.auth',
   user: 'beacon.user',

@@ -1,0 +1,76 @@
+/**
+ * The profile page's island (spec §2 account area, §3 user info): the logged-in
+ * user's avatar (the first of AvatarUrl), nickname, masked phone and e-mail,
+ * when they joined, whether a password is set, and their linked quick-login
+ * identities, from the session store the layout keeps fresh. It renders only
+ * in the browser: the built page knows nobody's login.
+ */
+import { useStore } from '@nanostores/preact';
+import { formatDate } from '@/i18n/dates.ts';
+import type { LocaleCode } from '@/i18n/locales.ts';
+import { translator, type Strings } from '@/i18n/strings.ts';
+import type { KeysUnder } from '@/i18n/t.ts';
+import { h5AvatarUrl } from '@/lib/avatar.ts';
+import { $user } from '@/stores/session.ts';
+
+/** Identity providers by their brand names; the API names them in lower case. */
+const providerNames: Record<string, string> = { steam: 'Steam', microsoft: 'Xbox', xbox: 'Xbox', qq: 'QQ', wechat: 'WeChat' };
+
+interface Props {
+  /** This page's translations of the account.info.* keys. */
+  strings: Strings<KeysUnder<'account.info'>>;
+  locale: LocaleCode;
+}
+
+export default function AccountInfo({ strings, locale }: Props) {
+  const t = translator(strings);
+  const user = useStore($user);
+  if (!user)
+    return (
+      <p className="muted" role="status">
+        {t('account.info.loading')}
+      </p>
+    );
+
+  const value = (text: string | null) => text ?? <span className="muted">{t('account.info.notSet')}</span>;
+  return (
+    <div className="card profile" data-profile>
+      <div className="profile-head">
+        <img src={h5AvatarUrl(user)} alt="" width={72} height={72} />
+        <h2 data-nickname>{user.NickName}</h2>
+      </div>
+      <dl className="facts">
+        <div>
+          <dt>{t('account.info.phone')}</dt>
+          <dd data-phone>{value(user.Phone)}</dd>
+        </div>
+        <div>
+          <dt>{t('account.info.email')}</dt>
+          <dd>{value(user.Email)}</dd>
+        </div>
+        <div>
+          <dt>{t('account.info.password')}</dt>
+          <dd>{user.HasPassword ? t('account.info.passwordSet') : value(null)}</dd>
+        </div>
+        <div>
+          <dt>{t('account.info.memberSince')}</dt>
+          <dd>
+            <time dateTime={user.CreatedAt}>{formatDate(new Date(user.CreatedAt), locale)}</time>
+          </dd>
+        </div>
+      </dl>
+      <h3>{t('account.info.linked')}</h3>
+      {user.ExternalAccounts.length === 0 ? (
+        <p className="muted">{t('account.info.noneLinked')}</p>
+      ) : (
+        <ul className="linked-accounts">
+          {user.ExternalAccounts.map((account) => (
+            <li key={account.Id}>
+              <strong>{providerNames[account.Provider] ?? account.Provider}</strong> {account.DisplayName}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
