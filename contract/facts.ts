@@ -74,9 +74,7 @@ function format(value: Fact, locale: string, modifier: Modifier): string {
 /** One fact as the locale reads it; an unknown path throws, so a typo fails the build instead of showing braces. */
 export function formatFact(path: string, locale: string, modifier?: Modifier): string {
   const value = factAt(path);
-  if (value === undefined || (typeof value === 'object' && !Array.isArray(value) && !('cny' in value) && !periodOf(value))) {
-    throw new Error(`{{${path}}} names no fact in content/facts.json`);
-  }
+  if (value === undefined) throw new Error(`{{${path}}} names no fact in content/facts.json`);
   return format(value, formattingTag(locale), modifier);
 }
 

@@ -3,6 +3,7 @@
  * date and the keys of its items — and each locale's file translates that
  * list, so every language describes the same changes (tests/unit/content-facts.test.ts).
  */
+import type { TFunction } from 'i18next';
 import index from '../../content/changelog/index.json';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { localizedEntries } from './content.ts';
@@ -46,9 +47,16 @@ export async function releasesOf(locale: LocaleCode): Promise<Release[]> {
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
 /** A change item as HTML: its text escaped, with `code` and **bold** as the only markup an item may use. */
-export function itemHtml(text: string): string {
+function itemHtml(text: string): string {
   return text
     .replace(/[&<>"]/g, (c) => escapes[c])
     .replace(/`([^`]+)`/g, '<code>$1</code>')
     .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+}
+
+/** A release's changes as HTML, a heading and a list per kind; the page and the feeds show the same. */
+export function changesHtml(release: Release, t: TFunction): string {
+  return release.sections
+    .map(({ kind, items }) => `<h3>${t(`changelog.kind.${kind}`)}</h3><ul>${items.map((item) => `<li>${itemHtml(item)}</li>`).join('')}</ul>`)
+    .join('');
 }

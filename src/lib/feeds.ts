@@ -2,7 +2,7 @@
 import { Feed } from 'feed';
 import { getLocale, localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { useTranslations } from '@/i18n/t.ts';
-import { itemHtml, releasesOf } from './changelog.ts';
+import { changesHtml, releasesOf } from './changelog.ts';
 import { byDateDesc, entryHtml, localizedEntries } from './content.ts';
 import { site } from './site.ts';
 
@@ -38,15 +38,12 @@ export async function buildFeed(kind: FeedKind, locale: LocaleCode, siteUrl: URL
     }
   } else {
     for (const release of await releasesOf(locale)) {
-      const content = release.sections.map(
-        ({ kind, items }) => `<h3>${t(`changelog.kind.${kind}`)}</h3><ul>${items.map((i) => `<li>${itemHtml(i)}</li>`).join('')}</ul>`,
-      );
       feed.addItem({
         title: `${site.name} ${release.version}`,
         id: abs(`/changelog#${release.slug}`),
         link: abs(`/changelog#${release.slug}`),
         description: release.summary,
-        content: content.join(''),
+        content: changesHtml(release, t),
         date: release.date,
       });
     }

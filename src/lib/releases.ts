@@ -1,9 +1,20 @@
 /** The current release (content/downloads/releases.json): the site facts and the download page both read it. */
 import { z } from 'zod';
 import raw from '../../content/downloads/releases.json';
+import type { IconName } from './icons.ts';
 
 export const platformNames = ['windows', 'uwp', 'mac', 'linux', 'android', 'ios'] as const;
 export type PlatformName = (typeof platformNames)[number];
+
+/** Each platform's mark; the Microsoft Store build is Windows too. */
+export const platformIcons: Record<PlatformName, IconName> = {
+  windows: 'windows',
+  uwp: 'windows',
+  mac: 'apple',
+  linux: 'linux',
+  android: 'android',
+  ios: 'appStore',
+};
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits');
 

@@ -7,6 +7,7 @@ import { ApiError, unauthorized } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { message } from '../../i18n/messages.ts';
 import type { Messenger } from '../../services/messenger.ts';
+import type { Transaction } from '../../db/open.ts';
 import { consumeCode, issueCode, withdrawCode } from './codes.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { IssuedTokens, SessionStore } from './sessions.ts';
@@ -25,6 +26,29 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
     const User = await users.load(userId);
     if (!User) throw unauthorized();
     return { data: { ...tokens, User } };
+  }
+
+  /**
+   * Checks a code and opens a session for the account it leads to, in one
+   * transaction: a wrong code, or an account `accountOf` refuses, changes nothing.
+   */
+  async function loginWithCode(
+    channel: 'sms' | 'email',
+    target: string,
+    code: string,
+    deviceId: string,
+    request: FastifyRequest,
+    accountOf: (tx: Transaction) => Promise<number | ApiError>,
+  ) {
+    const outcome = await db.transaction(async (tx) => {
+      const check = await consumeCode(tx, keys.secret, channel, target, code);
+      if (!check.ok) return check;
+      const userId = await accountOf(tx);
+      if (userId instanceof ApiError) return { ok: false as const, error: userId };
+      return { ok: true as const, userId, tokens: await sessions.open(tx, userId, deviceId, deviceOf(request)) };
+    });
+    if (!outcome.ok) throw outcome.error;
+    return loginResult(outcome.userId, outcome.tokens);
   }
 
   /** Sends a new code to `target` and says so, in the user's language. */
@@ -47,14 +71,7 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
     app,
     identity.loginOrRegister,
     async ({ body, request }) => {
-      const outcome = await db.transaction(async (tx) => {
-        const check = await consumeCode(tx, keys.secret, 'sms', body.Phone, body.Code);
-        if (!check.ok) return check;
-        const userId = await userForPhone(tx, body.Phone);
-        return { ok: true as const, userId, tokens: await sessions.open(tx, userId, body.DeviceId, deviceOf(request)) };
-      });
-      if (!outcome.ok) throw outcome.error;
-      return loginResult(outcome.userId, outcome.tokens);
+      return loginWithCode('sms', body.Phone, body.Code, body.DeviceId, request, (tx) => userForPhone(tx, body.Phone));
     },
     loginLimit,
   );
@@ -78,15 +95,10 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
     identity.registerByEmail,
     async ({ body, request }) => {
       const passwordHash = await hashPassword(body.Password);
-      const outcome = await db.transaction(async (tx) => {
-        const check = await consumeCode(tx, keys.secret, 'email', body.Email, body.Code);
-        if (!check.ok) return check;
+      return loginWithCode('email', body.Email, body.Code, body.DeviceId, request, async (tx) => {
         const userId = await createEmailUser(tx, body.Email, passwordHash);
-        if (userId === null) return { ok: false as const, error: new ApiError(ErrorCode.EmailTaken, 'emailTaken') };
-        return { ok: true as const, userId, tokens: await sessions.open(tx, userId, body.DeviceId, deviceOf(request)) };
+        return userId ?? new ApiError(ErrorCode.EmailTaken, 'emailTaken');
       });
-      if (!outcome.ok) throw outcome.error;
-      return loginResult(outcome.userId, outcome.tokens);
     },
     loginLimit,
   );
