@@ -2,10 +2,11 @@
 import { defineConfig } from 'astro/config';
 import preact from '@astrojs/preact';
 import sitemap from '@astrojs/sitemap';
+import { defaultSiteUrl } from './contract/site.ts';
 import { defaultLocale, locales } from './src/i18n/locales.ts';
 
 /** Where the site is published; canonical URLs, hreflang alternates, og:image, feeds and the sitemap use it. */
-const site = process.env.SITE_URL || 'https://beacontoolkit.net';
+const site = process.env.SITE_URL || defaultSiteUrl;
 if (!/^https?:\/\/[^/]/.test(site) || !URL.canParse(site))
   throw new Error(`SITE_URL must be an absolute http(s) URL such as https://beacontoolkit.net, not "${site}"`);
 

@@ -20,6 +20,8 @@ export interface ApiRoute<
   shape: 'envelope' | 'raw';
   request: Req;
   response: Res;
+  /** A larger body than the API's usual limit (an upload); the server refuses anything bigger with 413. */
+  maxBodyBytes?: number;
   /** The path parameters, as strings in and parsed values out; absent when the path has none. */
   params?: Params;
 }

@@ -20,4 +20,17 @@ export const dev = {
     request: z.object({ to: text(z.minLength(1), z.maxLength(254)) }),
     response: z.array(OutboxMessage),
   }),
+  /**
+   * Makes the unused e-mail confirmation links sent to an address expire now,
+   * so the expired-link screen can be tried without waiting a day.
+   */
+  expireEmailLinks: route({
+    method: 'POST',
+    path: '/dev/email-links/expire',
+    encrypted: false,
+    auth: 'none',
+    shape: 'envelope',
+    request: z.object({ to: text(z.minLength(1), z.maxLength(254)) }),
+    response: z.object({ Expired: z.int() }),
+  }),
 };

@@ -21,6 +21,21 @@ export const ErrorCode = {
   EmailTaken: 4004,
   /** A refresh token was presented twice: the whole session is revoked. */
   RefreshReused: 4011,
+  /** The nickname breaks a rule of `nicknameRules` (the message names which). */
+  NicknameInvalid: 4005,
+  /** The upload is not a usable PNG, JPEG or WebP image (the message says why). */
+  AvatarInvalid: 4006,
+  PhoneTaken: 4007,
+  /** The current password given to change the password, or to delete the account, is wrong. */
+  PasswordWrong: 4008,
+  /** An e-mail confirmation link that was never issued. */
+  LinkInvalid: 4009,
+  LinkExpired: 4010,
+  LinkUsed: 4012,
+  /** Unbinding would leave the account with no way to log in. */
+  LastLoginMethod: 4013,
+  /** A code was asked for the user's phone or e-mail, and the account has none. */
+  ContactMissing: 4014,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -32,6 +47,15 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.CredentialsInvalid]: 400,
   [ErrorCode.EmailTaken]: 409,
   [ErrorCode.RefreshReused]: 401,
+  [ErrorCode.NicknameInvalid]: 400,
+  [ErrorCode.AvatarInvalid]: 400,
+  [ErrorCode.PhoneTaken]: 409,
+  [ErrorCode.PasswordWrong]: 400,
+  [ErrorCode.LinkInvalid]: 400,
+  [ErrorCode.LinkExpired]: 410,
+  [ErrorCode.LinkUsed]: 409,
+  [ErrorCode.LastLoginMethod]: 409,
+  [ErrorCode.ContactMissing]: 400,
 };
 
 export function httpStatusOf(code: number): number {

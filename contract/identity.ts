@@ -7,7 +7,7 @@ import { pathId, printable, text } from './fields.ts';
 /** International numbers with an optional leading +, 6–15 digits (E.164 length). */
 export const phonePattern = /^\+?[0-9]{6,15}$/;
 export const codePattern = new RegExp(`^[0-9]{${facts.verification.codeLength}}$`);
-export const passwordRules = { min: 8, max: 128 } as const;
+export const passwordRules = { min: facts.account.passwordMinLength, max: facts.account.passwordMaxLength } as const;
 
 /** The code's length and resend wait are facts the pages state too (content/facts.json). */
 export const verification = {
@@ -21,7 +21,7 @@ export const verification = {
 
 const Phone = text(z.trim(), z.regex(phonePattern));
 const Code = text(z.trim(), z.regex(codePattern));
-const Email = z.email().check(printable, z.trim(), z.toLowerCase(), z.maxLength(254));
+export const Email = z.email().check(printable, z.trim(), z.toLowerCase(), z.maxLength(254));
 const Password = text(z.minLength(passwordRules.min), z.maxLength(passwordRules.max));
 const DeviceId = text(z.trim(), z.minLength(8), z.maxLength(64));
 /** A phone number or an e-mail address, as typed; the server finds the account by either. */
@@ -64,6 +64,8 @@ export const Session = z.object({
   Device: text(),
   CreatedAt: Timestamp,
   LastSeenAt: Timestamp,
+  /** The country of the address it logged in from: an ISO code, 'local' for a private network, or null when unknown. */
+  Place: z.nullable(text()),
   Current: z.boolean(),
 });
 export type Session = z.infer<typeof Session>;

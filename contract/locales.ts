@@ -5,6 +5,11 @@ export type LocaleCode = (typeof localeCodes)[number];
 
 export const defaultLocale: LocaleCode = 'zh-CN';
 
+/** The first segment of a locale's URLs: none for the default locale, else the code in lower case (`/zh-tw/…`). */
+export function localeSegment(code: LocaleCode): string {
+  return code === defaultLocale ? '' : code.toLowerCase();
+}
+
 /** The tag that formats numbers, money, periods and lists: our English is British, in spelling and in formats. */
 export function formattingTag(code: string): string {
   return code === 'en' ? 'en-GB' : code;

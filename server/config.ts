@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hubTiming } from '#contract/realtime.ts';
+import { defaultSiteUrl } from '#contract/site.ts';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const list = z.string().transform((value) =>
@@ -42,6 +43,8 @@ const schema = z
     IDENTITY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(4).default(20),
     /** Where `/basic/customer/service` sends a logged-in user (a signed user reference is appended). */
     CUSTOMER_SERVICE_URL: z.string().min(1).default('/contact'),
+    /** The site's public address (as for the build); links in e-mails lead there. */
+    SITE_URL: z.url().optional(),
     /** Set when the site calls an API on another origin (also baked into the site build). */
     PUBLIC_API_URL: z.url().optional(),
     /** Several instances share rate limits and realtime pushes through this Redis (`redis://…`). */
@@ -108,3 +111,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** Whether the development stand-ins (outboxes, and later identity providers, payment sandbox, store) may run. */
 export const devStandInsAllowed = (config: Config): boolean => config.NODE_ENV !== 'production';
+
+/**
+ * The origin links in e-mails lead to: SITE_URL; without it, outside
+ * production, the address the request came to (so a local try-out gets local
+ * links), and in production the published site.
+ */
+export function siteOrigin(config: Config, requestOrigin: string): string {
+  return new URL(config.SITE_URL ?? (devStandInsAllowed(config) ? requestOrigin : defaultSiteUrl)).origin;
+}

@@ -42,7 +42,11 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     deviceId: text('device_id').notNull(),
+    /** What the user agent says it is, summarised ("Chrome on Windows"). */
     device: text('device').notNull(),
+    /** The client address at login and the country it belongs to ('local' for a private network, null when unknown). */
+    ip: text('ip'),
+    place: text('place'),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
@@ -74,6 +78,10 @@ export const verificationCodes = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     channel: text('channel', { enum: ['sms', 'email'] }).notNull(),
     target: text('target').notNull(),
+    /** `login` or `account` (codes.ts): a code works only for what it was sent for. */
+    purpose: text('purpose', { enum: ['login', 'account'] })
+      .notNull()
+      .default('login'),
     ip: text('ip').notNull(),
     codeHash: text('code_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -94,3 +102,38 @@ export const cloudIdleStatuses = pgTable('cloud_idle_statuses', {
   cardsRemaining: integer('cards_remaining').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
+
+/** Every login attempt on a known account, successful or not: the user's login history. */
+export const loginEvents = pgTable(
+  'login_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    method: text('method').notNull(),
+    success: boolean('success').notNull(),
+    ip: text('ip').notNull(),
+    place: text('place'),
+    device: text('device').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('login_events_user').on(t.userId, t.createdAt)],
+);
+
+/** E-mail confirmation links: one row per link sent, stored by the hash of its token; a link works once. */
+export const emailConfirmations = pgTable(
+  'email_confirmations',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_confirmations_user').on(t.userId, t.createdAt)],
+);

@@ -29,6 +29,8 @@ export interface Answer<T> {
   data: T;
   /** The success message, in the user's language. */
   messageKey?: MessageKey;
+  /** Values for the message's `{{name}}` placeholders. */
+  messageParams?: Record<string, string>;
 }
 
 type Result<R extends ApiRoute> = R['shape'] extends 'raw' ? z.output<R['response']> : Answer<z.output<R['response']>>;
@@ -38,7 +40,9 @@ const fieldMessages: Record<string, MessageKey> = {
   Phone: 'phoneInvalid',
   Code: 'codeInvalid',
   Email: 'emailInvalid',
+  OldCode: 'codeInvalid',
   Password: 'passwordInvalid',
+  Image: 'avatarNotImage',
 };
 
 function validationError(error: z.core.$ZodError): ApiError {
@@ -74,6 +78,7 @@ export function registerRoute<R extends ApiRoute>(
   app.route({
     method: route.method,
     url: route.path,
+    bodyLimit: route.maxBodyBytes,
     config: options.rateLimit ? { rateLimit: options.rateLimit } : {},
     // Operators' calls are refused before their body is even read; to anyone else the path does not exist.
     onRequest:
@@ -96,7 +101,8 @@ export function registerRoute<R extends ApiRoute>(
         if (!checked.success) throw new ContractBreach(`${route.method} ${route.path} answered outside its contract: ${JSON.stringify(checked.error.issues)}`);
       }
       if (route.shape === 'raw') return reply.send(result);
-      return reply.send({ code: SUCCESS, message: message(request.locale, (result as Answer<unknown>).messageKey ?? 'ok'), data });
+      const answer = result as Answer<unknown>;
+      return reply.send({ code: SUCCESS, message: message(request.locale, answer.messageKey ?? 'ok', answer.messageParams), data });
     },
   });
 }

@@ -4,6 +4,7 @@
  * user in the language of the page they are on.
  */
 import { readFileSync } from 'node:fs';
+import { fillFacts } from '#contract/facts.ts';
 import { interpolate } from '#contract/interpolate.ts';
 import { acceptedLanguages, defaultLocale, localeCodes, preferredLocale, type LocaleCode } from '#contract/locales.ts';
 
@@ -19,6 +20,7 @@ export function negotiateLocale(header: string | undefined): LocaleCode {
   return preferredLocale(null, acceptedLanguages(header), localeCodes, defaultLocale) as LocaleCode;
 }
 
+/** A message in the locale, its `{{name}}` parameters and `{{group.fact}}` facts filled in. */
 export function message(locale: LocaleCode, key: MessageKey, params: Record<string, string> = {}): string {
-  return interpolate(catalogs[locale][key], params);
+  return interpolate(fillFacts(catalogs[locale][key], locale), params);
 }

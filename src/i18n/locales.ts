@@ -2,7 +2,7 @@
  * The one locale table. Everything that needs to know about a locale (URL
  * segment, BCP-47 tag, label, dayjs locale, text direction) reads it from here.
  */
-import type { LocaleCode as ApiLocaleCode } from '#contract/locales.ts';
+import { localeSegment, type LocaleCode as ApiLocaleCode } from '#contract/locales.ts';
 
 /** Languages written right to left; kept so a future locale gets `dir="rtl"` for free. */
 const rtlLanguages = ['he', 'ar', 'fa', 'ku'];
@@ -12,20 +12,20 @@ export function directionOf(tag: string): 'ltr' | 'rtl' {
   return rtlLanguages.includes(tag.split('-')[0].toLowerCase()) ? 'rtl' : 'ltr';
 }
 
-function locale<const C extends string>(code: C, segment: string, label: string, dayjs: string) {
-  return { code, segment, tag: code as string, label, dayjs, dir: directionOf(code) };
+function locale<const C extends ApiLocaleCode>(code: C, label: string, dayjs: string) {
+  return { code, segment: localeSegment(code), tag: code as string, label, dayjs, dir: directionOf(code) };
 }
 
 /** The API's locale list (contract/) and this table must name the same languages. */
 export const locales = [
-  locale('zh-CN', '', '简体中文', 'zh-cn'),
-  locale('zh-TW', 'zh-tw', '繁體中文', 'zh-tw'),
-  locale('en', 'en', 'English', 'en-gb'),
-  locale('es', 'es', 'Español', 'es'),
-  locale('it', 'it', 'Italiano', 'it'),
-  locale('ja', 'ja', '日本語', 'ja'),
-  locale('ko', 'ko', '한국어', 'ko'),
-  locale('ru', 'ru', 'Русский', 'ru'),
+  locale('zh-CN', '简体中文', 'zh-cn'),
+  locale('zh-TW', '繁體中文', 'zh-tw'),
+  locale('en', 'English', 'en-gb'),
+  locale('es', 'Español', 'es'),
+  locale('it', 'Italiano', 'it'),
+  locale('ja', '日本語', 'ja'),
+  locale('ko', '한국어', 'ko'),
+  locale('ru', 'Русский', 'ru'),
 ] satisfies ReadonlyArray<{ code: ApiLocaleCode }>;
 
 export type LocaleCode = (typeof locales)[number]['code'];

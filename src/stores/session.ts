@@ -13,7 +13,7 @@ import { atom, computed, onMount, type ReadableAtom, type WritableAtom } from 'n
 import { identity, type LoginResult, type UserInfo } from '#contract/identity.ts';
 import { call, onUnauthorized } from '@/lib/api/client.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
-import { cacheTimes, clearQueryCache, createFetcherStore } from '@/lib/api/query.ts';
+import { cacheTimes, clearQueryCache, createFetcherStore, mutateCache } from '@/lib/api/query.ts';
 import { isTokenValid, type AuthToken } from '@/lib/auth-token.ts';
 import { readJson, storageKeys, writeJson } from '@/lib/storage.ts';
 
@@ -102,6 +102,41 @@ export function signIn(result: LoginResult): void {
   clearQueryCache();
   token.save({ AccessToken: result.AccessToken, ExpiresIn: result.ExpiresIn });
   user.save(result.User);
+}
+
+/** Keeps the user as a call that changed them answered, in the store and in the cached user info. */
+export function updateUser(info: UserInfo): void {
+  user.save(info);
+  mutateCache((key) => key.startsWith('user-info:'), info);
+}
+
+/** Reads the user afresh from the server, past every cache: for pages that show what may have changed elsewhere (an e-mail confirmed from another device). */
+export async function refreshUser(): Promise<void> {
+  const current = $authToken.get();
+  if (!isTokenValid(current)) return;
+  updateUser(await call(identity.refreshUserInfo, { body: { Refresh: true }, token: current.AccessToken }));
+}
+
+/**
+ * The one 401 handler of a page that needs login (spec §4): when any call is
+ * answered 401, or another tab logs out, the page says 登录状态过期 and goes to
+ * login, to come back here afterwards.
+ */
+export function requireLogin(loginPath: string): void {
+  const leave = () => {
+    leaveNotice('session.expired');
+    forget();
+    location.assign(loginUrl(loginPath));
+  };
+  onUnauthorized(leave);
+  $authToken.listen((current) => {
+    if (!current) location.assign(loginUrl(loginPath));
+  });
+}
+
+/** Forgets the login in this browser only, when the server has already ended it (a deleted account). */
+export function signOutHere(): void {
+  forget();
 }
 
 function forget(): void {

@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { signInAsDemo } from './session.ts';
+import sharp from 'sharp';
+import { accountCalls } from '#contract/account.ts';
+import { dev } from '#contract/dev.ts';
+import { fillFacts } from '#contract/facts.ts';
+import { identity } from '#contract/identity.ts';
+import { interpolate } from '#contract/interpolate.ts';
+import type { LocaleCode } from '../../src/i18n/locales.ts';
+import { dictionary } from './routes.ts';
+import { codeSentBy, keep, newPhone, outbox, sealedCall, signInAsDemo, signInFresh } from './session.ts';
 
 test('the profile page shows the logged-in user, where login lands', async ({ page }) => {
   await signInAsDemo(page);
@@ -34,4 +42,120 @@ test('a logged-in visitor never sees a login prompt on public pages, not even be
     await expect(page.locator('[data-sign-in-prompt]'), path).toBeHidden();
     await expect(page.locator('[data-login-link]'), path).toBeHidden();
   }
+});
+
+/** A page's UI string, as the test reads the same dictionary the site is built from. */
+const say = (locale: LocaleCode, key: string, params: Record<string, string> = {}) => interpolate(fillFacts(dictionary(locale)[key], locale), params);
+
+test('edit profile: an uploaded avatar shows at once, and a nickname is checked rule by rule (ja)', async ({ page }) => {
+  await signInFresh(page);
+  await page.goto('/ja/account/center/edit');
+  const image = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#2f7d4a' } })
+    .png()
+    .toBuffer();
+  await page.locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: image });
+  await expect(page.getByText(say('ja', 'account.edit.avatarSaved'))).toBeVisible();
+  await expect(page.locator('img[data-avatar]')).toHaveAttribute('src', /^\/api\/avatars\/[0-9a-f]+-256\.webp$/);
+  await expect.poll(() => page.locator('img[data-avatar]').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(256);
+
+  const nickname = page.locator('input[name=nickname]');
+  await nickname.fill('A');
+  await page.getByRole('button', { name: say('ja', 'account.edit.save') }).click();
+  await expect(page.getByRole('alert')).toHaveText('ニックネームは2～20文字で入力してください。');
+  await nickname.fill('星の旅人');
+  await page.getByRole('button', { name: say('ja', 'account.edit.save') }).click();
+  await expect(page.getByText(say('ja', 'account.edit.nicknameSaved'))).toBeVisible();
+  await page.goto('/ja/account/center/info');
+  await expect(page.locator('[data-nickname]')).toHaveText('星の旅人');
+});
+
+test('linked accounts: the phone changes with a code to the old number and one to the new, read from the outbox (ru)', async ({ page }) => {
+  const { phone } = await signInFresh(page);
+  await page.goto('/ru/account/center/bind');
+  await expect(page.locator('[data-current-phone]')).toHaveText(`${phone.slice(0, 3)}****${phone.slice(-4)}`);
+  const sendFor = (name: string) => page.locator(`label:has(input[name=${name}]) button`);
+
+  await page.locator('input[name=oldCode]').fill(await codeSentBy(page, phone, () => sendFor('oldCode').click()));
+  await expect(page.getByRole('status')).toHaveText(say('ru', 'account.bind.codeSent'));
+  const next = newPhone();
+  await page.locator('input[name=phone]').fill(next);
+  await page.locator('input[name=code]').fill(await codeSentBy(page, next, () => sendFor('code').click()));
+  await page.getByRole('button', { name: say('ru', 'account.bind.changePhone') }).click();
+  await expect(page.getByRole('status')).toHaveText(say('ru', 'account.bind.phoneSaved'));
+  await expect(page.locator('[data-current-phone]')).toHaveText(`${next.slice(0, 3)}****${next.slice(-4)}`);
+});
+
+test('an e-mail address is bound through the link in the outbox; a used or expired link says so (en)', async ({ page }) => {
+  await signInFresh(page);
+  const bind = async (email: string) => {
+    await page.goto('/en/account/center/bind');
+    await page.locator('input[name=email]').fill(email);
+    await page.getByRole('button', { name: say('en', 'account.bind.sendLink') }).click();
+    await expect(page).toHaveURL(/\/en\/account\/center\/safe\/confirmemail$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(say('en', 'email.sent.title'));
+    return /https?:\/\/\S+/.exec((await outbox(page, email)).at(-1)!)![0];
+  };
+  const email = `e2e-${Date.now()}@example.com`;
+  const link = await bind(email);
+  await page.goto(link);
+  await expect(page).toHaveURL(/status=confirmed/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(say('en', 'email.done.title'));
+  await page.goto('/en/account/center/bind');
+  await expect(page.locator('[data-current-email]')).toHaveText(email);
+
+  await page.goto(link);
+  await expect(page.getByText(say('en', 'email.failed.used'))).toBeVisible();
+
+  const late = `e2e-late-${Date.now()}@example.com`;
+  const lateLink = await bind(late);
+  expect((await page.request.post(`/api${dev.expireEmailLinks.path}`, { data: { to: late } })).ok()).toBe(true);
+  await page.goto(lateLink);
+  await expect(page.getByText(say('en', 'email.failed.expired'))).toBeVisible();
+});
+
+test('signing out another device from the security page sends that device to login on its next call (zh-CN)', async ({ browser }) => {
+  const first = await browser.newPage();
+  const { phone, auth } = await signInFresh(first);
+  await sealedCall(first, accountCalls.setPassword, { Password: 'e2e password 1' }, auth.AccessToken);
+  const second = await browser.newPage();
+  const result = await sealedCall(second, identity.loginByPassword, { Account: phone, Password: 'e2e password 1', DeviceId: 'e2e-device-0003' });
+  await keep(second, result);
+  await second.goto('/account/center/edit');
+  await expect(second.locator('input[name=nickname]')).toBeVisible();
+
+  await first.goto('/account/center/safe');
+  const others = first.locator('[data-session=other]');
+  await expect(others).toHaveCount(1);
+  await expect(first.locator('[data-history] li').first()).toContainText(say('zh-CN', 'account.safe.method.password'));
+  await others.getByRole('button', { name: say('zh-CN', 'account.safe.signOut') }).click();
+  await expect(others).toHaveCount(0);
+
+  await second.locator('input[name=nickname]').fill('另一台设备');
+  await second.getByRole('button', { name: say('zh-CN', 'account.edit.save') }).click();
+  await expect(second).toHaveURL(/\/account\/login\?redirectUrl=%2Faccount%2Fcenter%2Fedit/);
+  await expect(second.getByText(say('zh-CN', 'session.expired'))).toBeVisible();
+  await first.close();
+  await second.close();
+});
+
+test('a deleted account is gone at once, and its phone registers afresh (en)', async ({ page }) => {
+  const { phone, userId } = await signInFresh(page);
+  await page.goto('/en/account/center/safe');
+  const danger = page.locator('.danger-zone');
+  const code = await codeSentBy(page, phone, () => danger.getByRole('button', { name: say('en', 'account.safe.sendCode') }).click());
+  await danger.locator('input[name=code]').fill(code);
+  await danger.getByRole('checkbox').check();
+  await danger.getByRole('button', { name: say('en', 'account.safe.deleteButton') }).click();
+  await expect(page).toHaveURL(/\/en\/account\/login/);
+  await expect(page.getByText(say('en', 'session.accountDeleted'))).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('beacon.auth'))).toBeNull();
+
+  // The same number, through the login page: a new account.
+  await page.getByRole('checkbox').check();
+  await page.locator('input[name=phone]').fill(phone);
+  await page.locator('input[name=code]').fill(await codeSentBy(page, phone, () => page.getByRole('button', { name: say('en', 'login.sendCode') }).click()));
+  await page.getByRole('button', { name: say('en', 'login.submit') }).click();
+  await expect(page).toHaveURL(/\/en\/account\/center\/info/);
+  const user = await page.evaluate(() => JSON.parse(localStorage.getItem('beacon.user')!) as { Id: number });
+  expect(user.Id).not.toBe(userId);
 });

@@ -3,8 +3,10 @@
  * registers this module in production, and config.ts refuses the development
  * providers there, so nothing of it can reach a deployment.
  */
+import { and, eq, isNull } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { dev } from '#contract/dev.ts';
+import { emailConfirmations } from '../../db/schema.ts';
 import { registerRoute } from '../../http/route.ts';
 
 export default fp(
@@ -14,6 +16,14 @@ export default fp(
     if (outboxes.length > 0) {
       registerRoute(app, dev.outbox, async ({ body }) => ({ data: outboxes.flatMap((outbox) => outbox.filter((item) => item.to === body.to)) }));
     }
+    registerRoute(app, dev.expireEmailLinks, async ({ body }) => {
+      const expired = await app.db
+        .update(emailConfirmations)
+        .set({ expiresAt: new Date() })
+        .where(and(eq(emailConfirmations.email, body.to.toLowerCase()), isNull(emailConfirmations.usedAt)))
+        .returning({ id: emailConfirmations.id });
+      return { data: { Expired: expired.length } };
+    });
   },
   { name: 'dev', dependencies: ['messengers'] },
 );

@@ -8,11 +8,21 @@ import { createHmac, randomInt } from 'node:crypto';
 import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
 import { ErrorCode } from '#contract/errors.ts';
 import { verification } from '#contract/identity.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database, Transaction } from '../../db/open.ts';
 import { verificationCodes } from '../../db/schema.ts';
 import { ApiError, tooManyRequests } from '../../http/api-error.ts';
+import { message } from '../../i18n/messages.ts';
 
 type Channel = 'sms' | 'email';
+/**
+ * What a code is for: `login` codes go to any number or address (login,
+ * registration, a new phone number); `account` codes only to the logged-in
+ * user's own, to confirm a change or a deletion. A code works only for its
+ * purpose, and each purpose has its own resend wait, so asking for one right
+ * after the other works; the daily caps count both.
+ */
+export type CodePurpose = 'login' | 'account';
 
 const day = 24 * 3600_000;
 
@@ -26,6 +36,7 @@ export async function issueCode(
   secret: Buffer,
   channel: Channel,
   target: string,
+  purpose: CodePurpose,
   ip: string,
   now = new Date(),
 ): Promise<{ id: number; code: string }> {
@@ -35,7 +46,7 @@ export async function issueCode(
     const [latest] = await tx
       .select({ createdAt: verificationCodes.createdAt })
       .from(verificationCodes)
-      .where(and(eq(verificationCodes.channel, channel), eq(verificationCodes.target, target)))
+      .where(and(eq(verificationCodes.channel, channel), eq(verificationCodes.target, target), eq(verificationCodes.purpose, purpose)))
       .orderBy(desc(verificationCodes.createdAt))
       .limit(1);
     if (latest && now.getTime() - latest.createdAt.getTime() < verification.resendAfterMs) throw tooManyRequests();
@@ -50,14 +61,29 @@ export async function issueCode(
     if (sent >= verification.dailyPerTarget || fromIp >= verification.dailyPerIp) throw tooManyRequests();
 
     const code = String(randomInt(0, 10 ** verification.codeLength)).padStart(verification.codeLength, '0');
-    // Only the newest code of a target is valid.
+    // Only the newest code of a target and purpose is valid.
     await tx
       .update(verificationCodes)
       .set({ consumed: true })
-      .where(and(eq(verificationCodes.channel, channel), eq(verificationCodes.target, target), eq(verificationCodes.consumed, false)));
+      .where(
+        and(
+          eq(verificationCodes.channel, channel),
+          eq(verificationCodes.target, target),
+          eq(verificationCodes.purpose, purpose),
+          eq(verificationCodes.consumed, false),
+        ),
+      );
     const [row] = await tx
       .insert(verificationCodes)
-      .values({ channel, target, ip, codeHash: hashCode(secret, target, code), expiresAt: new Date(now.getTime() + verification.validMs), createdAt: now })
+      .values({
+        channel,
+        target,
+        purpose,
+        ip,
+        codeHash: hashCode(secret, target, code),
+        expiresAt: new Date(now.getTime() + verification.validMs),
+        createdAt: now,
+      })
       .returning({ id: verificationCodes.id });
     return { id: row.id, code };
   });
@@ -68,6 +94,19 @@ export async function withdrawCode(db: Database, id: number): Promise<void> {
   await db.delete(verificationCodes).where(eq(verificationCodes.id, id));
 }
 
+/** Sends a new code to `target` by SMS or e-mail, and says so in the user's language (the answer of a code-sending call). */
+export async function sendCode(app: FastifyInstance, channel: Channel, target: string, purpose: CodePurpose, request: FastifyRequest) {
+  const { id, code } = await issueCode(app.db, app.keys.secret, channel, target, purpose, request.ip);
+  const text = message(request.locale, channel === 'sms' ? 'smsText' : 'emailText', { code });
+  try {
+    await app[channel].send({ to: target, text, subject: channel === 'email' ? message(request.locale, 'emailSubject') : undefined });
+  } catch (error) {
+    await withdrawCode(app.db, id);
+    throw error;
+  }
+  return { data: null, messageKey: channel === 'sms' ? ('smsSent' as const) : ('emailSent' as const) };
+}
+
 export type CodeCheck = { ok: true } | { ok: false; error: ApiError };
 
 /**
@@ -75,7 +114,15 @@ export type CodeCheck = { ok: true } | { ok: false; error: ApiError };
  * transaction. A wrong code is returned, not thrown, so the caller can commit
  * the failed try while rejecting the request.
  */
-export async function consumeCode(tx: Transaction, secret: Buffer, channel: Channel, target: string, code: string, now = new Date()): Promise<CodeCheck> {
+export async function consumeCode(
+  tx: Transaction,
+  secret: Buffer,
+  channel: Channel,
+  target: string,
+  purpose: CodePurpose,
+  code: string,
+  now = new Date(),
+): Promise<CodeCheck> {
   const [current] = await tx
     .select()
     .from(verificationCodes)
@@ -83,6 +130,7 @@ export async function consumeCode(tx: Transaction, secret: Buffer, channel: Chan
       and(
         eq(verificationCodes.channel, channel),
         eq(verificationCodes.target, target),
+        eq(verificationCodes.purpose, purpose),
         eq(verificationCodes.consumed, false),
         gt(verificationCodes.expiresAt, now),
       ),

@@ -3,8 +3,14 @@
  * — which it provides to every route as `app.authenticate` — and the demo
  * account. A session that ends closes its live hub connections at once.
  */
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
+import { avatarFilesPath } from '#contract/account.ts';
+import { FolderStore } from '../../services/file-store.ts';
+import { accountRoutes } from './account-routes.ts';
 import { seedDemoAccount } from './demo.ts';
+import { pruneLoginHistory } from './login-history.ts';
 import { identityRoutes } from './routes.ts';
 import { SessionStore } from './sessions.ts';
 import { UserInfoStore } from './users.ts';
@@ -15,10 +21,22 @@ export default fp(
     const endConnections = (sessionIds: string[]) =>
       app.hub.endSessions(sessionIds).catch((error: unknown) => app.log.warn({ err: error }, 'could not end the hub connections of signed-out sessions'));
     const sessions = new SessionStore(app.db, (sessionIds) => void endConnections(sessionIds));
-    const users = new UserInfoStore(app.db);
+    const users = new UserInfoStore(app.db, `${(app.config.PUBLIC_API_URL ?? '').replace(/\/$/, '')}/api${avatarFilesPath}`);
     await sessions.prune();
+    await pruneLoginHistory(app.db);
     if (app.config.DEMO_DATA && (await seedDemoAccount(app.db))) app.log.info('Seeded the demo account');
     app.decorate('authenticate', (accessToken: string) => sessions.authenticate(accessToken));
+    const avatars = new FolderStore(path.join(app.config.DATA_DIR, 'uploads', 'avatars'));
+    await app.register(fastifyStatic, {
+      root: avatars.root,
+      prefix: `${avatarFilesPath}/`,
+      decorateReply: false,
+      index: false,
+      list: false,
+      maxAge: '365d',
+      immutable: true,
+    });
+    accountRoutes(app, sessions, users, avatars);
     identityRoutes(app, sessions, users);
   },
   { name: 'identity', dependencies: ['database', 'keys', 'messengers', 'hub'] },

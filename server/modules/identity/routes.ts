@@ -6,14 +6,13 @@ import { signToken } from '../../crypto/signed.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { message } from '../../i18n/messages.ts';
-import type { Messenger } from '../../services/messenger.ts';
 import type { Transaction } from '../../db/open.ts';
-import { consumeCode, issueCode, withdrawCode } from './codes.ts';
+import { clientOf } from './client-info.ts';
+import { consumeCode, sendCode } from './codes.ts';
+import { recordLogin } from './login-history.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { IssuedTokens, SessionStore } from './sessions.ts';
 import { createEmailUser, emailTaken, findByAccount, userForPhone, type UserInfoStore } from './users.ts';
-
-const deviceOf = (request: FastifyRequest) => request.headers['user-agent'] ?? 'unknown';
 
 export function identityRoutes(app: FastifyInstance, sessions: SessionStore, users: UserInfoStore): void {
   const { db, keys } = app;
@@ -30,7 +29,8 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
 
   /**
    * Checks a code and opens a session for the account it leads to, in one
-   * transaction: a wrong code, or an account `accountOf` refuses, changes nothing.
+   * transaction: a wrong code, or an account `accountOf` refuses, changes
+   * nothing but the code's failed tries and the account's login history.
    */
   async function loginWithCode(
     channel: 'sms' | 'email',
@@ -40,32 +40,25 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
     request: FastifyRequest,
     accountOf: (tx: Transaction) => Promise<number | ApiError>,
   ) {
+    const client = clientOf(request);
     const outcome = await db.transaction(async (tx) => {
-      const check = await consumeCode(tx, keys.secret, channel, target, code);
+      const check = await consumeCode(tx, keys.secret, channel, target, 'login', code);
       if (!check.ok) return check;
       const userId = await accountOf(tx);
       if (userId instanceof ApiError) return { ok: false as const, error: userId };
-      return { ok: true as const, userId, tokens: await sessions.open(tx, userId, deviceId, deviceOf(request)) };
+      await recordLogin(tx, userId, channel, true, client);
+      return { ok: true as const, userId, tokens: await sessions.open(tx, userId, deviceId, client) };
     });
-    if (!outcome.ok) throw outcome.error;
+    if (!outcome.ok) {
+      const user = await findByAccount(db, target);
+      if (user) await recordLogin(db, user.id, channel, false, client);
+      throw outcome.error;
+    }
     return loginResult(outcome.userId, outcome.tokens);
   }
 
-  /** Sends a new code to `target` and says so, in the user's language. */
-  async function sendCode(channel: 'sms' | 'email', messenger: Messenger, target: string, request: FastifyRequest) {
-    const { id, code } = await issueCode(db, keys.secret, channel, target, request.ip);
-    const text = message(request.locale, channel === 'sms' ? 'smsText' : 'emailText', { code });
-    try {
-      await messenger.send({ to: target, text, subject: channel === 'email' ? message(request.locale, 'emailSubject') : undefined });
-    } catch (error) {
-      await withdrawCode(db, id);
-      throw error;
-    }
-    return { data: null, messageKey: channel === 'sms' ? ('smsSent' as const) : ('emailSent' as const) };
-  }
-
-  registerRoute(app, identity.sendSmsCode, ({ body, request }) => sendCode('sms', app.sms, body.Phone, request), sendLimit);
-  registerRoute(app, identity.sendEmailCode, ({ body, request }) => sendCode('email', app.email, body.Email, request), sendLimit);
+  registerRoute(app, identity.sendSmsCode, ({ body, request }) => sendCode(app, 'sms', body.Phone, 'login', request), sendLimit);
+  registerRoute(app, identity.sendEmailCode, ({ body, request }) => sendCode(app, 'email', body.Email, 'login', request), sendLimit);
 
   registerRoute(
     app,
@@ -80,9 +73,16 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
     app,
     identity.loginByPassword,
     async ({ body, request }) => {
+      const client = clientOf(request);
       const user = await findByAccount(db, body.Account);
-      if (!(await verifyPassword(body.Password, user?.passwordHash ?? null)) || !user) throw new ApiError(ErrorCode.CredentialsInvalid, 'credentialsInvalid');
-      const tokens = await db.transaction((tx) => sessions.open(tx, user.id, body.DeviceId, deviceOf(request)));
+      if (!(await verifyPassword(body.Password, user?.passwordHash ?? null)) || !user) {
+        if (user) await recordLogin(db, user.id, 'password', false, client);
+        throw new ApiError(ErrorCode.CredentialsInvalid, 'credentialsInvalid');
+      }
+      const tokens = await db.transaction(async (tx) => {
+        await recordLogin(tx, user.id, 'password', true, client);
+        return sessions.open(tx, user.id, body.DeviceId, client);
+      });
       return loginResult(user.id, tokens);
     },
     loginLimit,
@@ -120,7 +120,9 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
   });
 
   registerRoute(app, identity.unbundleAccount, async ({ auth, params }) => {
-    if (!(await users.unbind(auth.userId, params.id))) throw new ApiError(ErrorCode.NotFound, 'accountNotFound');
+    const outcome = await users.unbind(auth.userId, params.id);
+    if (outcome === 'notFound') throw new ApiError(ErrorCode.NotFound, 'accountNotFound');
+    if (outcome === 'lastWay') throw new ApiError(ErrorCode.LastLoginMethod, 'lastLoginMethod');
     const user = await users.load(auth.userId);
     if (!user) throw unauthorized();
     return { data: user };

@@ -17,6 +17,7 @@ import type { Database, Transaction } from '../../db/open.ts';
 import { sessions, tokens } from '../../db/schema.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import type { Authenticated } from '../../http/auth.ts';
+import type { ClientInfo } from './client-info.ts';
 import { TtlCache } from './session-cache.ts';
 
 export interface IssuedTokens {
@@ -61,10 +62,10 @@ export class SessionStore {
     this.#onRevoked = onRevoked;
   }
 
-  async open(tx: Transaction, userId: number, deviceId: string, device: string, now = new Date()): Promise<IssuedTokens> {
+  async open(tx: Transaction, userId: number, deviceId: string, client: ClientInfo, now = new Date()): Promise<IssuedTokens> {
     const [session] = await tx
       .insert(sessions)
-      .values({ userId, deviceId, device: device.slice(0, 200) || 'unknown' })
+      .values({ userId, deviceId, device: client.device, ip: client.ip, place: client.place })
       .returning({ id: sessions.id });
     return issueTokens(tx, session.id, now);
   }
@@ -124,11 +125,31 @@ export class SessionStore {
     this.#ended(await this.#db.transaction((tx) => this.#revoke(tx, eq(sessions.id, sessionId), now)));
   }
 
-  /** Signs out every other device of the user; returns how many sessions ended. */
-  async revokeOthers(auth: Authenticated, now = new Date()): Promise<number> {
-    const revoked = await this.#db.transaction((tx) => this.#revoke(tx, and(eq(sessions.userId, auth.userId), ne(sessions.id, auth.sessionId))!, now));
+  /** Signs out one of the user's sessions; false when the user has no such session still open. */
+  async revokeOwn(auth: Authenticated, sessionId: string, now = new Date()): Promise<boolean> {
+    const revoked = await this.#db.transaction((tx) => this.#revoke(tx, and(eq(sessions.userId, auth.userId), eq(sessions.id, sessionId))!, now));
     this.#ended(revoked);
-    return revoked.length;
+    return revoked.length > 0;
+  }
+
+  /** Signs out every other device of the user; returns how many sessions ended. */
+  async revokeOthers(auth: Authenticated): Promise<number> {
+    return (await this.revokeWith(auth.userId, auth.sessionId, async () => {})).revoked;
+  }
+
+  /**
+   * Runs `change` and signs out the user's sessions — all of them, or all but
+   * `keep` — in one transaction: a password change or a deletion either happens
+   * with its sign-outs or not at all. The ended sessions' connections close
+   * once it commits.
+   */
+  async revokeWith<T>(userId: number, keep: string | null, change: (tx: Transaction) => Promise<T>, now = new Date()): Promise<{ result: T; revoked: number }> {
+    const { result, ids } = await this.#db.transaction(async (tx) => {
+      const ids = await this.#revoke(tx, keep ? and(eq(sessions.userId, userId), ne(sessions.id, keep))! : eq(sessions.userId, userId), now);
+      return { result: await change(tx), ids };
+    });
+    this.#ended(ids);
+    return { result, revoked: ids.length };
   }
 
   async list(auth: Authenticated): Promise<Session[]> {
@@ -142,6 +163,7 @@ export class SessionStore {
       Device: row.device,
       CreatedAt: row.createdAt.toISOString(),
       LastSeenAt: row.lastSeenAt.toISOString(),
+      Place: row.place,
       Current: row.id === auth.sessionId,
     }));
   }

@@ -3,7 +3,8 @@
  * and created on first login. User infos are remembered for 30 s per app
  * instance (see session-cache.ts); changes made here drop them at once.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
+import { avatarRules } from '#contract/account.ts';
 import type { UserInfo } from '#contract/identity.ts';
 import type { Database, Transaction } from '../../db/open.ts';
 import { externalAccounts, users } from '../../db/schema.ts';
@@ -72,13 +73,28 @@ export async function createEmailUser(tx: Transaction, email: string, passwordHa
   return created?.id ?? null;
 }
 
-function toUserInfo(user: UserRow, bound: Array<typeof externalAccounts.$inferSelect>): UserInfo {
+/**
+ * How many ways the user has to log in: a phone (SMS codes), an e-mail with a
+ * password, and each bound quick-login identity. Locks the user's row, so two
+ * racing removals cannot both take what they each think is not the last way.
+ */
+export async function loginWays(tx: Transaction, userId: number): Promise<number> {
+  const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+  if (!user) return 0;
+  const [{ bound }] = await tx.select({ bound: count() }).from(externalAccounts).where(eq(externalAccounts.userId, userId));
+  return (user.phone ? 1 : 0) + (user.email && user.passwordHash ? 1 : 0) + bound;
+}
+
+function toUserInfo(user: UserRow, bound: Array<typeof externalAccounts.$inferSelect>, avatarBase: string): UserInfo {
   return {
     Id: user.id,
     NickName: user.nickname,
     Phone: user.phone ? maskPhone(user.phone) : null,
     Email: user.email,
-    AvatarUrl: user.avatarUrl,
+    // In the order of avatarRules.sizes, largest first: the first is the one shown (spec §3), and jsonb keeps no order.
+    AvatarUrl: Object.fromEntries(
+      Object.keys(avatarRules.sizes).flatMap((size) => (user.avatarUrl[size] ? [[size, `${avatarBase}/${user.avatarUrl[size]}`]] : [])),
+    ),
     HasPassword: user.passwordHash !== null,
     CreatedAt: user.createdAt.toISOString(),
     ExternalAccounts: bound.map((account) => ({
@@ -92,10 +108,13 @@ function toUserInfo(user: UserRow, bound: Array<typeof externalAccounts.$inferSe
 
 export class UserInfoStore {
   readonly #db: Database;
+  readonly #avatarBase: string;
   readonly #recent = new TtlCache<number, UserInfo>(30_000, 50_000);
 
-  constructor(db: Database) {
+  /** `avatarBase` is where avatar files are served (`users.avatar_url` holds their names). */
+  constructor(db: Database, avatarBase: string) {
     this.#db = db;
+    this.#avatarBase = avatarBase;
   }
 
   /** The user as the API shows it; `fresh` skips the recent copy. */
@@ -105,18 +124,38 @@ export class UserInfoStore {
     const [user] = await this.#db.select().from(users).where(eq(users.id, userId));
     if (!user) return null;
     const bound = await this.#db.select().from(externalAccounts).where(eq(externalAccounts.userId, userId)).orderBy(externalAccounts.id);
-    const info = toUserInfo(user, bound);
+    const info = toUserInfo(user, bound, this.#avatarBase);
     this.#recent.set(userId, info);
     return info;
   }
 
-  /** Unbinds one of the user's external accounts; false when the user has no such account. */
-  async unbind(userId: number, accountId: number): Promise<boolean> {
-    const removed = await this.#db
-      .delete(externalAccounts)
-      .where(and(eq(externalAccounts.id, accountId), eq(externalAccounts.userId, userId)))
-      .returning({ id: externalAccounts.id });
+  /** The user after a change: this instance forgets its copy at once. */
+  async reload(userId: number): Promise<UserInfo | null> {
+    return this.load(userId, { fresh: true });
+  }
+
+  /** Forgets a deleted user. */
+  forget(userId: number): void {
     this.#recent.delete(userId);
-    return removed.length > 0;
+  }
+
+  /** Unbinds one of the user's external accounts, unless it is their last way to log in. */
+  async unbind(userId: number, accountId: number): Promise<'unbound' | 'notFound' | 'lastWay'> {
+    const outcome = await this.#db.transaction(async (tx) => {
+      if ((await loginWays(tx, userId)) <= 1) {
+        const [own] = await tx
+          .select({ id: externalAccounts.id })
+          .from(externalAccounts)
+          .where(and(eq(externalAccounts.id, accountId), eq(externalAccounts.userId, userId)));
+        return own ? 'lastWay' : 'notFound';
+      }
+      const removed = await tx
+        .delete(externalAccounts)
+        .where(and(eq(externalAccounts.id, accountId), eq(externalAccounts.userId, userId)))
+        .returning({ id: externalAccounts.id });
+      return removed.length > 0 ? 'unbound' : 'notFound';
+    });
+    this.#recent.delete(userId);
+    return outcome;
   }
 }

@@ -12,9 +12,7 @@ import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
 import { $user } from '@/stores/session.ts';
-
-/** Identity providers by their brand names; the API names them in lower case. */
-const providerNames: Record<string, string> = { steam: 'Steam', microsoft: 'Xbox', xbox: 'Xbox', qq: 'QQ', wechat: 'WeChat' };
+import { providerName } from './providers.ts';
 
 interface Props {
   /** This page's translations of the account.info.* keys. */
@@ -66,7 +64,7 @@ export default function AccountInfo({ strings, locale }: Props) {
         <ul className="linked-accounts">
           {user.ExternalAccounts.map((account) => (
             <li key={account.Id}>
-              <strong>{providerNames[account.Provider] ?? account.Provider}</strong> {account.DisplayName}
+              <strong>{providerName(account.Provider)}</strong> {account.DisplayName}
             </li>
           ))}
         </ul>

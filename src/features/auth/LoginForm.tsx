@@ -82,7 +82,7 @@ export default function LoginForm({ strings, agreement, showPassword, fallbackPa
       <p className="muted">{t(`login.method.${tab}`)}</p>
 
       {tab === 'sms' && (
-        <form className="login-form" onSubmit={submit(form.submitSms)} noValidate>
+        <form className="form" onSubmit={submit(form.submitSms)} noValidate>
           <label>
             {t('login.phone')}
             <input
@@ -119,7 +119,7 @@ export default function LoginForm({ strings, agreement, showPassword, fallbackPa
       )}
 
       {tab === 'quick' && (
-        <div className="login-form">
+        <div className="form">
           {quickProviders.map((provider) => (
             <button key={provider} type="button" className="button button-secondary" onClick={() => form.quickLogin(provider)}>
               {provider}
@@ -130,7 +130,7 @@ export default function LoginForm({ strings, agreement, showPassword, fallbackPa
       )}
 
       {tab === 'password' && (
-        <form className="login-form" onSubmit={submit(form.submitPassword)} noValidate>
+        <form className="form" onSubmit={submit(form.submitPassword)} noValidate>
           <label>
             {t('login.account')}
             <input name="account" autoComplete="username" value={account} onChange={(e) => form.$account.set(e.target.value)} />

@@ -51,7 +51,7 @@ export interface LoginOptions {
 }
 
 /** The notices other pages leave for the login page (stores/session.ts). */
-const notices = ['session.expired', 'session.userInfoFailed'] as const satisfies readonly LoginKey[];
+const notices = ['session.expired', 'session.userInfoFailed', 'session.accountDeleted'] as const satisfies readonly LoginKey[];
 const isNotice = (key: string | null): key is (typeof notices)[number] => notices.some((notice) => notice === key);
 
 /** Long enough to read "Logged in" before the page changes. */
@@ -81,7 +81,7 @@ export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
 
   onMount($message, () => {
     const notice = env.session.takeNotice();
-    if (isNotice(notice)) $message.set({ kind: 'error', key: notice });
+    if (isNotice(notice)) $message.set({ kind: notice === 'session.accountDeleted' ? 'info' : 'error', key: notice });
     return () => {
       stopCountdown();
       stopRedirect();

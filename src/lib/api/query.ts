@@ -46,7 +46,7 @@ export const cacheTimes = {
 
 const cache = new StoredCache();
 
-export const [createFetcherStore] = nanoquery({
+export const [createFetcherStore, , { mutateCache }] = nanoquery({
   cache,
   dedupeTime: cacheTimes.default,
   revalidateOnFocus: true,

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { admin, adminTokenHeader } from '#contract/admin.ts';
+import { accountCalls } from '#contract/account.ts';
 import type { ApiRoute } from '#contract/api.ts';
 import { encryption } from '#contract/crypto.ts';
 import { dev } from '#contract/dev.ts';
@@ -20,7 +21,7 @@ import { hubEvents, hubMethods } from '#contract/realtime.ts';
 import { startApp, type TestApp } from './harness.ts';
 
 const run = promisify(execFile);
-const routes: ApiRoute[] = [identity, support, system, admin, dev].flatMap((group) => Object.values(group));
+const routes: ApiRoute[] = [identity, accountCalls, support, system, admin, dev].flatMap((group) => Object.values(group));
 
 const phone = '13900009999';
 const email = 'nul-test@example.com';
@@ -36,6 +37,14 @@ const wellFormed: Record<string, Record<string, unknown>> = {
   [identity.refreshToken.path]: { RefreshToken: 'not-a-real-token' },
   [admin.run.path]: { command: ['users', 'list'] },
   [dev.outbox.path]: { to: phone },
+  [dev.expireEmailLinks.path]: { to: email },
+  [accountCalls.updateNickname.path]: { NickName: 'Valid Name' },
+  [accountCalls.uploadAvatar.path]: { Image: 'iVBORw0KGgo=' },
+  [accountCalls.changePhone.path]: { Phone: phone, Code: '123456', OldCode: '123456' },
+  [accountCalls.bindEmail.path]: { Email: email },
+  [accountCalls.confirmEmail.path]: { Token: 'not-a-real-token' },
+  [accountCalls.setPassword.path]: { Current: 'password-1', Password: 'password-2' },
+  [accountCalls.deleteAccount.path]: { Code: '123456', Password: 'password-1' },
 };
 
 type Schema = z.ZodMiniType;

@@ -1,0 +1,176 @@
+/**
+ * Account-centre calls (spec §2 account area): the profile (nickname, avatar),
+ * the phone and e-mail, the password, one session's sign-out, the login
+ * history and account deletion. The limits are facts (content/facts.json) the
+ * pages state too.
+ */
+import * as z from 'zod/mini';
+import { route } from './api.ts';
+import { facts } from './facts.ts';
+import { text } from './fields.ts';
+import { codePattern, Email, passwordRules, phonePattern, UserInfo } from './identity.ts';
+
+const { account } = facts;
+
+/** What a nickname may be; `nicknameProblem` names the rule a candidate breaks. */
+export const nicknameRules = {
+  min: account.nicknameMinLength,
+  max: account.nicknameMaxLength,
+  /** Letters and digits of any script, spaces inside, and - _ . · */
+  characters: /^[\p{L}\p{M}\p{N}_\-.·]+(?: [\p{L}\p{M}\p{N}_\-.·]+)*$/u,
+} as const;
+
+export type NicknameProblem = 'nicknameLength' | 'nicknameCharacters';
+
+/** The first rule `nickname` breaks, or null; lengths count characters as people see them (code points). */
+export function nicknameProblem(nickname: string): NicknameProblem | null {
+  const length = [...nickname].length;
+  if (length < nicknameRules.min || length > nicknameRules.max) return 'nicknameLength';
+  if (!nicknameRules.characters.test(nickname)) return 'nicknameCharacters';
+  return null;
+}
+
+/** Avatar uploads: the formats, size and dimensions accepted, and the sizes the server makes (the first is the one shown, spec §3). */
+export const avatarRules = {
+  types: ['image/png', 'image/jpeg', 'image/webp'],
+  maxBytes: account.avatarMaxMegabytes * 1024 * 1024,
+  maxDimension: account.avatarMaxDimension,
+  sizes: { large: 256, medium: 128, small: 48 },
+} as const;
+
+/** Where the API serves avatar files, below its base: `/api/avatars/<content hash>-<pixels>.webp`, cached for good. */
+export const avatarFilesPath = '/avatars';
+
+/** An upload travels as base64 inside JSON: four characters for every three bytes. */
+const maxBase64Length = Math.ceil(avatarRules.maxBytes / 3) * 4;
+
+export const loginHistoryLength = account.loginHistoryLength;
+
+/** The quick-login identities (spec §2): a game platform, a console network and a messaging app. */
+export const quickLoginProviders = ['steam', 'microsoft', 'qq'] as const;
+export type QuickLoginProvider = (typeof quickLoginProviders)[number];
+
+/** How the user logged in: a code by SMS or e-mail, a password, a quick-login provider, or the desktop sign-in approval. */
+export const loginMethods = ['sms', 'email', 'password', ...quickLoginProviders, 'device'] as const;
+export type LoginMethod = (typeof loginMethods)[number];
+
+export const LoginEvent = z.object({
+  Method: z.enum(loginMethods),
+  Success: z.boolean(),
+  Address: text(),
+  /** An ISO country code, 'local' for a private network, or null when unknown. */
+  Place: z.nullable(text()),
+  Device: text(),
+  At: text(),
+});
+export type LoginEvent = z.infer<typeof LoginEvent>;
+
+const Code = text(z.trim(), z.regex(codePattern));
+const Phone = text(z.trim(), z.regex(phonePattern));
+const Password = text(z.minLength(passwordRules.min), z.maxLength(passwordRules.max));
+/** A password as typed to prove who one is: checked, not judged. */
+const CurrentPassword = text(z.minLength(1), z.maxLength(passwordRules.max));
+const Empty = z.optional(z.strictObject({}));
+
+export const accountCalls = {
+  updateNickname: route({
+    method: 'POST',
+    path: '/identity/v1/manage/nickname',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    request: z.object({ NickName: text(z.trim(), z.maxLength(200)) }),
+    response: UserInfo,
+  }),
+  /** The image as base64; the server re-encodes it into every size of `avatarRules.sizes`. The body limit bounds its length; the decoded size is judged by `avatarRules`. */
+  uploadAvatar: route({
+    method: 'POST',
+    path: '/identity/v1/manage/avatar',
+    encrypted: false,
+    auth: 'required',
+    shape: 'envelope',
+    maxBodyBytes: maxBase64Length + 1024,
+    request: z.object({ Image: text() }),
+    response: UserInfo,
+  }),
+  /** Sends a code to the user's own phone (sms) or e-mail: the old number's code of a phone change, or the code that confirms a deletion. */
+  sendOwnCode: route({
+    method: 'POST',
+    path: '/identity/v1/manage/vcodes',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    request: z.object({ Channel: z.enum(['sms', 'email']) }),
+    response: z.null(),
+  }),
+  /** Binds or changes the phone: `OldCode` (sent to the current number) is needed when there is one, `Code` was sent to the new one. */
+  changePhone: route({
+    method: 'POST',
+    path: '/identity/v1/manage/phone',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    request: z.object({ Phone, Code, OldCode: z.optional(Code) }),
+    response: UserInfo,
+  }),
+  /** Sends a confirmation link to `Email`; the address is bound when the link is opened. */
+  bindEmail: route({
+    method: 'POST',
+    path: '/identity/v1/manage/email',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    request: z.object({ Email }),
+    response: z.null(),
+  }),
+  /** Opens a confirmation link: whoever holds it confirms the address, logged in or not. */
+  confirmEmail: route({
+    method: 'POST',
+    path: '/identity/v1/account/confirmemail',
+    encrypted: true,
+    auth: 'none',
+    shape: 'envelope',
+    request: z.object({ Token: text(z.trim(), z.maxLength(100)) }),
+    response: z.object({ Email: text() }),
+  }),
+  /** Sets the password, or changes it (then `Current` is needed); every other session is signed out. */
+  setPassword: route({
+    method: 'POST',
+    path: '/identity/v1/manage/password',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    request: z.object({ Current: z.optional(CurrentPassword), Password }),
+    response: z.object({ Revoked: z.int() }),
+  }),
+  revokeSession: route({
+    method: 'DELETE',
+    path: '/identity/v1/manage/sessions/:id',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    params: z.object({ id: text(z.regex(/^[0-9a-f-]{36}$/)) }),
+    request: Empty,
+    response: z.null(),
+  }),
+  /** The latest logins and failed attempts, newest first. */
+  loginHistory: route({
+    method: 'GET',
+    path: '/identity/v1/manage/logins',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    request: Empty,
+    response: z.array(LoginEvent),
+  }),
+  /** Deletes the account for good, confirmed by a code sent to the user's phone (or e-mail without one), or by the password. */
+  deleteAccount: route({
+    method: 'POST',
+    path: '/identity/v1/manage/delete',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    request: z.object({ Code: z.optional(Code), Password: z.optional(CurrentPassword) }),
+    response: z.null(),
+  }),
+};

@@ -1,0 +1,66 @@
+/**
+ * E-mail confirmation links: a random token, stored only as its hash, that
+ * binds one address to one account when opened — once, within
+ * `verification.emailLinkValidity`. Sending is limited like codes are: one link
+ * a minute to an address, and a daily cap per account.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { and, count, desc, eq, gt, ne, sql } from 'drizzle-orm';
+import { facts, periodMs } from '#contract/facts.ts';
+import { verification } from '#contract/identity.ts';
+import type { Database } from '../../db/open.ts';
+import { emailConfirmations, users } from '../../db/schema.ts';
+import { tooManyRequests } from '../../http/api-error.ts';
+
+const validMs = periodMs(facts.verification.emailLinkValidity);
+const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/** A new link's token for `email`; throws 429 when the account asked too often. */
+export async function createEmailLink(db: Database, userId: number, email: string, now = new Date()): Promise<string> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`email-link:${userId}`}))`);
+    const [latest] = await tx
+      .select({ createdAt: emailConfirmations.createdAt })
+      .from(emailConfirmations)
+      .where(and(eq(emailConfirmations.userId, userId), eq(emailConfirmations.email, email)))
+      .orderBy(desc(emailConfirmations.createdAt))
+      .limit(1);
+    if (latest && now.getTime() - latest.createdAt.getTime() < verification.resendAfterMs) throw tooManyRequests();
+    const [{ sent }] = await tx
+      .select({ sent: count() })
+      .from(emailConfirmations)
+      .where(and(eq(emailConfirmations.userId, userId), gt(emailConfirmations.createdAt, new Date(now.getTime() - 24 * 3600_000))));
+    if (sent >= verification.dailyPerTarget) throw tooManyRequests();
+    const token = randomBytes(24).toString('base64url');
+    await tx.insert(emailConfirmations).values({ userId, email, tokenHash: hashOf(token), expiresAt: new Date(now.getTime() + validMs), createdAt: now });
+    return token;
+  });
+}
+
+export type LinkOutcome = { ok: true; userId: number; email: string } | { ok: false; problem: 'linkInvalid' | 'linkExpired' | 'linkUsed' | 'emailTaken' };
+
+/**
+ * Opens a link: binds its address to its account, exactly once. Two people
+ * racing to open the same link, or two accounts racing for one address, leave
+ * one winner: the row lock orders the first, the unique e-mail the second.
+ */
+export async function confirmEmailLink(db: Database, token: string, now = new Date()): Promise<LinkOutcome> {
+  return db.transaction(async (tx) => {
+    const [link] = await tx
+      .select()
+      .from(emailConfirmations)
+      .where(eq(emailConfirmations.tokenHash, hashOf(token)))
+      .for('update');
+    if (!link) return { ok: false, problem: 'linkInvalid' };
+    if (link.usedAt) return { ok: false, problem: 'linkUsed' };
+    if (link.expiresAt <= now) return { ok: false, problem: 'linkExpired' };
+    const [holder] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, link.email), ne(users.id, link.userId)));
+    if (holder) return { ok: false, problem: 'emailTaken' };
+    await tx.update(users).set({ email: link.email }).where(eq(users.id, link.userId));
+    await tx.update(emailConfirmations).set({ usedAt: now }).where(eq(emailConfirmations.id, link.id));
+    return { ok: true, userId: link.userId, email: link.email };
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * The edit-profile island: the avatar (uploaded as it is; the server checks and
+ * re-encodes it) and the nickname (the server names the rule a name breaks).
+ * A file of the wrong type or size is refused here first, before it travels.
+ */
+import { useStore } from '@nanostores/preact';
+import { useState, type SubmitEvent } from 'react';
+import { accountCalls, avatarRules, nicknameRules } from '#contract/account.ts';
+import { translator, type Strings } from '@/i18n/strings.ts';
+import type { KeysUnder } from '@/i18n/t.ts';
+import { h5AvatarUrl } from '@/lib/avatar.ts';
+import { $user, updateUser } from '@/stores/session.ts';
+import { authCall, NoticeLine, useAction } from './island.tsx';
+
+interface Props {
+  strings: Strings<KeysUnder<'account.edit' | 'api' | 'common.loading'>>;
+}
+
+/** The file's bytes as base64, without the data-URL prefix. */
+function base64Of(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
+    reader.readAsDataURL(file);
+  });
+}
+
+export default function ProfileEdit({ strings }: Props) {
+  const t = translator(strings);
+  const user = useStore($user);
+  const avatar = useAction(t);
+  const nickname = useAction(t);
+  const [name, setName] = useState<string | null>(null);
+
+  if (!user)
+    return (
+      <p className="muted" role="status">
+        {t('common.loading')}
+      </p>
+    );
+
+  async function upload(file: File | undefined) {
+    if (!file) return;
+    if (!(avatarRules.types as readonly string[]).includes(file.type)) {
+      avatar.setNotice({ kind: 'error', text: t('account.edit.fileType') });
+      return;
+    }
+    if (file.size > avatarRules.maxBytes) {
+      avatar.setNotice({ kind: 'error', text: t('account.edit.fileTooLarge') });
+      return;
+    }
+    const updated = await avatar.run(async () => authCall(accountCalls.uploadAvatar, { body: { Image: await base64Of(file) } }), t('account.edit.avatarSaved'));
+    if (updated) updateUser(updated);
+  }
+
+  async function saveNickname(event: SubmitEvent) {
+    event.preventDefault();
+    const updated = await nickname.run(
+      () => authCall(accountCalls.updateNickname, { body: { NickName: name ?? user!.NickName } }),
+      t('account.edit.nicknameSaved'),
+    );
+    if (updated) {
+      updateUser(updated);
+      setName(null);
+    }
+  }
+
+  return (
+    <div className="account-sections">
+      <section className="card" aria-labelledby="avatar-heading">
+        <h2 id="avatar-heading">{t('account.edit.avatar')}</h2>
+        <div className="avatar-edit">
+          <img src={h5AvatarUrl(user)} alt="" width={96} height={96} data-avatar />
+          <div className="form">
+            <label>
+              {t('account.edit.chooseImage')}
+              <input
+                type="file"
+                accept={avatarRules.types.join(',')}
+                disabled={avatar.busy}
+                onChange={(event) => void upload(event.currentTarget.files?.[0])}
+              />
+              <span className="hint">{t('account.edit.avatarHint')}</span>
+            </label>
+            {avatar.busy && <p role="status">{t('account.edit.uploading')}</p>}
+          </div>
+        </div>
+        <NoticeLine notice={avatar.notice} />
+      </section>
+
+      <section className="card" aria-labelledby="nickname-heading">
+        <h2 id="nickname-heading">{t('account.edit.nickname')}</h2>
+        <form className="form" onSubmit={(event) => void saveNickname(event)} noValidate>
+          <label>
+            {t('account.edit.nickname')}
+            <input
+              name="nickname"
+              value={name ?? user.NickName}
+              maxLength={nicknameRules.max * 2}
+              autoComplete="nickname"
+              onInput={(event) => setName(event.currentTarget.value)}
+            />
+            <span className="hint">{t('account.edit.nicknameHint')}</span>
+          </label>
+          <div className="form-actions">
+            <button type="submit" className="button" disabled={nickname.busy}>
+              {nickname.busy ? t('account.edit.saving') : t('account.edit.save')}
+            </button>
+          </div>
+        </form>
+        <NoticeLine notice={nickname.notice} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * What every account-centre island does the same way: calls made with the
+ * logged-in user's token, a busy state while one runs, its outcome as one
+ * notice in the page's language (the server's own words for a refusal), and
+ * the resend countdown of a code button. A 401 needs nothing here: the page's
+ * one handler (`requireLogin`) takes the user to login.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { ApiRoute, ResponseOf } from '#contract/api.ts';
+import { verification } from '#contract/identity.ts';
+import type { Translate, UiKey } from '@/i18n/strings.ts';
+import { call, type CallOptions } from '@/lib/api/client.ts';
+import { failureMessage } from '@/lib/api/errors.ts';
+import { $authToken } from '@/stores/session.ts';
+
+/** Calls a route as the logged-in user. */
+export function authCall<R extends ApiRoute>(route: R, options: Omit<CallOptions<R>, 'token'> = {}): Promise<ResponseOf<R>> {
+  return call(route, { ...options, token: $authToken.get()?.AccessToken });
+}
+
+export interface Notice {
+  kind: 'ok' | 'error';
+  text: string;
+}
+
+/** The `api.*` keys an island must be handed for failure messages. */
+export type FailureKey = Extract<UiKey, `api.${string}`>;
+
+/**
+ * Runs one action at a time: `busy` while it runs, then a notice — `done` on
+ * success, the failure's message otherwise. Resolves to the action's result,
+ * or undefined when it failed.
+ */
+export function useAction(t: Translate<FailureKey>) {
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  async function run<T>(action: () => Promise<T>, done?: string): Promise<T | undefined> {
+    setBusy(true);
+    setNotice(null);
+    try {
+      const result = await action();
+      if (done) setNotice({ kind: 'ok', text: done });
+      return result;
+    } catch (error) {
+      const shown = failureMessage(error);
+      setNotice({ kind: 'error', text: 'text' in shown ? shown.text : t(shown.key) });
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, notice, setNotice, run };
+}
+
+export function NoticeLine({ notice }: { notice: Notice | null }) {
+  if (!notice) return null;
+  return (
+    <p className={`notice ${notice.kind === 'ok' ? 'notice-ok' : 'notice-warn'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
+      {notice.text}
+    </p>
+  );
+}
+
+/** Seconds until a code may be sent again (spec §5, the resend wait of `verification`); `start` begins the wait. */
+export function useResendCountdown(): { seconds: number; start: () => void } {
+  const [until, setUntil] = useState(0);
+  const [now, setNow] = useState(() => Date.now());
+  const timer = useRef<ReturnType<typeof setInterval>>(undefined);
+  useEffect(() => () => clearInterval(timer.current), []);
+  const start = () => {
+    setUntil(Date.now() + verification.resendAfterMs);
+    setNow(Date.now());
+    clearInterval(timer.current);
+    timer.current = setInterval(() => setNow(Date.now()), 1000);
+  };
+  const seconds = Math.max(0, Math.ceil((until - now) / 1000));
+  if (seconds === 0 && timer.current) clearInterval(timer.current);
+  return { seconds, start };
+}
