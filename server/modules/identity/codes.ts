@@ -26,6 +26,15 @@ export type CodePurpose = 'login' | 'account';
 
 const day = 24 * 3600_000;
 
+/** The codes of one target and purpose that are still unused. */
+const unusedCodesOf = (channel: Channel, target: string, purpose: CodePurpose) =>
+  and(
+    eq(verificationCodes.channel, channel),
+    eq(verificationCodes.target, target),
+    eq(verificationCodes.purpose, purpose),
+    eq(verificationCodes.consumed, false),
+  );
+
 function hashCode(secret: Buffer, target: string, code: string): string {
   return createHmac('sha256', secret).update(`${target}:${code}`).digest('hex');
 }
@@ -65,14 +74,7 @@ export async function issueCode(
     await tx
       .update(verificationCodes)
       .set({ consumed: true })
-      .where(
-        and(
-          eq(verificationCodes.channel, channel),
-          eq(verificationCodes.target, target),
-          eq(verificationCodes.purpose, purpose),
-          eq(verificationCodes.consumed, false),
-        ),
-      );
+      .where(unusedCodesOf(channel, target, purpose));
     const [row] = await tx
       .insert(verificationCodes)
       .values({
@@ -126,15 +128,7 @@ export async function consumeCode(
   const [current] = await tx
     .select()
     .from(verificationCodes)
-    .where(
-      and(
-        eq(verificationCodes.channel, channel),
-        eq(verificationCodes.target, target),
-        eq(verificationCodes.purpose, purpose),
-        eq(verificationCodes.consumed, false),
-        gt(verificationCodes.expiresAt, now),
-      ),
-    )
+    .where(and(unusedCodesOf(channel, target, purpose), gt(verificationCodes.expiresAt, now)))
     .orderBy(desc(verificationCodes.createdAt))
     .limit(1)
     .for('update');

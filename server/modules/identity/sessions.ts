@@ -157,7 +157,8 @@ export class SessionStore {
       .select()
       .from(sessions)
       .where(and(eq(sessions.userId, auth.userId), isActiveSession))
-      .orderBy(sql`${sessions.lastSeenAt} desc`);
+      // This device first, then the others by when they were last active.
+      .orderBy(sql`${sessions.id} = ${auth.sessionId} desc`, sql`${sessions.lastSeenAt} desc`);
     return rows.map((row) => ({
       Id: row.id,
       Device: row.device,

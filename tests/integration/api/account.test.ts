@@ -310,6 +310,7 @@ describe('password and sessions', () => {
     const home = await login(newPhone(), { ip: '192.168.1.20', headers: { 'user-agent': chrome } });
     const abroad = await login(home.phone, { ip: '123.45.67.8' });
     const list = (await t.call(identity.sessions, { token: home.token })).body.data;
+    expect(list[0].Current).toBe(true);
     expect(list.map((s) => [s.Device, s.Place, s.Current])).toEqual(
       expect.arrayContaining([
         ['Chrome · Windows 10', 'local', true],
