@@ -53,7 +53,7 @@ export const $user: ReadableAtom<UserInfo | null> = user.$store;
 // Spec §4: the 401 event means the login expired wherever it was noticed.
 onMount($authToken, () =>
   onUnauthorized(() => {
-    if ($authToken.get()) forget();
+    if ($authToken.get()) signOutHere();
   }),
 );
 
@@ -125,7 +125,7 @@ export async function refreshUser(): Promise<void> {
 export function requireLogin(loginPath: string): void {
   const leave = () => {
     leaveNotice('session.expired');
-    forget();
+    signOutHere();
     location.assign(loginUrl(loginPath));
   };
   onUnauthorized(leave);
@@ -134,12 +134,8 @@ export function requireLogin(loginPath: string): void {
   });
 }
 
-/** Forgets the login in this browser only, when the server has already ended it (a deleted account). */
+/** Forgets the login in this browser: its token, its user and every cached answer (logout also ends it on the server; an expired token or a deleted account has no server side left). */
 export function signOutHere(): void {
-  forget();
-}
-
-function forget(): void {
   token.save(null);
   user.save(null);
   clearQueryCache();
@@ -152,7 +148,7 @@ function forget(): void {
  */
 export async function logout(options: { loginPath?: string } = {}): Promise<void> {
   const current = $authToken.get();
-  forget();
+  signOutHere();
   if (isTokenValid(current)) await call(identity.logout, { token: current.AccessToken }).catch(() => {});
   if (options.loginPath) location.assign(loginUrl(options.loginPath));
   else location.reload();
@@ -168,7 +164,7 @@ export async function checkLoginState(options: { loginPath?: string } = {}): Pro
   if (!current) {
     if ($user.get()) user.save(null);
   } else if (!isTokenValid(current)) {
-    forget();
+    signOutHere();
   } else {
     const result = await $userInfo.fetch();
     if ('data' in result) {

@@ -35,10 +35,11 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
     return user;
   }
 
-  async function changed(userId: number, messageKey: 'saved' | 'emailConfirmed' = 'saved') {
+  /** The changed user, as the answer of the call that changed them. */
+  async function changed(userId: number) {
     const user = await userInfos.reload(userId);
     if (!user) throw unauthorized();
-    return { data: user, messageKey };
+    return { data: user, messageKey: 'saved' as const };
   }
 
   /** Removes avatar files no user shows any more (names are content hashes, so two users may share one). */
@@ -121,13 +122,9 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
       const checks: Parameters<typeof withCodes>[0] = [{ channel: 'sms', target: body.Phone, purpose: 'login', code: body.Code }];
       if (user.phone) checks.unshift({ channel: 'sms', target: user.phone, purpose: 'account', code: body.OldCode ?? '' });
       try {
-        await withCodes(checks, async (tx) => {
-          const [holder] = await tx.select({ id: users.id }).from(users).where(eq(users.phone, body.Phone));
-          if (holder) throw new ApiError(ErrorCode.PhoneTaken, 'phoneTaken');
-          await tx.update(users).set({ phone: body.Phone }).where(eq(users.id, auth.userId));
-        });
+        await withCodes(checks, (tx) => tx.update(users).set({ phone: body.Phone }).where(eq(users.id, auth.userId)));
       } catch (error) {
-        // Two accounts racing for one number: the unique phone lets one win.
+        // The number is another account's, or two accounts raced for it: the unique phone decides, and the codes stay unused.
         if (isUniqueViolation(error)) throw new ApiError(ErrorCode.PhoneTaken, 'phoneTaken');
         throw error;
       }
@@ -159,22 +156,8 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
     app,
     accountCalls.confirmEmail,
     async ({ body }) => {
-      let outcome;
-      try {
-        outcome = await confirmEmailLink(db, body.Token);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new ApiError(ErrorCode.EmailTaken, 'emailTaken');
-        throw error;
-      }
-      if (!outcome.ok) {
-        const codes = {
-          linkInvalid: ErrorCode.LinkInvalid,
-          linkExpired: ErrorCode.LinkExpired,
-          linkUsed: ErrorCode.LinkUsed,
-          emailTaken: ErrorCode.EmailTaken,
-        };
-        throw new ApiError(codes[outcome.problem], outcome.problem);
-      }
+      const outcome = await confirmEmailLink(db, body.Token);
+      if (!outcome.ok) throw outcome.error;
       await userInfos.reload(outcome.userId);
       return { data: { Email: outcome.email }, messageKey: 'emailConfirmed' as const };
     },

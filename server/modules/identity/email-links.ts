@@ -5,12 +5,15 @@
  * a minute to an address, and a daily cap per account.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, count, desc, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { ErrorCode } from '#contract/errors.ts';
 import { facts, periodMs } from '#contract/facts.ts';
 import { verification } from '#contract/identity.ts';
 import type { Database } from '../../db/open.ts';
 import { emailConfirmations, users } from '../../db/schema.ts';
-import { tooManyRequests } from '../../http/api-error.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { ApiError, tooManyRequests } from '../../http/api-error.ts';
+import type { MessageKey } from '../../i18n/messages.ts';
 
 const validMs = periodMs(facts.verification.emailLinkValidity);
 const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
@@ -37,7 +40,9 @@ export async function createEmailLink(db: Database, userId: number, email: strin
   });
 }
 
-export type LinkOutcome = { ok: true; userId: number; email: string } | { ok: false; problem: 'linkInvalid' | 'linkExpired' | 'linkUsed' | 'emailTaken' };
+export type LinkOutcome = { ok: true; userId: number; email: string } | { ok: false; error: ApiError };
+
+const refused = (code: number, messageKey: MessageKey): LinkOutcome => ({ ok: false, error: new ApiError(code, messageKey) });
 
 /**
  * Opens a link: binds its address to its account, exactly once. Two people
@@ -45,22 +50,23 @@ export type LinkOutcome = { ok: true; userId: number; email: string } | { ok: fa
  * one winner: the row lock orders the first, the unique e-mail the second.
  */
 export async function confirmEmailLink(db: Database, token: string, now = new Date()): Promise<LinkOutcome> {
-  return db.transaction(async (tx) => {
-    const [link] = await tx
-      .select()
-      .from(emailConfirmations)
-      .where(eq(emailConfirmations.tokenHash, hashOf(token)))
-      .for('update');
-    if (!link) return { ok: false, problem: 'linkInvalid' };
-    if (link.usedAt) return { ok: false, problem: 'linkUsed' };
-    if (link.expiresAt <= now) return { ok: false, problem: 'linkExpired' };
-    const [holder] = await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.email, link.email), ne(users.id, link.userId)));
-    if (holder) return { ok: false, problem: 'emailTaken' };
-    await tx.update(users).set({ email: link.email }).where(eq(users.id, link.userId));
-    await tx.update(emailConfirmations).set({ usedAt: now }).where(eq(emailConfirmations.id, link.id));
-    return { ok: true, userId: link.userId, email: link.email };
-  });
+  try {
+    return await db.transaction(async (tx) => {
+      const [link] = await tx
+        .select()
+        .from(emailConfirmations)
+        .where(eq(emailConfirmations.tokenHash, hashOf(token)))
+        .for('update');
+      if (!link) return refused(ErrorCode.LinkInvalid, 'linkInvalid');
+      if (link.usedAt) return refused(ErrorCode.LinkUsed, 'linkUsed');
+      if (link.expiresAt <= now) return refused(ErrorCode.LinkExpired, 'linkExpired');
+      await tx.update(users).set({ email: link.email }).where(eq(users.id, link.userId));
+      await tx.update(emailConfirmations).set({ usedAt: now }).where(eq(emailConfirmations.id, link.id));
+      return { ok: true, userId: link.userId, email: link.email };
+    });
+  } catch (error) {
+    // The address is another account's: nothing changed, and the link stays unused.
+    if (isUniqueViolation(error)) return refused(ErrorCode.EmailTaken, 'emailTaken');
+    throw error;
+  }
 }

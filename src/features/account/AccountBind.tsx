@@ -5,13 +5,13 @@
  * identities, each of which can be unlinked unless it is the last way in.
  */
 import { useStore } from '@nanostores/preact';
-import { useEffect, useState, type SubmitEvent } from 'react';
+import { useEffect, type SubmitEvent } from 'react';
 import { accountCalls } from '#contract/account.ts';
 import { identity } from '#contract/identity.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { $user, refreshUser, updateUser } from '@/stores/session.ts';
-import { authCall, NoticeLine, useAction, useResendCountdown } from './island.tsx';
+import { authCall, CodeField, Loading, NoticeLine, useAction, useFields } from './island.tsx';
 import { providerName, quickLoginProviders } from './providers.ts';
 
 interface Props {
@@ -26,35 +26,13 @@ export default function AccountBind({ strings, emailSentPath }: Props) {
   const phone = useAction(t);
   const email = useAction(t);
   const identities = useAction(t);
-  const oldCountdown = useResendCountdown();
-  const newCountdown = useResendCountdown();
-  const [form, setForm] = useState({ oldCode: '', phone: '', code: '', email: '' });
+  const { form, setForm, field } = useFields({ oldCode: '', phone: '', code: '', email: '' });
   // The e-mail may have been confirmed in another browser since the user was last read.
   useEffect(() => void refreshUser().catch(() => {}), []);
-  const field = (name: keyof typeof form) => ({
-    name,
-    value: form[name],
-    onInput: (event: { currentTarget: HTMLInputElement }) => setForm({ ...form, [name]: event.currentTarget.value }),
-  });
+  if (!user) return <Loading text={t('common.loading')} />;
 
-  if (!user)
-    return (
-      <p className="muted" role="status">
-        {t('common.loading')}
-      </p>
-    );
-
-  const sendOldCode = () =>
-    phone.run(async () => {
-      await authCall(accountCalls.sendOwnCode, { body: { Channel: 'sms' } });
-      oldCountdown.start();
-    }, t('account.bind.codeSent'));
-
-  const sendNewCode = () =>
-    phone.run(async () => {
-      await authCall(identity.sendSmsCode, { body: { Phone: form.phone } });
-      newCountdown.start();
-    }, t('account.bind.codeSent'));
+  const sendOldCode = () => phone.run(() => authCall(accountCalls.sendOwnCode, { body: { Channel: 'sms' } }), t('account.bind.codeSent'));
+  const sendNewCode = () => phone.run(() => authCall(identity.sendSmsCode, { body: { Phone: form.phone } }), t('account.bind.codeSent'));
 
   async function changePhone(event: SubmitEvent) {
     event.preventDefault();
@@ -88,29 +66,20 @@ export default function AccountBind({ strings, emailSentPath }: Props) {
         <p data-current-phone>{user.Phone ?? <span className="muted">{t('account.bind.noPhone')}</span>}</p>
         <form className="form" onSubmit={(event) => void changePhone(event)} noValidate>
           {user.Phone && (
-            <label>
-              {t('account.bind.oldCode')}
-              <span className="input-row">
-                <input {...field('oldCode')} inputMode="numeric" autoComplete="one-time-code" placeholder={t('login.codePlaceholder')} />
-                <button type="button" className="button button-secondary" disabled={phone.busy || oldCountdown.seconds > 0} onClick={() => void sendOldCode()}>
-                  {oldCountdown.seconds > 0 ? t('login.resendIn', { seconds: oldCountdown.seconds }) : t('account.bind.sendOldCode')}
-                </button>
-              </span>
-            </label>
+            <CodeField
+              label={t('account.bind.oldCode')}
+              sendLabel={t('account.bind.sendOldCode')}
+              send={sendOldCode}
+              busy={phone.busy}
+              input={field('oldCode')}
+              t={t}
+            />
           )}
           <label>
             {t('account.bind.newPhone')}
             <input {...field('phone')} type="tel" inputMode="tel" autoComplete="tel" />
           </label>
-          <label>
-            {t('account.bind.newCode')}
-            <span className="input-row">
-              <input {...field('code')} inputMode="numeric" autoComplete="one-time-code" placeholder={t('login.codePlaceholder')} />
-              <button type="button" className="button button-secondary" disabled={phone.busy || newCountdown.seconds > 0} onClick={() => void sendNewCode()}>
-                {newCountdown.seconds > 0 ? t('login.resendIn', { seconds: newCountdown.seconds }) : t('login.sendCode')}
-              </button>
-            </span>
-          </label>
+          <CodeField label={t('account.bind.newCode')} sendLabel={t('login.sendCode')} send={sendNewCode} busy={phone.busy} input={field('code')} t={t} />
           <div className="form-actions">
             <button type="submit" className="button" disabled={phone.busy}>
               {user.Phone ? t('account.bind.changePhone') : t('account.bind.bindPhone')}

@@ -13,7 +13,7 @@ import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { $user, leaveNotice, signOutHere, updateUser } from '@/stores/session.ts';
-import { authCall, NoticeLine, useAction, useResendCountdown } from './island.tsx';
+import { authCall, CodeField, Loading, NoticeLine, useAction, useFields } from './island.tsx';
 
 type Key = KeysUnder<'account.safe' | 'login.code' | 'login.codePlaceholder' | 'login.resendIn' | 'api' | 'common.loading'>;
 
@@ -37,15 +37,10 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
   const password = useAction(t);
   const devices = useAction(t);
   const removal = useAction(t);
-  const countdown = useResendCountdown();
   const [sessions, setSessions] = useState<Session[] | null>(null);
   const [history, setHistory] = useState<LoginEvent[] | null>(null);
-  const [form, setForm] = useState({ current: '', next: '', repeat: '', code: '', proofPassword: '', understood: false });
-  const field = (name: 'current' | 'next' | 'repeat' | 'code' | 'proofPassword') => ({
-    name,
-    value: form[name],
-    onInput: (event: { currentTarget: HTMLInputElement }) => setForm({ ...form, [name]: event.currentTarget.value }),
-  });
+  const { form, setForm, field } = useFields({ current: '', next: '', repeat: '', code: '', proofPassword: '' });
+  const [understood, setUnderstood] = useState(false);
 
   const loadSessions = () => devices.run(async () => setSessions(await authCall(identity.sessions)));
   useEffect(() => {
@@ -53,12 +48,7 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
     void authCall(accountCalls.loginHistory).then(setHistory, () => setHistory([]));
   }, []);
 
-  if (!user)
-    return (
-      <p className="muted" role="status">
-        {t('common.loading')}
-      </p>
-    );
+  if (!user) return <Loading text={t('common.loading')} />;
 
   async function savePassword(event: SubmitEvent) {
     event.preventDefault();
@@ -90,10 +80,7 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
   const contact = user.Phone ?? user.Email;
   const sendCode = () =>
     removal.run(
-      async () => {
-        await authCall(accountCalls.sendOwnCode, { body: { Channel: user.Phone ? 'sms' : 'email' } });
-        countdown.start();
-      },
+      () => authCall(accountCalls.sendOwnCode, { body: { Channel: user.Phone ? 'sms' : 'email' } }),
       t('account.safe.codeSent', { contact: contact ?? '' }),
     );
 
@@ -210,15 +197,7 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
         <p>{t('account.safe.deleteIntro')}</p>
         <form className="form" onSubmit={(event) => void deleteAccount(event)} noValidate>
           {contact && (
-            <label>
-              {t('login.code')}
-              <span className="input-row">
-                <input {...field('code')} inputMode="numeric" autoComplete="one-time-code" placeholder={t('login.codePlaceholder')} />
-                <button type="button" className="button button-secondary" disabled={removal.busy || countdown.seconds > 0} onClick={() => void sendCode()}>
-                  {countdown.seconds > 0 ? t('login.resendIn', { seconds: countdown.seconds }) : t('account.safe.sendCode')}
-                </button>
-              </span>
-            </label>
+            <CodeField label={t('login.code')} sendLabel={t('account.safe.sendCode')} send={sendCode} busy={removal.busy} input={field('code')} t={t} />
           )}
           {user.HasPassword && (
             <label>
@@ -227,16 +206,11 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
             </label>
           )}
           <label className="agree">
-            <input
-              type="checkbox"
-              name="understood"
-              checked={form.understood}
-              onChange={(event) => setForm({ ...form, understood: event.currentTarget.checked })}
-            />
+            <input type="checkbox" name="understood" checked={understood} onChange={(event) => setUnderstood(event.currentTarget.checked)} />
             <span>{t('account.safe.deleteUnderstood')}</span>
           </label>
           <div className="form-actions">
-            <button type="submit" className="button button-danger" disabled={removal.busy || !form.understood}>
+            <button type="submit" className="button button-danger" disabled={removal.busy || !understood}>
               {t('account.safe.deleteButton')}
             </button>
           </div>

@@ -10,7 +10,7 @@ import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
 import { $user, updateUser } from '@/stores/session.ts';
-import { authCall, NoticeLine, useAction } from './island.tsx';
+import { authCall, Loading, NoticeLine, useAction } from './island.tsx';
 
 interface Props {
   strings: Strings<KeysUnder<'account.edit' | 'api' | 'common.loading'>>;
@@ -33,12 +33,7 @@ export default function ProfileEdit({ strings }: Props) {
   const nickname = useAction(t);
   const [name, setName] = useState<string | null>(null);
 
-  if (!user)
-    return (
-      <p className="muted" role="status">
-        {t('common.loading')}
-      </p>
-    );
+  if (!user) return <Loading text={t('common.loading')} />;
 
   async function upload(file: File | undefined) {
     if (!file) return;

@@ -1,9 +1,10 @@
 /**
  * What every account-centre island does the same way: calls made with the
  * logged-in user's token, a busy state while one runs, its outcome as one
- * notice in the page's language (the server's own words for a refusal), and
- * the resend countdown of a code button. A 401 needs nothing here: the page's
- * one handler (`requireLogin`) takes the user to login.
+ * notice in the page's language (the server's own words for a refusal), form
+ * fields, and the code field with its send button and resend countdown. A 401
+ * needs nothing here: the page's one handler (`requireLogin`) takes the user to
+ * login.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ApiRoute, ResponseOf } from '#contract/api.ts';
@@ -61,8 +62,57 @@ export function NoticeLine({ notice }: { notice: Notice | null }) {
   );
 }
 
+/** The island's placeholder until the user is known. */
+export function Loading({ text }: { text: string }) {
+  return (
+    <p className="muted" role="status">
+      {text}
+    </p>
+  );
+}
+
+/** A form's text values, and the props that bind one input to one of them. */
+export function useFields<F extends Record<string, string>>(initial: F) {
+  const [form, setForm] = useState(initial);
+  const field = (name: keyof F & string) => ({
+    name,
+    value: form[name],
+    onInput: (event: { currentTarget: HTMLInputElement }) => setForm((current) => ({ ...current, [name]: event.currentTarget.value })),
+  });
+  return { form, setForm, field };
+}
+
+interface CodeFieldProps {
+  label: string;
+  sendLabel: string;
+  /** Sends the code; resolves to undefined when it failed, anything else once it is on its way (the resend wait starts). */
+  send: () => Promise<unknown>;
+  busy: boolean;
+  input: { name: string; value: string; onInput: (event: { currentTarget: HTMLInputElement }) => void };
+  t: Translate<'login.codePlaceholder' | 'login.resendIn'>;
+}
+
+/** A code input with its send button, which waits out the resend time after each send. */
+export function CodeField({ label, sendLabel, send, busy, input, t }: CodeFieldProps) {
+  const countdown = useResendCountdown();
+  const sendNow = async () => {
+    if ((await send()) !== undefined) countdown.start();
+  };
+  return (
+    <label>
+      {label}
+      <span className="input-row">
+        <input {...input} inputMode="numeric" autoComplete="one-time-code" placeholder={t('login.codePlaceholder')} />
+        <button type="button" className="button button-secondary" disabled={busy || countdown.seconds > 0} onClick={() => void sendNow()}>
+          {countdown.seconds > 0 ? t('login.resendIn', { seconds: countdown.seconds }) : sendLabel}
+        </button>
+      </span>
+    </label>
+  );
+}
+
 /** Seconds until a code may be sent again (spec §5, the resend wait of `verification`); `start` begins the wait. */
-export function useResendCountdown(): { seconds: number; start: () => void } {
+function useResendCountdown(): { seconds: number; start: () => void } {
   const [until, setUntil] = useState(0);
   const [now, setNow] = useState(() => Date.now());
   const timer = useRef<ReturnType<typeof setInterval>>(undefined);
