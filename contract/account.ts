@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { route } from './api.ts';
 import { facts } from './facts.ts';
 import { text } from './fields.ts';
-import { codePattern, Email, passwordRules, phonePattern, UserInfo } from './identity.ts';
+import { Code, Email, passwordRules, Phone, UserInfo } from './identity.ts';
 
 const { account } = facts;
 
@@ -65,8 +65,6 @@ export const LoginEvent = z.object({
 });
 export type LoginEvent = z.infer<typeof LoginEvent>;
 
-const Code = text(z.trim(), z.regex(codePattern));
-const Phone = text(z.trim(), z.regex(phonePattern));
 const Password = text(z.minLength(passwordRules.min), z.maxLength(passwordRules.max));
 /** A password as typed to prove who one is: checked, not judged. */
 const CurrentPassword = text(z.minLength(1), z.maxLength(passwordRules.max));

@@ -16,8 +16,11 @@ export interface ApiRoute<
    * 'admin' calls come from the operators' command on the server's own machine (`admin.ts`).
    */
   auth: 'none' | 'optional' | 'required' | 'admin';
-  /** `envelope` answers are `{code, message, data}` with `response` as data; `raw` answers are `response` itself. */
-  shape: 'envelope' | 'raw';
+  /**
+   * `envelope` answers are `{code, message, data}` with `response` as data; `raw` answers are `response` itself;
+   * `redirect` answers send the browser on to `response`, a URL (pages a browser navigates to, not calls).
+   */
+  shape: 'envelope' | 'raw' | 'redirect';
   request: Req;
   response: Res;
   /** A larger body than the API's usual limit (an upload); the server refuses anything bigger with 413. */

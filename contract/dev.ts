@@ -34,3 +34,14 @@ export const dev = {
     response: z.object({ Expired: z.int() }),
   }),
 };
+
+/**
+ * The development identity provider: Steam (OpenID 2.0), Microsoft (OpenID
+ * Connect) and QQ (OAuth 2.0) as their protocols have them, below
+ * `/api/dev/idp/<provider>`, with one registered client.
+ */
+export const devIdentityProvider = {
+  path: '/dev/idp',
+  clientId: 'beacon-dev',
+  clientSecret: 'beacon-dev-secret',
+} as const;

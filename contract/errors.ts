@@ -36,6 +36,10 @@ export const ErrorCode = {
   LastLoginMethod: 4013,
   /** A code was asked for the user's phone or e-mail, and the account has none. */
   ContactMissing: 4014,
+  /** A quick login's "bind phone" ticket that is unknown, used or expired: the quick login must start again. */
+  ExternalTicketInvalid: 4015,
+  /** The phone's account already has another identity of that provider linked. */
+  ProviderLinked: 4016,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -56,6 +60,8 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.LinkUsed]: 409,
   [ErrorCode.LastLoginMethod]: 409,
   [ErrorCode.ContactMissing]: 400,
+  [ErrorCode.ExternalTicketInvalid]: 400,
+  [ErrorCode.ProviderLinked]: 409,
 };
 
 export function httpStatusOf(code: number): number {

@@ -19,11 +19,11 @@ export const verification = {
   dailyPerIp: 50,
 } as const;
 
-const Phone = text(z.trim(), z.regex(phonePattern));
-const Code = text(z.trim(), z.regex(codePattern));
+export const Phone = text(z.trim(), z.regex(phonePattern));
+export const Code = text(z.trim(), z.regex(codePattern));
 export const Email = z.email().check(printable, z.trim(), z.toLowerCase(), z.maxLength(254));
 const Password = text(z.minLength(passwordRules.min), z.maxLength(passwordRules.max));
-const DeviceId = text(z.trim(), z.minLength(8), z.maxLength(64));
+export const DeviceId = text(z.trim(), z.minLength(8), z.maxLength(64));
 /** A phone number or an e-mail address, as typed; the server finds the account by either. */
 const Account = text(z.trim(), z.minLength(1), z.maxLength(254));
 const Timestamp = text();

@@ -64,6 +64,19 @@ const schema = z
     EMAIL_PROVIDER: providerName,
     EMAIL_GATEWAY_URL: gatewayUrl,
     EMAIL_GATEWAY_SECRET: gatewaySecret,
+    // Quick login (contract/external-login.ts). Outside production an unconfigured provider is the development one at /api/dev/idp.
+    /** Steam's OpenID 2.0 identifier; Steam needs no registration, so production uses Steam's own when this is unset. */
+    STEAM_OPENID_URL: z.url().optional(),
+    /** A Steam Web API key, to show persona names instead of Steam ids. */
+    STEAM_API_KEY: z.string().min(1).optional(),
+    STEAM_WEB_API_URL: z.url().default('https://api.steampowered.com'),
+    /** Microsoft's issuer for personal accounts (the Xbox network's); the app registration gives the client id and secret. */
+    MICROSOFT_ISSUER: z.url().default('https://login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0'),
+    MICROSOFT_CLIENT_ID: z.string().min(1).optional(),
+    MICROSOFT_CLIENT_SECRET: z.string().min(1).optional(),
+    QQ_URL: z.url().default('https://graph.qq.com'),
+    QQ_APP_ID: z.string().min(1).optional(),
+    QQ_APP_KEY: z.string().min(1).optional(),
   })
   .superRefine((config, context) => {
     if (config.NODE_ENV === 'production') {
@@ -78,6 +91,12 @@ const schema = z
       }
       if (config.DEMO_DATA)
         context.addIssue({ code: 'custom', path: ['DEMO_DATA'], message: 'DEMO_DATA=true seeds an account whose password is published: set DEMO_DATA=false' });
+    }
+    for (const [id, secret] of [
+      ['MICROSOFT_CLIENT_ID', 'MICROSOFT_CLIENT_SECRET'],
+      ['QQ_APP_ID', 'QQ_APP_KEY'],
+    ] as const) {
+      if (!config[id] !== !config[secret]) context.addIssue({ code: 'custom', path: [config[id] ? secret : id], message: `${id} and ${secret} go together` });
     }
     if (config.HUB_TIMEOUT_MS <= config.HUB_KEEP_ALIVE_MS)
       context.addIssue({ code: 'custom', path: ['HUB_TIMEOUT_MS'], message: 'must be longer than HUB_KEEP_ALIVE_MS' });
@@ -119,4 +138,9 @@ export const devStandInsAllowed = (config: Config): boolean => config.NODE_ENV !
  */
 export function siteOrigin(config: Config, requestOrigin: string): string {
   return new URL(config.SITE_URL ?? (devStandInsAllowed(config) ? requestOrigin : defaultSiteUrl)).origin;
+}
+
+/** The origin the API answers on, for addresses outside services send browsers back to. */
+export function apiOrigin(config: Config, requestOrigin: string): string {
+  return config.PUBLIC_API_URL ? new URL(config.PUBLIC_API_URL).origin : siteOrigin(config, requestOrigin);
 }

@@ -40,3 +40,11 @@ export function seal(key: Buffer, plaintext: string, iv: Buffer = randomBytes(en
   const cipher = createCipheriv('aes-256-cbc', key, iv);
   return Buffer.concat([iv, cipher.update(plaintext, 'utf8'), cipher.final()]).toString('base64');
 }
+
+/** The same format hex-encoded, for values that travel in a URL (the external login's token and outcome). */
+export const sealHex = (key: Buffer, plaintext: string): string => Buffer.from(seal(key, plaintext), 'base64').toString('hex');
+
+export function openHex(key: Buffer, hex: string): string {
+  if (hex.length % 2 !== 0 || !hexPattern.test(hex)) throw new SealError();
+  return open(key, Buffer.from(hex, 'hex').toString('base64'));
+}

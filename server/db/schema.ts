@@ -2,7 +2,7 @@
  * The database schema (Drizzle, Postgres dialect). One migration set, generated
  * from this file with `npm run db:generate`, runs on PGlite and PostgreSQL alike.
  */
-import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -137,3 +137,76 @@ export const emailConfirmations = pgTable(
   },
   (t) => [index('email_confirmations_user').on(t.userId, t.createdAt)],
 );
+
+/**
+ * A quick login on its way through a provider (contract/external-login.ts):
+ * `state` names it in the provider's redirect and in the browser's cookie. It
+ * is used once, and each caller key starts at most one, so a leaked start URL
+ * cannot be replayed.
+ */
+export const externalLogins = pgTable('external_logins', {
+  state: text('state').primaryKey(),
+  provider: text('provider').notNull(),
+  keyHash: text('key_hash').notNull().unique(),
+  /** The caller's AES key (base64), which seals the outcome. */
+  callerKey: text('caller_key').notNull(),
+  /** Set when the identity is to be linked to this account instead of logging in. */
+  bindUserId: integer('bind_user_id').references(() => users.id, { onDelete: 'cascade' }),
+  isWeb: boolean('is_web').notNull(),
+  deviceId: text('device_id').notNull(),
+  device: text('device').notNull(),
+  locale: text('locale').notNull(),
+  /** The PKCE verifier (OpenID Connect) and the nonce the ID token must carry. */
+  verifier: text('verifier').notNull(),
+  nonce: text('nonce').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});
+
+/** A proven identity waiting for a phone ("bind phone", spec §4): stored by the hash of its ticket, used once. */
+export const externalTickets = pgTable('external_tickets', {
+  ticketHash: text('ticket_hash').primaryKey(),
+  provider: text('provider').notNull(),
+  subject: text('subject').notNull(),
+  displayName: text('display_name').notNull(),
+  /** The account the identity already belongs to, when that account has no phone yet. */
+  userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});
+
+/** OpenID 2.0 response nonces already accepted, per provider endpoint: an assertion counts once. */
+export const openidNonces = pgTable(
+  'openid_nonces',
+  {
+    endpoint: text('endpoint').notNull(),
+    nonce: text('nonce').notNull(),
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.endpoint, t.nonce] })],
+);
+
+/**
+ * A desktop client asking to be signed in (device authorization, RFC 8628):
+ * the client holds the device code (stored by its hash) and polls; the user
+ * types or scans the user code and approves or refuses. Tokens are handed
+ * out once.
+ */
+export const deviceAuthorizations = pgTable('device_authorizations', {
+  deviceCodeHash: text('device_code_hash').primaryKey(),
+  userCode: text('user_code').notNull().unique(),
+  deviceId: text('device_id').notNull(),
+  /** The device as the client names it, and where its request came from. */
+  device: text('device').notNull(),
+  ip: text('ip').notNull(),
+  place: text('place'),
+  status: text('status', { enum: ['pending', 'approved', 'denied'] })
+    .notNull()
+    .default('pending'),
+  userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  lastPolledAt: timestamp('last_polled_at', { withTimezone: true }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  /** When the client took its tokens. */
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});

@@ -5,7 +5,7 @@
  * contract outside production, and wraps it in the envelope — so every route
  * behaves the same and none can forget a step.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type * as z from 'zod/mini';
 import { requestInQuery, type ApiRoute } from '#contract/api.ts';
 import { SUCCESS } from '#contract/envelope.ts';
@@ -23,6 +23,8 @@ export interface Call<R extends ApiRoute> {
   params: ParamsOf<R>;
   auth: AuthOf<R>;
   request: FastifyRequest;
+  /** For headers beyond the answer itself (a cookie). */
+  reply: FastifyReply;
 }
 
 export interface Answer<T> {
@@ -33,7 +35,8 @@ export interface Answer<T> {
   messageParams?: Record<string, string>;
 }
 
-type Result<R extends ApiRoute> = R['shape'] extends 'raw' ? z.output<R['response']> : Answer<z.output<R['response']>>;
+/** `raw` routes answer their response as it is, `redirect` routes the URL to send the browser to, the others an `Answer`. */
+type Result<R extends ApiRoute> = R['shape'] extends 'raw' | 'redirect' ? z.output<R['response']> : Answer<z.output<R['response']>>;
 
 /** Which message explains a bad field; fields not listed get the generic one. */
 const fieldMessages: Record<string, MessageKey> = {
@@ -94,13 +97,14 @@ export function registerRoute<R extends ApiRoute>(
       if (!params.success) throw validationError(params.error);
       const auth = await authOf(app, route, request);
 
-      const result = await handler({ body: body.data, params: params.data, auth, request } as Call<R>);
-      const data = route.shape === 'raw' ? result : (result as Answer<unknown>).data;
+      const result = await handler({ body: body.data, params: params.data, auth, request, reply } as Call<R>);
+      const data = route.shape === 'envelope' ? (result as Answer<unknown>).data : result;
       if (checkAnswers) {
         const checked = route.response.safeParse(data);
         if (!checked.success) throw new ContractBreach(`${route.method} ${route.path} answered outside its contract: ${JSON.stringify(checked.error.issues)}`);
       }
       if (route.shape === 'raw') return reply.send(result);
+      if (route.shape === 'redirect') return reply.redirect(result as string, 302);
       const answer = result as Answer<unknown>;
       return reply.send({ code: SUCCESS, message: message(request.locale, answer.messageKey ?? 'ok', answer.messageParams), data });
     },

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
-import { dev } from '#contract/dev.ts';
+import { dev, devIdentityProvider } from '#contract/dev.ts';
+import { externalLogin } from '#contract/external-login.ts';
 import { identity } from '#contract/identity.ts';
 import { hubPath } from '#contract/realtime.ts';
 import { buildApp } from '../../server/app.ts';
@@ -59,7 +60,7 @@ describe('production refuses the development stand-ins', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@localhost/beacon', DEMO_DATA: 'true' }).DEMO_DATA).toBe(true);
   });
 
-  it('has no /api/dev routes in production', { timeout: 30_000 }, async () => {
+  it('has no /api/dev routes in production, and offers only the quick logins it has credentials for, at the real providers', { timeout: 30_000 }, async () => {
     const app = await buildApp(
       loadConfig({
         NODE_ENV: 'production',
@@ -70,11 +71,13 @@ describe('production refuses the development stand-ins', () => {
       }),
     );
     try {
-      for (const url of [`/api${dev.outbox.path}?to=13900000000`, '/api/dev/anything']) {
+      for (const url of [`/api${dev.outbox.path}?to=13900000000`, '/api/dev/anything', `/api${devIdentityProvider.path}/steam`]) {
         const response = await app.inject({ url });
         expect(response.statusCode).toBe(404);
         expect(response.json()).toMatchObject({ code: 404, data: null });
       }
+      const providers = await app.inject({ url: `/api${externalLogin.providers.path}` });
+      expect(providers.json().data).toEqual([{ Provider: 'steam', CheckUrl: 'https://steamcommunity.com/favicon.ico' }]);
     } finally {
       await app.close();
     }

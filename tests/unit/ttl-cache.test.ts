@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TtlCache } from '../../server/modules/identity/session-cache.ts';
+import { TtlCache } from '../../server/services/ttl-cache.ts';
 
 describe('TtlCache', () => {
   it('forgets entries after their time, and the oldest when full', () => {

@@ -8,6 +8,7 @@ import fp from 'fastify-plugin';
 import { dev } from '#contract/dev.ts';
 import { emailConfirmations } from '../../db/schema.ts';
 import { registerRoute } from '../../http/route.ts';
+import { devIdentityProviders } from './idp/plugin.ts';
 
 export default fp(
   async (app) => {
@@ -24,6 +25,7 @@ export default fp(
         .returning({ id: emailConfirmations.id });
       return { data: { Expired: expired.length } };
     });
+    await devIdentityProviders(app);
   },
   { name: 'dev', dependencies: ['messengers'] },
 );

@@ -4,12 +4,14 @@
  * account. A session that ends closes its live hub connections at once.
  */
 import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import { avatarFilesPath } from '#contract/account.ts';
 import { FolderStore } from '../../services/file-store.ts';
 import { accountRoutes } from './account-routes.ts';
 import { seedDemoAccount } from './demo.ts';
+import { pruneExternalLogins } from './external/routes.ts';
 import { pruneLoginHistory } from './login-history.ts';
 import { identityRoutes } from './routes.ts';
 import { SessionStore } from './sessions.ts';
@@ -24,6 +26,7 @@ export default fp(
     const users = new UserInfoStore(app.db, `${(app.config.PUBLIC_API_URL ?? '').replace(/\/$/, '')}/api${avatarFilesPath}`);
     await sessions.prune();
     await pruneLoginHistory(app.db);
+    await pruneExternalLogins(app.db);
     if (app.config.DEMO_DATA && (await seedDemoAccount(app.db))) app.log.info('Seeded the demo account');
     app.decorate('authenticate', (accessToken: string) => sessions.authenticate(accessToken));
     const avatars = new FolderStore(path.join(app.config.DATA_DIR, 'uploads', 'avatars'));
@@ -36,6 +39,8 @@ export default fp(
       maxAge: '365d',
       immutable: true,
     });
+    // A quick login's state rides in a cookie between its start and its return.
+    await app.register(fastifyCookie);
     accountRoutes(app, sessions, users, avatars);
     identityRoutes(app, sessions, users);
   },

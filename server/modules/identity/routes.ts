@@ -1,6 +1,7 @@
 /** The identity calls of spec §7. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '#contract/errors.ts';
+import { externalLogin } from '#contract/external-login.ts';
 import { identity, lifetimes } from '#contract/identity.ts';
 import { signToken } from '../../crypto/signed.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
@@ -9,6 +10,8 @@ import { message } from '../../i18n/messages.ts';
 import type { Transaction } from '../../db/open.ts';
 import { clientOf } from './client-info.ts';
 import { consumeCode, sendCode } from './codes.ts';
+import { redeemTicket } from './external/accounts.ts';
+import { externalLoginRoutes } from './external/routes.ts';
 import { recordLogin } from './login-history.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { IssuedTokens, SessionStore } from './sessions.ts';
@@ -21,8 +24,9 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
   const loginLimit = { rateLimit: { max: perMinute, timeWindow: 60_000 } };
   const sendLimit = { rateLimit: { max: Math.floor(perMinute / 4), timeWindow: 60_000 } };
 
-  async function loginResult(userId: number, tokens: IssuedTokens) {
-    const User = await users.load(userId);
+  /** The tokens and the user; `fresh` after a login that may have changed the account (a code login links identities and sets phones). */
+  async function loginResult(userId: number, tokens: IssuedTokens, options: { fresh?: boolean } = {}) {
+    const User = await users.load(userId, options);
     if (!User) throw unauthorized();
     return { data: { ...tokens, User } };
   }
@@ -54,7 +58,7 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
       if (user) await recordLogin(db, user.id, channel, false, client);
       throw outcome.error;
     }
-    return loginResult(outcome.userId, outcome.tokens);
+    return loginResult(outcome.userId, outcome.tokens, { fresh: true });
   }
 
   registerRoute(app, identity.sendSmsCode, ({ body, request }) => sendCode(app, 'sms', body.Phone, 'login', request), sendLimit);
@@ -87,6 +91,15 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
     },
     loginLimit,
   );
+
+  // A quick login's new identity proves a phone with its code (contract/external-login.ts).
+  registerRoute(
+    app,
+    externalLogin.bindPhone,
+    async ({ body, request }) => loginWithCode('sms', body.Phone, body.Code, body.DeviceId, request, (tx) => redeemTicket(tx, body.Ticket, body.Phone)),
+    loginLimit,
+  );
+  externalLoginRoutes(app, sessions, users, loginLimit);
 
   registerRoute(app, identity.validateRegisterEmail, async ({ body }) => ({ data: { Available: !(await emailTaken(db, body.Email)) } }));
 

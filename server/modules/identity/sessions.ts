@@ -5,7 +5,7 @@
  * because one of the two users of it is a thief.
  *
  * Recent authentications are remembered for 30 s per app instance (see
- * session-cache.ts); this instance's sign-outs and rotations drop them at once,
+ * services/ttl-cache.ts); this instance's sign-outs and rotations drop them at once,
  * and `onRevoked` hears of every session that ended, so its live connections
  * can be closed.
  */
@@ -18,7 +18,7 @@ import { sessions, tokens } from '../../db/schema.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import type { Authenticated } from '../../http/auth.ts';
 import type { ClientInfo } from './client-info.ts';
-import { TtlCache } from './session-cache.ts';
+import { TtlCache } from '../../services/ttl-cache.ts';
 
 export interface IssuedTokens {
   AccessToken: string;

@@ -1,14 +1,14 @@
 /**
  * Users: as the API shows them (contract UserInfo), found by what people type,
  * and created on first login. User infos are remembered for 30 s per app
- * instance (see session-cache.ts); changes made here drop them at once.
+ * instance (see services/ttl-cache.ts); changes made here drop them at once.
  */
 import { and, count, eq } from 'drizzle-orm';
 import { avatarRules } from '#contract/account.ts';
 import type { UserInfo } from '#contract/identity.ts';
 import type { Database, Transaction } from '../../db/open.ts';
 import { externalAccounts, users } from '../../db/schema.ts';
-import { TtlCache } from './session-cache.ts';
+import { TtlCache } from '../../services/ttl-cache.ts';
 
 type UserRow = typeof users.$inferSelect;
 

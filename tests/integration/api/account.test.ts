@@ -16,6 +16,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { identity } from '#contract/identity.ts';
 import { emailConfirmations, externalAccounts, users } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/modules/identity/passwords.ts';
+import * as codes from './codes.ts';
 import { startApp, type CallOptions, type TestApp } from './harness.ts';
 
 let t: TestApp;
@@ -24,21 +25,10 @@ const newPhone = () => `1370000${String(++phoneSeq).padStart(4, '0')}`;
 const device = 'test-device-0002';
 const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 
-async function outbox(to: string): Promise<string[]> {
-  const response = await t.app.inject({ url: `/api/dev/outbox?to=${encodeURIComponent(to)}` });
-  return (response.json().data as Array<{ text: string }>).map((item) => item.text);
-}
-const lastCode = async (to: string) => /\d{6}/.exec((await outbox(to)).at(-1)!)![0];
-
-/** Lets the next code to `target` be sent at once. */
-const ageCodes = (target: string) =>
-  t.app.db.execute(sql`update verification_codes set created_at = created_at - interval '2 minutes' where target = ${target}`);
-
-async function sendSms(phone: string) {
-  await ageCodes(phone);
-  expect((await t.call(identity.sendSmsCode, { body: { Phone: phone } })).status).toBe(200);
-  return lastCode(phone);
-}
+const outbox = (to: string) => codes.outbox(t, to);
+const lastCode = (to: string) => codes.lastCode(t, to);
+const ageCodes = (target: string) => codes.ageCodes(t, target);
+const sendSms = (phone: string) => codes.sendSms(t, phone);
 
 async function login(phone = newPhone(), options: CallOptions = {}) {
   const Code = await sendSms(phone);

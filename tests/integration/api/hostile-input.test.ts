@@ -16,12 +16,13 @@ import { encryption } from '#contract/crypto.ts';
 import { dev } from '#contract/dev.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { printable } from '#contract/fields.ts';
+import { externalLogin, keyPadding } from '#contract/external-login.ts';
 import { identity, support, system } from '#contract/identity.ts';
 import { hubEvents, hubMethods } from '#contract/realtime.ts';
 import { startApp, type TestApp } from './harness.ts';
 
 const run = promisify(execFile);
-const routes: ApiRoute[] = [identity, accountCalls, support, system, admin, dev].flatMap((group) => Object.values(group));
+const routes: ApiRoute[] = [identity, accountCalls, externalLogin, support, system, admin, dev].flatMap((group) => Object.values(group));
 
 const phone = '13900009999';
 const email = 'nul-test@example.com';
@@ -45,6 +46,22 @@ const wellFormed: Record<string, Record<string, unknown>> = {
   [accountCalls.confirmEmail.path]: { Token: 'not-a-real-token' },
   [accountCalls.setPassword.path]: { Current: 'password-1', Password: 'password-2' },
   [accountCalls.deleteAccount.path]: { Code: '123456', Password: 'password-1' },
+  [externalLogin.start.path]: {
+    isBind: 'false',
+    ver: '3.2.0',
+    sKeyHex: 'ab'.repeat(256),
+    sKeyPadding: keyPadding,
+    isWeb: 'true',
+    dg: DeviceId,
+    dr: 'Windows 11',
+    dn: 'PC',
+    lang: 'en',
+  },
+  [externalLogin.bindPhone.path]: { Ticket: 'not-a-real-ticket', Phone: phone, Code: '123456', DeviceId },
+};
+/** Path parameters for the calls that have them. */
+const wellFormedParams: Record<string, Record<string, string>> = {
+  [externalLogin.start.path]: { provider: 'steam' },
 };
 
 type Schema = z.ZodMiniType;
@@ -107,11 +124,12 @@ describe('control characters', () => {
   const cases = routes.flatMap((route) => textFields(route).map((field) => ({ route, field })));
   it.each(cases.map(({ route, field }) => [`${route.method} ${route.path}`, field, route] as const))('%s: a NUL in %s is a 400', async (_, field, route) => {
     const body = wellFormed[route.path];
-    const plain = await send(route, body);
+    const params = wellFormedParams[route.path];
+    const plain = await send(route, body, params);
     expect(plain.status).toBeLessThan(500);
     expect(plain.body).not.toMatchObject({ code: ErrorCode.BadRequest, message: 'The request is not valid. Please check what you entered.' });
 
-    const hostile = await send(route, { ...body, [field]: withNul(body[field]) });
+    const hostile = await send(route, { ...body, [field]: withNul(body[field]) }, params);
     expect(hostile.status).toBe(400);
     expect(hostile.body).toMatchObject({ code: ErrorCode.BadRequest, data: null });
   });

@@ -6,6 +6,7 @@ import { identity, support, system } from '#contract/identity.ts';
 import { verifyToken } from '../../../server/crypto/signed.ts';
 import { externalAccounts, users } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/modules/identity/passwords.ts';
+import * as codes from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
 
 let t: TestApp;
@@ -14,16 +15,8 @@ let phoneSeq = 0;
 const newPhone = () => `1390000${String(++phoneSeq).padStart(4, '0')}`;
 const device = 'test-device-0001';
 
-async function lastCode(to: string): Promise<string> {
-  const response = await t.app.inject({ url: `/api/dev/outbox?to=${encodeURIComponent(to)}` });
-  const messages = response.json().data as Array<{ text: string }>;
-  return /\d{6}/.exec(messages.at(-1)!.text)![0];
-}
-
-/** Lets the next code be sent at once, as if the last send were long ago. */
-async function ageCodes(target: string) {
-  await t.app.db.execute(sql`update verification_codes set created_at = created_at - interval '2 minutes' where target = ${target}`);
-}
+const lastCode = (to: string) => codes.lastCode(t, to);
+const ageCodes = (target: string) => codes.ageCodes(t, target);
 
 async function login(phone = newPhone()) {
   expect((await t.call(identity.sendSmsCode, { body: { Phone: phone } })).status).toBe(200);

@@ -1,11 +1,12 @@
 /**
- * A short-lived in-process memory of recent authentications and user infos,
- * so a busy client's calls do not each cost database round trips (PGlite
- * runs in this process: every query is CPU spent here).
- *
- * Changes made by this instance (sign-out, rotation, unbinding) drop the
- * affected entries at once. Another instance sharing the database sees them
- * within `ttlMs` — the documented price of not asking the database each time.
+ * A short-lived in-process memory with a bounded size. The identity module
+ * keeps recent authentications and user infos in it, so a busy client's calls
+ * do not each cost database round trips (PGlite runs in this process: every
+ * query is CPU spent here); changes made by this instance (sign-out, rotation,
+ * unbinding) drop the affected entries at once, and another instance sharing
+ * the database sees them within `ttlMs` — the documented price of not asking
+ * the database each time. The development identity provider keeps its codes
+ * and tokens in it.
  */
 export class TtlCache<K, V> {
   readonly #entries = new Map<K, { value: V; until: number }>();

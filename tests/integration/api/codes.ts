@@ -1,0 +1,24 @@
+/** The codes a test app sends, read from the development outbox, as a person reads their SMS or e-mail. */
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { identity } from '#contract/identity.ts';
+import type { TestApp } from './harness.ts';
+
+export async function outbox(t: TestApp, to: string): Promise<string[]> {
+  const response = await t.app.inject({ url: `/api/dev/outbox?to=${encodeURIComponent(to)}` });
+  return (response.json().data as Array<{ text: string }>).map((item) => item.text);
+}
+
+export const lastCode = async (t: TestApp, to: string): Promise<string> => /\d{6}/.exec((await outbox(t, to)).at(-1)!)![0];
+
+/** Lets the next code to `target` be sent at once, as if the last send were long ago. */
+export async function ageCodes(t: TestApp, target: string): Promise<void> {
+  await t.app.db.execute(sql`update verification_codes set created_at = created_at - interval '2 minutes' where target = ${target}`);
+}
+
+/** Sends a login code to `phone` and reads it. */
+export async function sendSms(t: TestApp, phone: string): Promise<string> {
+  await ageCodes(t, phone);
+  expect((await t.call(identity.sendSmsCode, { body: { Phone: phone } })).status).toBe(200);
+  return lastCode(t, phone);
+}
