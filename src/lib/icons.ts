@@ -14,6 +14,7 @@ import copy from 'lucide-static/icons/copy.svg?raw';
 import creditCard from 'lucide-static/icons/credit-card.svg?raw';
 import download from 'lucide-static/icons/download.svg?raw';
 import externalLink from 'lucide-static/icons/external-link.svg?raw';
+import gamepad from 'lucide-static/icons/gamepad-2.svg?raw';
 import gift from 'lucide-static/icons/gift.svg?raw';
 import globe from 'lucide-static/icons/globe.svg?raw';
 import keyRound from 'lucide-static/icons/key-round.svg?raw';
@@ -35,6 +36,8 @@ import android from 'simple-icons/icons/android.svg?raw';
 import apple from 'simple-icons/icons/apple.svg?raw';
 import appStore from 'simple-icons/icons/appstore.svg?raw';
 import linux from 'simple-icons/icons/linux.svg?raw';
+import qq from 'simple-icons/icons/qq.svg?raw';
+import steam from 'simple-icons/icons/steam.svg?raw';
 
 /** Microsoft's marks are not in Simple Icons; the four-pane window is drawn here. */
 const windows =
@@ -51,6 +54,7 @@ const interfaceIcons = {
   creditCard,
   download,
   externalLink,
+  gamepad,
   gift,
   globe,
   keyRound,
@@ -69,7 +73,7 @@ const interfaceIcons = {
   x,
   zap,
 };
-const marks = { android, apple, appStore, linux, windows };
+const marks = { android, apple, appStore, linux, qq, steam, windows };
 
 export type IconName = keyof typeof interfaceIcons | keyof typeof marks;
 

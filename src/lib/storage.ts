@@ -13,6 +13,8 @@ export const storageKeys = {
   query: 'beacon.query',
   /** A message to show on the next page (sessionStorage). */
   notice: 'beacon.notice',
+  /** A quick login on its way through a provider: its key and where it goes back to (sessionStorage). */
+  externalLogin: 'beacon.externalLogin',
 } as const;
 
 export function readJson<T>(key: string, storage: 'local' | 'session' = 'local'): T | null {

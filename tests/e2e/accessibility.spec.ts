@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { seriousAxeProblems } from './axe.ts';
 import { localizePath, locales } from './routes.ts';
 import { signInAsDemo } from './session.ts';
 
@@ -39,15 +39,7 @@ for (const locale of locales) {
       for (const path of pageTypes) {
         const url = localizePath(locale.code, path);
         await page.goto(url, { waitUntil: 'load' });
-        const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-        for (const violation of violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
-          problems.push(
-            `${url}: ${violation.id} (${violation.impact}) at ${violation.nodes
-              .map((n) => n.target.join(' '))
-              .slice(0, 3)
-              .join(' | ')}`,
-          );
-        }
+        problems.push(...(await seriousAxeProblems(page)));
       }
       expect(problems).toEqual([]);
     });

@@ -2,11 +2,8 @@ import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { accountCalls } from '#contract/account.ts';
 import { dev } from '#contract/dev.ts';
-import { fillFacts } from '#contract/facts.ts';
 import { identity } from '#contract/identity.ts';
-import { interpolate } from '#contract/interpolate.ts';
-import type { LocaleCode } from '../../src/i18n/locales.ts';
-import { dictionary } from './routes.ts';
+import { say } from './routes.ts';
 import { codeSentBy, keep, newPhone, outbox, sealedCall, signInAsDemo, signInFresh } from './session.ts';
 
 test('the profile page shows the logged-in user, where login lands', async ({ page }) => {
@@ -45,7 +42,6 @@ test('a logged-in visitor never sees a login prompt on public pages, not even be
 });
 
 /** A page's UI string, as the test reads the same dictionary the site is built from. */
-const say = (locale: LocaleCode, key: string, params: Record<string, string> = {}) => interpolate(fillFacts(dictionary(locale)[key], locale), params);
 
 test('edit profile: an uploaded avatar shows at once, and a nickname is checked rule by rule (ja)', async ({ page }) => {
   await signInFresh(page);

@@ -121,14 +121,6 @@ test('redirectUrl never leaves the site', async ({ page }) => {
   await expect(page).toHaveURL(/\/en\/account\/center\/info$/);
 });
 
-test('quick login says plainly that it is not configured', async ({ page }) => {
-  await page.goto('/en/account/login');
-  await page.getByRole('tab', { name: 'Quick login' }).click();
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Steam' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Steam sign-in is not configured on this server yet. Please use SMS login.');
-});
-
 test('a logged-in visitor gets the logged-in view, without a hydration error', async ({ page }) => {
   const errors: string[] = [];
   page.on('console', (message) => {

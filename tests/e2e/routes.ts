@@ -4,9 +4,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
+import { fillFacts } from '#contract/facts.ts';
+import { interpolate } from '#contract/interpolate.ts';
 import { localizePath, locales, type LocaleCode } from '../../src/i18n/locales.ts';
 
 export const dictionary = (locale: LocaleCode): Record<string, string> => JSON.parse(readFileSync(`content/i18n/${locale}.json`, 'utf8'));
+
+/** A UI string as the page shows it: facts filled in, then the parameters. */
+export const say = (locale: LocaleCode, key: string, params: Record<string, string> = {}): string =>
+  interpolate(fillFacts(dictionary(locale)[key], locale), params);
 
 function frontmatter(collection: string, locale: LocaleCode, slug: string): Record<string, string> {
   const text = readFileSync(`content/${collection}/${locale}/${slug}.md`, 'utf8');

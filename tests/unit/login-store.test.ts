@@ -6,7 +6,9 @@
 import { atom } from 'nanostores';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiRoute } from '#contract/api.ts';
+import { externalLogin, type ExternalProvider } from '#contract/external-login.ts';
 import { identity, type LoginResult, type UserInfo } from '#contract/identity.ts';
+import type { QuickOutcome } from '@/stores/quick-login.ts';
 import { createLoginForm, type LoginEnvironment, type LoginOptions } from '@/features/auth/login-store.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 
@@ -30,8 +32,16 @@ const loginResult: LoginResult = {
 
 type Reply = (body: unknown) => unknown;
 
+const providers: ExternalProvider[] = [
+  { Provider: 'steam', CheckUrl: 'https://steamcommunity.com/favicon.ico' },
+  { Provider: 'microsoft', CheckUrl: null },
+  { Provider: 'qq', CheckUrl: null },
+];
+
 /** A world for one form: answers per route (a value, or a function that may throw), a session, an address, the fake clock. */
-function getTestEnvironment(options: { search?: string; notice?: string | null; replies?: Map<ApiRoute, Reply> } = {}) {
+function getTestEnvironment(
+  options: { search?: string; notice?: string | null; replies?: Map<ApiRoute, Reply>; outcome?: QuickOutcome; reachable?: boolean } = {},
+) {
   const replies = options.replies ?? new Map<ApiRoute, Reply>();
   const calls: Array<{ route: ApiRoute; body: unknown }> = [];
   const $isLoggedIn = atom(false);
@@ -59,6 +69,12 @@ function getTestEnvironment(options: { search?: string; notice?: string | null; 
       },
     },
     location: { search: options.search ?? '', origin: 'https://beacontoolkit.net', assign: vi.fn() },
+    quick: {
+      providers: async () => providers,
+      reachable: vi.fn(async () => options.reachable ?? true),
+      start: vi.fn(async () => {}),
+      takeOutcome: async () => options.outcome ?? null,
+    },
     setTimer: (callback, ms) => {
       const timer = setTimeout(callback, ms);
       return () => clearTimeout(timer);
@@ -241,14 +257,109 @@ describe('failures', () => {
     await form.submitSms();
     expect(form.$message.get()).toEqual({ kind: 'error', key });
   });
+});
 
-  it('says plainly that quick login is not configured, once the agreement is given', () => {
-    const form = createLoginForm(getTestEnvironment().env, englishSite);
-    form.quickLogin('Steam');
+describe('quick login', () => {
+  /** The quick tab of a form, its providers loaded. */
+  async function quickTab(world = getTestEnvironment()) {
+    const form = createLoginForm(world.env, englishSite);
+    form.$message.listen(() => {});
+    form.selectTab('quick');
+    await vi.waitFor(() => expect(form.$providers.get()).toEqual(providers));
+    return form;
+  }
+
+  it('asks for the agreement, checks that Steam can be reached, then starts, coming back to redirectUrl', async () => {
+    const world = getTestEnvironment({ search: '?redirectUrl=%2Fen%2Fraffle' });
+    const form = await quickTab(world);
+    await form.quickLogin('steam');
     expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.agreeFirst' });
+    expect(world.env.quick.start).not.toHaveBeenCalled();
+
     form.$agreed.set(true);
-    form.quickLogin('Steam');
-    expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.quickNotConfigured', params: { provider: 'Steam' } });
+    await form.quickLogin('steam');
+    expect(world.env.quick.reachable).toHaveBeenCalledWith('https://steamcommunity.com/favicon.ico');
+    expect(world.env.quick.start).toHaveBeenCalledWith('steam', '/en/raffle');
+  });
+
+  it('says when Steam cannot be reached, and offers to try again or go on anyway', async () => {
+    const world = getTestEnvironment({ reachable: false });
+    const form = await quickTab(world);
+    form.$agreed.set(true);
+    await form.quickLogin('steam');
+    expect(form.$unreachable.get()).toBe('steam');
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.unreachable', params: { provider: 'Steam' } });
+    expect(world.env.quick.start).not.toHaveBeenCalled();
+
+    await form.quickLogin('steam', false);
+    expect(form.$unreachable.get()).toBeNull();
+    expect(world.env.quick.start).toHaveBeenCalledWith('steam', englishSite.fallbackPath);
+  });
+
+  it('starts a provider without a check at once', async () => {
+    const world = getTestEnvironment();
+    const form = await quickTab(world);
+    form.$agreed.set(true);
+    await form.quickLogin('microsoft');
+    expect(world.env.quick.reachable).not.toHaveBeenCalled();
+    expect(world.env.quick.start).toHaveBeenCalledWith('microsoft', englishSite.fallbackPath);
+  });
+
+  const arrived = async (outcome: QuickOutcome) => {
+    const world = getTestEnvironment({ outcome, replies: new Map([[externalLogin.bindPhone, () => loginResult]]) });
+    const form = createLoginForm(world.env, englishSite);
+    form.$message.listen(() => {});
+    await vi.advanceTimersByTimeAsync(0);
+    return { world, form };
+  };
+
+  it('signs in with a signed-in outcome and goes back where the login started', async () => {
+    const { world } = await arrived({
+      provider: 'qq',
+      purpose: 'login',
+      returnPath: '/en/recharge/steam',
+      result: { Status: 'signedIn', Provider: 'qq', Login: loginResult },
+    });
+    expect(world.env.session.signIn).toHaveBeenCalledWith(loginResult);
+    await vi.advanceTimersByTimeAsync(800);
+    expect(world.env.location.assign).toHaveBeenCalledWith('/en/recharge/steam');
+  });
+
+  it('asks a new identity for a phone and its code, then logs in with the ticket', async () => {
+    const { world, form } = await arrived({
+      provider: 'steam',
+      purpose: 'login',
+      returnPath: '/en/raffle',
+      result: { Status: 'bindPhone', Provider: 'steam', Ticket: 'ticket-1', DisplayName: 'Gordon' },
+    });
+    expect(form.$pendingPhone.get()).toEqual({ provider: 'steam', name: 'Gordon', ticket: 'ticket-1', returnPath: '/en/raffle' });
+    form.$agreed.set(true);
+    form.$phone.set('13800000000');
+    await form.submitPendingPhone();
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.codeRequired' });
+    form.$code.set('123456');
+    await form.submitPendingPhone();
+    expect(world.calls).toEqual([
+      { route: externalLogin.bindPhone, body: { Ticket: 'ticket-1', Phone: '13800000000', Code: '123456', DeviceId: 'test-device-0001' } },
+    ]);
+    await vi.advanceTimersByTimeAsync(800);
+    expect(world.env.location.assign).toHaveBeenCalledWith('/en/raffle');
+
+    form.cancelPendingPhone();
+    expect(form.$pendingPhone.get()).toBeNull();
+  });
+
+  it('says why a quick login did not finish, naming the provider', async () => {
+    const { form } = await arrived({ provider: 'microsoft', purpose: 'login', returnPath: '/en', error: 'denied' });
+    expect(form.$tab.get()).toBe('quick');
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.external.denied', params: { provider: 'Xbox' } });
+  });
+
+  it('sends a linking outcome back to the linked-accounts page, which says how it went', async () => {
+    const linked = await arrived({ provider: 'steam', purpose: 'bind', returnPath: '/en/account/center/bind', result: { Status: 'bound', Provider: 'steam' } });
+    expect(linked.world.env.location.assign).toHaveBeenCalledWith('/en/account/center/bind?external=linked&provider=steam');
+    const taken = await arrived({ provider: 'qq', purpose: 'bind', returnPath: '/en/account/center/bind', error: 'taken' });
+    expect(taken.world.env.location.assign).toHaveBeenCalledWith('/en/account/center/bind?external=taken&provider=qq');
   });
 });
 

@@ -5,17 +5,22 @@
  * identities, each of which can be unlinked unless it is the last way in.
  */
 import { useStore } from '@nanostores/preact';
-import { useEffect, type SubmitEvent } from 'react';
-import { accountCalls } from '#contract/account.ts';
+import { useEffect, useState, type SubmitEvent } from 'react';
+import { accountCalls, type QuickLoginProvider } from '#contract/account.ts';
+import { externalLoginErrors } from '#contract/external-login.ts';
+import type { LocaleCode } from '#contract/locales.ts';
 import { identity } from '#contract/identity.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { $user, refreshUser, updateUser } from '@/stores/session.ts';
+import { quickProviders, startQuickLogin } from '@/stores/quick-login.ts';
+import { $authToken, $user, refreshUser, updateUser } from '@/stores/session.ts';
 import { authCall, CodeField, Loading, NoticeLine, useAction, useFields } from './island.tsx';
-import { providerName, quickLoginProviders } from './providers.ts';
+import { providerIcon, providerName, quickLoginProviders } from '@/lib/quick-login-providers.ts';
 
 interface Props {
-  strings: Strings<KeysUnder<'account.bind' | 'login.code' | 'login.codePlaceholder' | 'login.sendCode' | 'login.resendIn' | 'api' | 'common.loading'>>;
+  strings: Strings<
+    KeysUnder<'account.bind' | 'login.external' | 'login.code' | 'login.codePlaceholder' | 'login.sendCode' | 'login.resendIn' | 'api' | 'common.loading'>
+  >;
   /** Where the "check your inbox" screen is, in this page's language. */
   emailSentPath: string;
 }
@@ -29,6 +34,28 @@ export default function AccountBind({ strings, emailSentPath }: Props) {
   const { form, setForm, field } = useFields({ oldCode: '', phone: '', code: '', email: '' });
   // The e-mail may have been confirmed in another browser since the user was last read.
   useEffect(() => void refreshUser().catch(() => {}), []);
+  // Only the providers this server offers can be linked.
+  const [offered, setOffered] = useState<QuickLoginProvider[]>([]);
+  useEffect(
+    () =>
+      void quickProviders().then(
+        (providers) => setOffered(providers.map((provider) => provider.Provider)),
+        () => {},
+      ),
+    [],
+  );
+  // Back from linking a quick-login identity (the login page sends the outcome here): say how it went, once.
+  useEffect(() => {
+    const query = new URLSearchParams(location.search);
+    const outcome = query.get('external');
+    const provider = providerName(query.get('provider') ?? '');
+    if (!outcome) return;
+    history.replaceState(history.state, '', location.pathname);
+    const failed = externalLoginErrors.find((reason) => reason === outcome);
+    identities.setNotice(
+      failed ? { kind: 'error', text: t(`login.external.${failed}`, { provider }) } : { kind: 'ok', text: t('account.bind.linked', { provider }) },
+    );
+  }, []);
   if (!user) return <Loading text={t('common.loading')} />;
 
   const sendOldCode = () => phone.run(() => authCall(accountCalls.sendOwnCode, { body: { Channel: 'sms' } }), t('account.bind.codeSent'));
@@ -51,6 +78,14 @@ export default function AccountBind({ strings, emailSentPath }: Props) {
       return true;
     });
     if (sent) location.assign(emailSentPath);
+  }
+
+  function link(provider: QuickLoginProvider) {
+    const token = $authToken.get();
+    if (!token) return;
+    void identities.run(() =>
+      startQuickLogin(provider, { purpose: 'bind', returnPath: location.pathname, lang: document.documentElement.lang as LocaleCode, token }),
+    );
   }
 
   async function unbind(id: number, provider: string) {
@@ -116,10 +151,13 @@ export default function AccountBind({ strings, emailSentPath }: Props) {
             return (
               <li key={provider} data-provider={provider}>
                 <span className="item-main">
-                  <strong>{providerName(provider)}</strong>
+                  <strong className="provider-name">
+                    <span dangerouslySetInnerHTML={{ __html: providerIcon(provider) }} />
+                    {providerName(provider)}
+                  </strong>
                   <span className="muted">{bound ? t('account.bind.linkedAs', { name: bound.DisplayName }) : t('account.bind.notLinked')}</span>
                 </span>
-                {bound && (
+                {bound ? (
                   <button
                     type="button"
                     className="button button-secondary button-small"
@@ -128,6 +166,12 @@ export default function AccountBind({ strings, emailSentPath }: Props) {
                   >
                     {t('account.bind.unbind')}
                   </button>
+                ) : (
+                  offered.includes(provider) && (
+                    <button type="button" className="button button-small" disabled={identities.busy} onClick={() => link(provider)}>
+                      {t('account.bind.link')}
+                    </button>
+                  )
                 )}
               </li>
             );

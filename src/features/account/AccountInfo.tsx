@@ -12,7 +12,7 @@ import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
 import { $user } from '@/stores/session.ts';
-import { providerName } from './providers.ts';
+import { providerName } from '@/lib/quick-login-providers.ts';
 
 interface Props {
   /** This page's translations of the account.info.* keys. */

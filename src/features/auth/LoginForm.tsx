@@ -7,7 +7,8 @@ import { useStore } from '@nanostores/preact';
 import { useEffect, useState, type ReactNode, type SubmitEvent } from 'react';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import { browserEnvironment } from './environment.ts';
-import { createLoginForm, quickProviders, type LoginKey, type LoginMessage, type LoginOptions } from './login-store.ts';
+import { providerIcon, providerName } from '@/lib/quick-login-providers.ts';
+import { createLoginForm, type LoginKey, type LoginMessage, type LoginOptions } from './login-store.ts';
 
 interface Props extends LoginOptions {
   /** This page's translations of the login.*, session.* and api.* keys. */
@@ -44,12 +45,50 @@ export default function LoginForm({ strings, agreement, showPassword, fallbackPa
   const message = useStore(form.$message);
   const redirecting = useStore(form.$redirecting);
   const signedInAs = useStore(form.$signedInAs);
+  const providers = useStore(form.$providers);
+  const unreachable = useStore(form.$unreachable);
+  const pendingPhone = useStore(form.$pendingPhone);
 
   const text = (shown: LoginMessage) => ('text' in shown ? shown.text : t(shown.key, shown.params));
   const submit = (action: () => Promise<void>) => (event: SubmitEvent) => {
     event.preventDefault();
     void action();
   };
+
+  // The SMS login and a quick login's phone step ask for the same two things.
+  const phoneAndCode = (
+    <>
+      <label>
+        {t('login.phone')}
+        <input
+          name="phone"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          placeholder={t('login.phonePlaceholder')}
+          value={phone}
+          onChange={(e) => form.$phone.set(e.target.value)}
+        />
+      </label>
+      <label>
+        {t('login.code')}
+        <span className="input-row">
+          <input
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            placeholder={t('login.codePlaceholder')}
+            value={code}
+            onChange={(e) => form.$code.set(e.target.value)}
+          />
+          <button type="button" className="button button-secondary" disabled={busy || countdown > 0} onClick={() => void form.sendCode()}>
+            {countdown > 0 ? t('login.resendIn', { seconds: countdown }) : t('login.sendCode')}
+          </button>
+        </span>
+      </label>
+    </>
+  );
 
   if (hydrated && signedInAs !== null) {
     return (
@@ -65,84 +104,97 @@ export default function LoginForm({ strings, agreement, showPassword, fallbackPa
   return (
     // Disabled until the island has taken over the prerendered form: input typed before that would be lost.
     <fieldset className="card login-card" disabled={!hydrated}>
-      <div className="tabs" role="tablist">
-        {form.tabs.map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            aria-selected={tab === name}
-            className={tab === name ? 'active' : undefined}
-            onClick={() => form.selectTab(name)}
-          >
-            {t(`login.tab.${name}`)}
-          </button>
-        ))}
-      </div>
-      <p className="muted">{t(`login.method.${tab}`)}</p>
-
-      {tab === 'sms' && (
-        <form className="form" onSubmit={submit(form.submitSms)} noValidate>
-          <label>
-            {t('login.phone')}
-            <input
-              name="phone"
-              type="tel"
-              inputMode="tel"
-              autoComplete="tel"
-              placeholder={t('login.phonePlaceholder')}
-              value={phone}
-              onChange={(e) => form.$phone.set(e.target.value)}
-            />
-          </label>
-          <label>
-            {t('login.code')}
-            <span className="input-row">
-              <input
-                name="code"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
-                placeholder={t('login.codePlaceholder')}
-                value={code}
-                onChange={(e) => form.$code.set(e.target.value)}
-              />
-              <button type="button" className="button button-secondary" disabled={busy || countdown > 0} onClick={() => void form.sendCode()}>
-                {countdown > 0 ? t('login.resendIn', { seconds: countdown }) : t('login.sendCode')}
-              </button>
-            </span>
-          </label>
-          <button type="submit" className="button" disabled={busy || redirecting}>
-            {busy ? t('login.working') : t('login.submit')}
-          </button>
-        </form>
-      )}
-
-      {tab === 'quick' && (
-        <div className="form">
-          {quickProviders.map((provider) => (
-            <button key={provider} type="button" className="button button-secondary" onClick={() => form.quickLogin(provider)}>
-              {provider}
+      {pendingPhone ? (
+        <form className="form" onSubmit={submit(form.submitPendingPhone)} noValidate data-pending-phone={pendingPhone.provider}>
+          <h2>{t('login.pendingPhone.title')}</h2>
+          <p>{t('login.pendingPhone.intro', { provider: providerName(pendingPhone.provider), name: pendingPhone.name })}</p>
+          {phoneAndCode}
+          <div className="form-actions">
+            <button type="submit" className="button" disabled={busy || redirecting}>
+              {busy ? t('login.working') : t('login.pendingPhone.submit')}
             </button>
-          ))}
-          <p className="muted">{t('login.steamNote')}</p>
-        </div>
-      )}
-
-      {tab === 'password' && (
-        <form className="form" onSubmit={submit(form.submitPassword)} noValidate>
-          <label>
-            {t('login.account')}
-            <input name="account" autoComplete="username" value={account} onChange={(e) => form.$account.set(e.target.value)} />
-          </label>
-          <label>
-            {t('login.password')}
-            <input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => form.$password.set(e.target.value)} />
-          </label>
-          <button type="submit" className="button" disabled={busy || redirecting}>
-            {busy ? t('login.working') : t('login.passwordSubmit')}
-          </button>
+            <button type="button" className="button button-secondary" disabled={busy || redirecting} onClick={form.cancelPendingPhone}>
+              {t('login.pendingPhone.cancel')}
+            </button>
+          </div>
         </form>
+      ) : (
+        <>
+          <div className="tabs" role="tablist">
+            {form.tabs.map((name) => (
+              <button
+                key={name}
+                type="button"
+                role="tab"
+                aria-selected={tab === name}
+                className={tab === name ? 'active' : undefined}
+                onClick={() => form.selectTab(name)}
+              >
+                {t(`login.tab.${name}`)}
+              </button>
+            ))}
+          </div>
+          <p className="muted">{t(`login.method.${tab}`)}</p>
+
+          {tab === 'sms' && (
+            <form className="form" onSubmit={submit(form.submitSms)} noValidate>
+              {phoneAndCode}
+              <button type="submit" className="button" disabled={busy || redirecting}>
+                {busy ? t('login.working') : t('login.submit')}
+              </button>
+            </form>
+          )}
+
+          {tab === 'quick' && (
+            <div className="form">
+              {providers === null && busy && <p className="muted">{t('login.working')}</p>}
+              {providers?.map(({ Provider }) => (
+                <button
+                  key={Provider}
+                  type="button"
+                  className="button button-secondary quick-provider"
+                  data-provider={Provider}
+                  disabled={busy || redirecting}
+                  onClick={() => void form.quickLogin(Provider)}
+                >
+                  <span dangerouslySetInnerHTML={{ __html: providerIcon(Provider) }} />
+                  {t('login.quickWith', { provider: providerName(Provider) })}
+                </button>
+              ))}
+              {unreachable && (
+                <div className="form-actions">
+                  <button type="button" className="button button-small" disabled={busy} onClick={() => void form.quickLogin(unreachable)}>
+                    {t('login.retry')}
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-secondary button-small"
+                    disabled={busy}
+                    onClick={() => void form.quickLogin(unreachable, false)}
+                  >
+                    {t('login.continueAnyway')}
+                  </button>
+                </div>
+              )}
+            </div>
+          )}
+
+          {tab === 'password' && (
+            <form className="form" onSubmit={submit(form.submitPassword)} noValidate>
+              <label>
+                {t('login.account')}
+                <input name="account" autoComplete="username" value={account} onChange={(e) => form.$account.set(e.target.value)} />
+              </label>
+              <label>
+                {t('login.password')}
+                <input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => form.$password.set(e.target.value)} />
+              </label>
+              <button type="submit" className="button" disabled={busy || redirecting}>
+                {busy ? t('login.working') : t('login.passwordSubmit')}
+              </button>
+            </form>
+          )}
+        </>
       )}
 
       <label className="agree">

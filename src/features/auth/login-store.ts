@@ -7,10 +7,14 @@
  * comes in as a `LoginEnvironment`, so tests drive the form in Node.
  */
 import { atom, computed, onMount, type ReadableAtom } from 'nanostores';
+import type { QuickLoginProvider } from '#contract/account.ts';
+import { externalLogin, type ExternalProvider } from '#contract/external-login.ts';
 import { identity, verification, type LoginResult, type UserInfo } from '#contract/identity.ts';
+import { providerName } from '@/lib/quick-login-providers.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import type { Call } from '@/lib/api/client.ts';
 import { failureMessage } from '@/lib/api/errors.ts';
+import type { QuickOutcome } from '@/stores/quick-login.ts';
 import { safeRedirect } from './redirect.ts';
 import { checkPasswordLogin, checkSmsLogin } from './validation.ts';
 
@@ -22,8 +26,13 @@ export type LoginMessage = { kind: 'error' | 'info'; key: LoginKey; params?: Rec
 
 export type Tab = 'sms' | 'quick' | 'password';
 
-export const quickProviders = ['WeChat', 'Xbox', 'Steam'] as const;
-export type QuickProvider = (typeof quickProviders)[number];
+/** A quick login's new identity, waiting for a phone to finish (the server's `bindPhone` outcome). */
+export interface PendingPhone {
+  provider: QuickLoginProvider;
+  name: string;
+  ticket: string;
+  returnPath: string;
+}
 
 export interface LoginEnvironment {
   call: Call;
@@ -38,6 +47,13 @@ export interface LoginEnvironment {
   };
   /** The page's address (`redirectUrl`, origin) and the way to leave it. */
   location: { readonly search: string; readonly origin: string; assign(url: string): void };
+  /** Quick login: the providers on offer, the reachability check, the start, and the outcome this page came back with. */
+  quick: {
+    providers(): Promise<ExternalProvider[]>;
+    reachable(checkUrl: string): Promise<boolean>;
+    start(provider: QuickLoginProvider, returnPath: string): Promise<void>;
+    takeOutcome(): Promise<QuickOutcome | null>;
+  };
   /** Runs `callback` after `ms`; the returned function cancels it. */
   setTimer(callback: () => void, ms: number): () => void;
   now(): number;
@@ -71,6 +87,11 @@ export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
   const $busy = atom(false);
   const $message = atom<LoginMessage | null>(null);
   const $redirecting = atom(false);
+  /** The quick-login providers, once the quick tab has asked for them. */
+  const $providers = atom<ExternalProvider[] | null>(null);
+  /** The provider whose sign-in site the browser could not reach, with the choice to try again or go on. */
+  const $unreachable = atom<QuickLoginProvider | null>(null);
+  const $pendingPhone = atom<PendingPhone | null>(null);
   /** The nickname of whoever is logged in already — not of whom this form just logged in. */
   const $signedInAs = computed([env.session.$isLoggedIn, env.session.$user, $redirecting], (loggedIn, user, redirecting) =>
     loggedIn && user && !redirecting ? user.NickName : null,
@@ -82,6 +103,7 @@ export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
   onMount($message, () => {
     const notice = env.session.takeNotice();
     if (isNotice(notice)) $message.set({ kind: notice === 'session.accountDeleted' ? 'info' : 'error', key: notice });
+    void env.quick.takeOutcome().then((outcome) => outcome && arrive(outcome));
     return () => {
       stopCountdown();
       stopRedirect();
@@ -125,17 +147,18 @@ export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
     return safeRedirect(new URLSearchParams(env.location.search).get('redirectUrl'), env.location.origin, options.fallbackPath);
   }
 
-  function finish(result: LoginResult): void {
+  function finish(result: LoginResult, to = target()): void {
     env.session.signIn(result);
     $redirecting.set(true);
     $message.set({ kind: 'info', key: 'login.redirecting' });
-    stopRedirect = env.setTimer(() => env.location.assign(target()), redirectDelayMs);
+    stopRedirect = env.setTimer(() => env.location.assign(to), redirectDelayMs);
   }
 
   function selectTab(tab: Tab): void {
     if (!tabs.includes(tab)) return;
     $tab.set(tab);
     $message.set(null);
+    if (tab === 'quick' && $providers.get() === null) void run(async () => $providers.set(await env.quick.providers()));
   }
 
   async function sendCode(): Promise<void> {
@@ -167,10 +190,63 @@ export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
     if (result) finish(result);
   }
 
-  /** No provider is configured on this server yet: say so, once the agreement is given. */
-  function quickLogin(provider: QuickProvider): void {
+  /**
+   * Starts a quick login, once the agreement is given. A provider with a
+   * reachability check is checked first: when its site cannot be reached the
+   * form says so and offers to try again or to go on anyway (`checked` false).
+   */
+  async function quickLogin(provider: QuickLoginProvider, checked = true): Promise<void> {
+    if ($busy.get() || $redirecting.get()) return;
     if (refused($agreed.get() ? null : 'login.agreeFirst')) return;
-    $message.set({ kind: 'error', key: 'login.quickNotConfigured', params: { provider } });
+    $unreachable.set(null);
+    const checkUrl = $providers.get()?.find((offered) => offered.Provider === provider)?.CheckUrl;
+    const params = { provider: providerName(provider) };
+    await run(async () => {
+      if (checked && checkUrl) {
+        $message.set({ kind: 'info', key: 'login.checking', params });
+        if (!(await env.quick.reachable(checkUrl))) {
+          $unreachable.set(provider);
+          $message.set({ kind: 'error', key: 'login.unreachable', params });
+          return;
+        }
+      }
+      await env.quick.start(provider, target());
+    });
+  }
+
+  /** What the page came back from a provider with. */
+  function arrive(outcome: QuickOutcome): void {
+    const params = { provider: providerName(outcome.provider) };
+    // Linking started on the linked-accounts page: it shows how it went.
+    if (outcome.purpose === 'bind') {
+      const status = 'error' in outcome ? outcome.error : 'linked';
+      env.location.assign(
+        `${outcome.returnPath}${outcome.returnPath.includes('?') ? '&' : '?'}${new URLSearchParams({ external: status, provider: outcome.provider })}`,
+      );
+      return;
+    }
+    $tab.set('quick');
+    if ('error' in outcome) $message.set({ kind: 'error', key: `login.external.${outcome.error}`, params });
+    else if (outcome.result.Status === 'signedIn') finish(outcome.result.Login, outcome.returnPath);
+    else if (outcome.result.Status === 'bindPhone')
+      $pendingPhone.set({ provider: outcome.provider, name: outcome.result.DisplayName, ticket: outcome.result.Ticket, returnPath: outcome.returnPath });
+  }
+
+  /** Finishes a new quick-login identity with the phone's code. */
+  async function submitPendingPhone(): Promise<void> {
+    const pending = $pendingPhone.get();
+    if (!pending || $busy.get() || $redirecting.get()) return;
+    const phone = $phone.get().trim();
+    const code = $code.get().trim();
+    if (refused(checkSmsLogin({ agreed: $agreed.get(), phone, code }))) return;
+    const body = { Ticket: pending.ticket, Phone: phone, Code: code, DeviceId: env.session.deviceId() };
+    const result = await run(() => env.call(externalLogin.bindPhone, { body }));
+    if (result) finish(result, pending.returnPath);
+  }
+
+  function cancelPendingPhone(): void {
+    $pendingPhone.set(null);
+    $message.set(null);
   }
 
   return {
@@ -186,11 +262,16 @@ export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
     $message,
     $redirecting,
     $signedInAs,
+    $providers,
+    $unreachable,
+    $pendingPhone,
     target,
     selectTab,
     sendCode,
     submitSms,
     submitPassword,
     quickLogin,
+    submitPendingPhone,
+    cancelPendingPhone,
   };
 }

@@ -32,7 +32,8 @@ export function onUnauthorized(listener: () => void): () => void {
   return () => unauthorizedEvent.removeEventListener('unauthorized', listener);
 }
 
-function urlOf(route: ApiRoute, options: CallOptions<ApiRoute>): string {
+/** Where a call goes; also the address a browser is sent to for a call it makes by navigating (a quick login's start). */
+export function routeUrl<R extends ApiRoute>(route: R, options: CallOptions<R>): string {
   const url = `${apiBase}${pathOf(route.path, options.params as Record<string, string | number> | undefined)}`;
   if (!requestInQuery(route) || options.body === undefined) return url;
   const query = new URLSearchParams();
@@ -45,7 +46,7 @@ async function send(route: ApiRoute, options: CallOptions<ApiRoute>, sealer: Sea
   const body = requestInQuery(route) ? undefined : options.body;
   const parts = await requestParts({ body, token: options.token, locale: document.documentElement.lang || 'zh-CN' }, sealer);
   try {
-    return await fetch(urlOf(route, options), {
+    return await fetch(routeUrl(route, options), {
       method: route.method,
       headers: parts.headers,
       body: parts.body,
@@ -90,7 +91,7 @@ let publicKey: Promise<CryptoKey> | undefined;
  * else asked of the server by a plain call of the contract — once per page,
  * again only after a failure.
  */
-function serverPublicKey(): Promise<CryptoKey> {
+export function serverPublicKey(): Promise<CryptoKey> {
   publicKey ??= Promise.resolve(bakedPublicKey ?? call(system.publicKey).then((answer) => answer.Spki))
     .then(importPublicKey)
     .catch((error: unknown) => {

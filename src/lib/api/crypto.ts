@@ -20,8 +20,24 @@ export function importPublicKey(spkiBase64: string): Promise<CryptoKey> {
 export interface Sealer {
   /** Hex of the wrapped AES key, for the `encryption.keyHeader` header. */
   wrappedKey: string;
+  /** The AES key itself (base64), for a caller that must read an answer after leaving the page (quick login). */
+  rawKey: string;
   seal(plaintext: string): Promise<string>;
   open(sealed: string): Promise<string>;
+}
+
+async function aesSeal(key: CryptoKey, plaintext: string): Promise<Uint8Array> {
+  const iv = crypto.getRandomValues(new Uint8Array(encryption.ivBytes));
+  const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-CBC', iv }, key, new TextEncoder().encode(plaintext)));
+  const sealed = new Uint8Array(iv.length + ciphertext.length);
+  sealed.set(iv);
+  sealed.set(ciphertext, iv.length);
+  return sealed;
+}
+
+async function aesOpen(key: CryptoKey, bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const plaintext = await crypto.subtle.decrypt({ name: 'AES-CBC', iv: bytes.subarray(0, encryption.ivBytes) }, key, bytes.subarray(encryption.ivBytes));
+  return new TextDecoder().decode(plaintext);
 }
 
 /** Makes the per-request key; seal the body with it and open the answer with it. */
@@ -31,19 +47,22 @@ export async function createSealer(publicKey: CryptoKey): Promise<Sealer> {
   const wrapped = new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, publicKey, raw));
   return {
     wrappedKey: toHex(wrapped),
-    async seal(plaintext) {
-      const iv = crypto.getRandomValues(new Uint8Array(encryption.ivBytes));
-      const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-CBC', iv }, key, new TextEncoder().encode(plaintext)));
-      const sealed = new Uint8Array(iv.length + ciphertext.length);
-      sealed.set(iv);
-      sealed.set(ciphertext, iv.length);
-      return toBase64(sealed);
-    },
-    async open(sealed) {
-      const bytes = fromBase64(sealed);
-      const plaintext = await crypto.subtle.decrypt({ name: 'AES-CBC', iv: bytes.subarray(0, encryption.ivBytes) }, key, bytes.subarray(encryption.ivBytes));
-      return new TextDecoder().decode(plaintext);
-    },
+    rawKey: toBase64(raw),
+    seal: async (plaintext) => toBase64(await aesSeal(key, plaintext)),
+    open: (sealed) => aesOpen(key, fromBase64(sealed)),
+  };
+}
+
+/** The same format hex-encoded, under a key kept as `Sealer.rawKey`: for values that travel in a URL (the quick login's token and outcome). */
+export async function hexSealer(rawKey: string): Promise<{ seal(plaintext: string): Promise<string>; open(hex: string): Promise<string> }> {
+  const key = await crypto.subtle.importKey('raw', fromBase64(rawKey), { name: 'AES-CBC' }, false, ['encrypt', 'decrypt']);
+  return {
+    seal: async (plaintext) => toHex(await aesSeal(key, plaintext)),
+    open: (hex) =>
+      aesOpen(
+        key,
+        Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16)),
+      ),
   };
 }
 

@@ -32,8 +32,10 @@ function clientOf(request: FastifyRequest<{ Body: Params }>): { id: string; secr
   return { id: request.body.client_id ?? '', secret: request.body.client_secret ?? '' };
 }
 
-export async function devMicrosoft(idp: FastifyInstance, base: (request: FastifyRequest) => string): Promise<void> {
-  const { publicKey, privateKey } = await generateKeyPair('RS256');
+export function devMicrosoft(idp: FastifyInstance, base: (request: FastifyRequest) => string): void {
+  // Made on first use: a key pair costs a few hundred milliseconds, which every start (and every test app) would pay.
+  let keyPair: ReturnType<typeof generateKeyPair> | undefined;
+  const keys = () => (keyPair ??= generateKeyPair('RS256'));
   const keyId = randomBytes(8).toString('hex');
   const grants = new TtlCache<string, Grant>(5 * 60_000, 10_000);
   const issuer = (request: FastifyRequest) => `${base(request)}/microsoft`;
@@ -52,7 +54,7 @@ export async function devMicrosoft(idp: FastifyInstance, base: (request: Fastify
     scopes_supported: ['openid', 'profile'],
   }));
 
-  idp.get('/microsoft/keys', async () => ({ keys: [{ ...(await exportJWK(publicKey)), kid: keyId, alg: 'RS256', use: 'sig' }] }));
+  idp.get('/microsoft/keys', async () => ({ keys: [{ ...(await exportJWK((await keys()).publicKey)), kid: keyId, alg: 'RS256', use: 'sig' }] }));
 
   idp.get<{ Querystring: Params }>('/microsoft/authorize', async (request, reply) => {
     const query = request.query;
@@ -112,7 +114,7 @@ export async function devMicrosoft(idp: FastifyInstance, base: (request: Fastify
       .setSubject(grant.subject)
       .setIssuedAt()
       .setExpirationTime('1h')
-      .sign(privateKey);
+      .sign((await keys()).privateKey);
     return { access_token: randomBytes(24).toString('base64url'), token_type: 'Bearer', expires_in: 3600, scope: 'openid profile', id_token: idToken };
   });
 }

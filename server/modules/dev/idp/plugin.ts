@@ -21,7 +21,7 @@ export async function devIdentityProviders(app: FastifyInstance): Promise<void> 
       });
       const base = (request: FastifyRequest) => `${apiOrigin(app.config, `${request.protocol}://${request.host}`)}/api${devIdentityProvider.path}`;
       devSteam(idp, base);
-      await devMicrosoft(idp, base);
+      devMicrosoft(idp, base);
       devQq(idp);
     },
     { prefix: devIdentityProvider.path },
