@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { route } from './api.ts';
 import { facts } from './facts.ts';
-import { text } from './fields.ts';
+import { Empty, text } from './fields.ts';
 import { Code, Email, passwordRules, Phone, UserInfo } from './identity.ts';
 
 const { account } = facts;
@@ -68,7 +68,6 @@ export type LoginEvent = z.infer<typeof LoginEvent>;
 const Password = text(z.minLength(passwordRules.min), z.maxLength(passwordRules.max));
 /** A password as typed to prove who one is: checked, not judged. */
 const CurrentPassword = text(z.minLength(1), z.maxLength(passwordRules.max));
-const Empty = z.optional(z.strictObject({}));
 
 export const accountCalls = {
   updateNickname: route({

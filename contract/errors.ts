@@ -40,6 +40,11 @@ export const ErrorCode = {
   ExternalTicketInvalid: 4015,
   /** The phone's account already has another identity of that provider linked. */
   ProviderLinked: 4016,
+  /** Device sign-in (contract/device-login.ts): not decided yet, polled too fast, refused, or expired or used. */
+  DeviceAuthorizationPending: 4017,
+  DeviceSlowDown: 4018,
+  DeviceAccessDenied: 4019,
+  DeviceCodeExpired: 4020,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -62,6 +67,10 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.ContactMissing]: 400,
   [ErrorCode.ExternalTicketInvalid]: 400,
   [ErrorCode.ProviderLinked]: 409,
+  [ErrorCode.DeviceAuthorizationPending]: 400,
+  [ErrorCode.DeviceSlowDown]: 400,
+  [ErrorCode.DeviceAccessDenied]: 403,
+  [ErrorCode.DeviceCodeExpired]: 400,
 };
 
 export function httpStatusOf(code: number): number {

@@ -19,7 +19,7 @@
 import * as z from 'zod/mini';
 import { quickLoginProviders } from './account.ts';
 import { route } from './api.ts';
-import { text } from './fields.ts';
+import { Empty, text } from './fields.ts';
 import { Code, DeviceId, LoginResult, Phone } from './identity.ts';
 import { localeCodes } from './locales.ts';
 
@@ -120,7 +120,7 @@ export const externalLogin = {
     encrypted: false,
     auth: 'none',
     shape: 'envelope',
-    request: z.optional(z.strictObject({})),
+    request: Empty,
     response: z.array(ExternalProvider),
   }),
   /** Finishes a `bindPhone` outcome with the phone's SMS code: logs in, linking the identity to the phone's account (made when new). */

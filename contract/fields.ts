@@ -16,3 +16,6 @@ export function text(...checks: Array<z.core.$ZodCheck<string>>): z.ZodMiniStrin
 
 /** A database id (a Postgres `serial`) taken from a URL path segment. */
 export const pathId = z.pipe(text(z.regex(/^[0-9]{1,10}$/)), z.pipe(z.transform(Number), z.int().check(z.positive(), z.maximum(2_147_483_647))));
+
+/** The request of a call that takes nothing. */
+export const Empty = z.optional(z.strictObject({}));

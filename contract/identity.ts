@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { route } from './api.ts';
 import { facts, periodMs } from './facts.ts';
-import { pathId, printable, text } from './fields.ts';
+import { Empty, pathId, printable, text } from './fields.ts';
 
 /** International numbers with an optional leading +, 6–15 digits (E.164 length). */
 export const phonePattern = /^\+?[0-9]{6,15}$/;
@@ -70,7 +70,6 @@ export const Session = z.object({
 });
 export type Session = z.infer<typeof Session>;
 
-const Empty = z.optional(z.strictObject({}));
 const Nothing = z.null();
 
 export const identity = {

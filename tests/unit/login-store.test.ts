@@ -68,7 +68,7 @@ function getTestEnvironment(
         return taken;
       },
     },
-    location: { search: options.search ?? '', origin: 'https://beacontoolkit.net', assign: vi.fn() },
+    location: { pathname: '/en/account/login', search: options.search ?? '', origin: 'https://beacontoolkit.net', assign: vi.fn() },
     quick: {
       providers: async () => providers,
       reachable: vi.fn(async () => options.reachable ?? true),
@@ -256,6 +256,14 @@ describe('failures', () => {
 
     await form.submitSms();
     expect(form.$message.get()).toEqual({ kind: 'error', key });
+  });
+});
+
+describe('after login', () => {
+  it('comes back to the page of a desktop sign-in to approve, unless redirectUrl says otherwise', () => {
+    expect(createLoginForm(getTestEnvironment({ search: '?device=BCDF-GHJK' }).env, englishSite).target()).toBe('/en/account/login?device=BCDF-GHJK');
+    expect(createLoginForm(getTestEnvironment({ search: '?device=BCDF-GHJK&redirectUrl=%2Fen%2Ffaq' }).env, englishSite).target()).toBe('/en/faq');
+    expect(createLoginForm(getTestEnvironment({ search: '' }).env, englishSite).target()).toBe(englishSite.fallbackPath);
   });
 });
 

@@ -11,6 +11,7 @@ import { avatarFilesPath } from '#contract/account.ts';
 import { FolderStore } from '../../services/file-store.ts';
 import { accountRoutes } from './account-routes.ts';
 import { seedDemoAccount } from './demo.ts';
+import { pruneDeviceRequests } from './device-login.ts';
 import { pruneExternalLogins } from './external/routes.ts';
 import { pruneLoginHistory } from './login-history.ts';
 import { identityRoutes } from './routes.ts';
@@ -27,6 +28,7 @@ export default fp(
     await sessions.prune();
     await pruneLoginHistory(app.db);
     await pruneExternalLogins(app.db);
+    await pruneDeviceRequests(app.db);
     if (app.config.DEMO_DATA && (await seedDemoAccount(app.db))) app.log.info('Seeded the demo account');
     app.decorate('authenticate', (accessToken: string) => sessions.authenticate(accessToken));
     const avatars = new FolderStore(path.join(app.config.DATA_DIR, 'uploads', 'avatars'));

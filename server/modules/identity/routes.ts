@@ -10,6 +10,7 @@ import { message } from '../../i18n/messages.ts';
 import type { Transaction } from '../../db/open.ts';
 import { clientOf } from './client-info.ts';
 import { consumeCode, sendCode } from './codes.ts';
+import { deviceLoginRoutes } from './device-login.ts';
 import { redeemTicket } from './external/accounts.ts';
 import { externalLoginRoutes } from './external/routes.ts';
 import { recordLogin } from './login-history.ts';
@@ -100,6 +101,7 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
     loginLimit,
   );
   externalLoginRoutes(app, sessions, users, loginLimit);
+  deviceLoginRoutes(app, sessions, users, { start: sendLimit, decide: loginLimit });
 
   registerRoute(app, identity.validateRegisterEmail, async ({ body }) => ({ data: { Available: !(await emailTaken(db, body.Email)) } }));
 

@@ -9,8 +9,9 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { accountCalls, type LoginEvent } from '#contract/account.ts';
 import { identity, type Session } from '#contract/identity.ts';
 import { formatDateTime } from '@/i18n/dates.ts';
+import { placeName } from '@/i18n/places.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
-import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
+import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { $user, leaveNotice, signOutHere, updateUser } from '@/stores/session.ts';
 import { authCall, CodeField, Loading, NoticeLine, useAction, useFields } from './island.tsx';
@@ -22,13 +23,6 @@ interface Props {
   locale: LocaleCode;
   /** Where a deleted account's visitor goes: the login page, which says the account is gone. */
   loginPath: string;
-}
-
-/** A country code in the reader's language; 'local' and unknown places in words. */
-function placeName(place: string | null, locale: LocaleCode, t: Translate<Key>): string {
-  if (place === 'local') return t('account.safe.localNetwork');
-  if (!place) return t('account.safe.unknownPlace');
-  return new Intl.DisplayNames([locale], { type: 'region' }).of(place) ?? place;
 }
 
 export default function AccountSafety({ strings, locale, loginPath }: Props) {

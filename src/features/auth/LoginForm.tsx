@@ -5,12 +5,16 @@
  */
 import { useStore } from '@nanostores/preact';
 import { useEffect, useState, type ReactNode, type SubmitEvent } from 'react';
+import { deviceLogin } from '#contract/device-login.ts';
+import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
+import DeviceApproval from './DeviceApproval.tsx';
 import { browserEnvironment } from './environment.ts';
 import { providerIcon, providerName } from '@/lib/quick-login-providers.ts';
 import { createLoginForm, type LoginKey, type LoginMessage, type LoginOptions } from './login-store.ts';
 
 interface Props extends LoginOptions {
+  locale: LocaleCode;
   /** This page's translations of the login.*, session.* and api.* keys. */
   strings: Strings<LoginKey>;
   /** The checkbox label with its two links, translated by the page: its `agreement` slot, which Astro hands over as this prop. */
@@ -30,7 +34,7 @@ function useHydrated(): boolean {
   return hydrated;
 }
 
-export default function LoginForm({ strings, agreement, showPassword, fallbackPath }: Props) {
+export default function LoginForm({ strings, agreement, showPassword, fallbackPath, locale }: Props) {
   const t = translator(strings);
   const [form] = useState(() => createLoginForm(browserEnvironment, { showPassword, fallbackPath }));
   const hydrated = useHydrated();
@@ -90,6 +94,10 @@ export default function LoginForm({ strings, agreement, showPassword, fallbackPa
     </>
   );
 
+  // A desktop sign-in to approve (known once hydrated: the prerendered page has no address).
+  const deviceCode = hydrated ? new URLSearchParams(location.search).get(deviceLogin.queryParameter) : null;
+  if (hydrated && signedInAs !== null && deviceCode !== null) return <DeviceApproval code={deviceCode} name={signedInAs} locale={locale} t={t} />;
+
   if (hydrated && signedInAs !== null) {
     return (
       <div className="card login-card">
@@ -104,6 +112,7 @@ export default function LoginForm({ strings, agreement, showPassword, fallbackPa
   return (
     // Disabled until the island has taken over the prerendered form: input typed before that would be lost.
     <fieldset className="card login-card" disabled={!hydrated}>
+      {deviceCode !== null && <p className="notice notice-info">{t('login.device.loginFirst')}</p>}
       {pendingPhone ? (
         <form className="form" onSubmit={submit(form.submitPendingPhone)} noValidate data-pending-phone={pendingPhone.provider}>
           <h2>{t('login.pendingPhone.title')}</h2>

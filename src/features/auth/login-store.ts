@@ -8,6 +8,7 @@
  */
 import { atom, computed, onMount, type ReadableAtom } from 'nanostores';
 import type { QuickLoginProvider } from '#contract/account.ts';
+import { deviceLogin } from '#contract/device-login.ts';
 import { externalLogin, type ExternalProvider } from '#contract/external-login.ts';
 import { identity, verification, type LoginResult, type UserInfo } from '#contract/identity.ts';
 import { providerName } from '@/lib/quick-login-providers.ts';
@@ -19,7 +20,7 @@ import { safeRedirect } from './redirect.ts';
 import { checkPasswordLogin, checkSmsLogin } from './validation.ts';
 
 /** The UI strings the login form shows; its page hands down these prefixes. */
-export type LoginKey = KeysUnder<'login' | 'session' | 'api'>;
+export type LoginKey = KeysUnder<'login' | 'session' | 'api'> | 'account.safe.localNetwork' | 'account.safe.unknownPlace';
 
 /** A message under the form: one of ours by key, or the server's own text. */
 export type LoginMessage = { kind: 'error' | 'info'; key: LoginKey; params?: Record<string, string | number> } | { kind: 'error'; text: string };
@@ -46,7 +47,7 @@ export interface LoginEnvironment {
     takeNotice(): string | null;
   };
   /** The page's address (`redirectUrl`, origin) and the way to leave it. */
-  location: { readonly search: string; readonly origin: string; assign(url: string): void };
+  location: { readonly pathname: string; readonly search: string; readonly origin: string; assign(url: string): void };
   /** Quick login: the providers on offer, the reachability check, the start, and the outcome this page came back with. */
   quick: {
     providers(): Promise<ExternalProvider[]>;
@@ -142,9 +143,15 @@ export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
     }
   }
 
-  /** Where to go after login: `redirectUrl` when it is a path of this site, otherwise the fallback. */
+  /**
+   * Where to go after login: `redirectUrl` when it is a path of this site; this
+   * very page when it came to approve a desktop sign-in (it shows the request
+   * once logged in); otherwise the fallback.
+   */
   function target(): string {
-    return safeRedirect(new URLSearchParams(env.location.search).get('redirectUrl'), env.location.origin, options.fallbackPath);
+    const query = new URLSearchParams(env.location.search);
+    if (!query.has('redirectUrl') && query.has(deviceLogin.queryParameter)) return `${env.location.pathname}${env.location.search}`;
+    return safeRedirect(query.get('redirectUrl'), env.location.origin, options.fallbackPath);
   }
 
   function finish(result: LoginResult, to = target()): void {

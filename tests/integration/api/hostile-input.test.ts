@@ -16,13 +16,14 @@ import { encryption } from '#contract/crypto.ts';
 import { dev } from '#contract/dev.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { printable } from '#contract/fields.ts';
+import { deviceCalls } from '#contract/device-login.ts';
 import { externalLogin, keyPadding } from '#contract/external-login.ts';
 import { identity, support, system } from '#contract/identity.ts';
 import { hubEvents, hubMethods } from '#contract/realtime.ts';
 import { startApp, type TestApp } from './harness.ts';
 
 const run = promisify(execFile);
-const routes: ApiRoute[] = [identity, accountCalls, externalLogin, support, system, admin, dev].flatMap((group) => Object.values(group));
+const routes: ApiRoute[] = [identity, accountCalls, externalLogin, deviceCalls, support, system, admin, dev].flatMap((group) => Object.values(group));
 
 const phone = '13900009999';
 const email = 'nul-test@example.com';
@@ -58,6 +59,9 @@ const wellFormed: Record<string, Record<string, unknown>> = {
     lang: 'en',
   },
   [externalLogin.bindPhone.path]: { Ticket: 'not-a-real-ticket', Phone: phone, Code: '123456', DeviceId },
+  [deviceCalls.start.path]: { DeviceId, DeviceName: 'GAMING-PC', System: 'Windows 11', Lang: 'en' },
+  [deviceCalls.poll.path]: { DeviceCode: 'not-a-real-device-code' },
+  [deviceCalls.decide.path]: { UserCode: 'BCDF-GHJK', Approve: true },
 };
 /** Path parameters for the calls that have them. */
 const wellFormedParams: Record<string, Record<string, string>> = {
