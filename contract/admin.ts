@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { route } from './api.ts';
 import { text } from './fields.ts';
 import { CloudIdleStatus } from './realtime.ts';
+import { IdleGame } from './idle-games.ts';
 
 export const adminTokenHeader = 'x-admin-token';
 
@@ -44,6 +45,7 @@ export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('idle show'), key: text(), userId: z.nullable(z.int()), status: z.nullable(CloudIdleStatus) }),
   /** `pushed`: sent to the user's open pages (false when no server could be reached to do it). */
   z.object({ command: z.literal('idle set'), key: text(), userId: z.nullable(z.int()), status: z.nullable(CloudIdleStatus), pushed: z.boolean() }),
+  z.object({ command: z.literal('idle games'), key: text(), userId: z.nullable(z.int()), games: z.nullable(z.array(IdleGame)) }),
   z.object({ command: z.literal('migrations status'), migrations: z.array(MigrationStatus) }),
 ]);
 export type CommandResult = z.infer<typeof CommandResult>;

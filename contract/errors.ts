@@ -45,6 +45,8 @@ export const ErrorCode = {
   DeviceSlowDown: 4018,
   DeviceAccessDenied: 4019,
   DeviceCodeExpired: 4020,
+  /** The cloud-idle game list is full (`cloudIdle.maxGames`). */
+  IdleGamesFull: 4021,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -71,6 +73,7 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.DeviceSlowDown]: 400,
   [ErrorCode.DeviceAccessDenied]: 403,
   [ErrorCode.DeviceCodeExpired]: 400,
+  [ErrorCode.IdleGamesFull]: 409,
 };
 
 export function httpStatusOf(code: number): number {

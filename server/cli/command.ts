@@ -54,6 +54,6 @@ export function oneUser(name: string, rest: string[]): string {
 /** False when the user a command names does not exist. */
 export function foundWhatWasAsked(result: CommandResult): boolean {
   if (result.command === 'users show') return result.user !== null;
-  if (result.command === 'idle show' || result.command === 'idle set') return result.userId !== null;
+  if (result.command === 'idle show' || result.command === 'idle set' || result.command === 'idle games') return result.userId !== null;
   return true;
 }

@@ -97,6 +97,13 @@ export function formatResult(result: CommandResult): string {
           ? "Saved and pushed to the user's open pages."
           : 'Saved. No server was running to push it to (set REDIS_URL to push through Redis): open pages show it when they next load.'
       }`;
+    case 'idle games':
+      if (result.userId === null || !result.games) return noUser(result.key);
+      if (result.games.length === 0) return `User ${result.userId} has no games on their list.`;
+      return table(
+        ['APP ID', 'NAME', 'ADDED'],
+        result.games.map((game) => [game.AppId, game.Name ?? '(not in the bundled list)', time(game.AddedAt)]),
+      );
     case 'migrations status':
       return table(
         ['MIGRATION', 'CREATED', 'APPLIED'],

@@ -33,6 +33,19 @@ export const externalAccounts = pgTable(
   (t) => [uniqueIndex('external_accounts_provider_subject').on(t.provider, t.subject), index('external_accounts_user').on(t.userId)],
 );
 
+/** The Steam games a user wants idled in the cloud, by app id (names: contract/steam-games.ts). */
+export const idleGames = pgTable(
+  'idle_games',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    appId: integer('app_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.appId] })],
+);
+
 /** One signed-in device; its tokens rotate, and revoking it ends them all. */
 export const sessions = pgTable(
   'sessions',

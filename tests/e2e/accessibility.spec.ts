@@ -24,6 +24,7 @@ const pageTypes = [
   '/account/login',
   '/account/center/info',
   '/account/center/steam/cloudidea',
+  '/account/center/game',
   '/payment',
   '/faqbox',
   '/no-such-page',

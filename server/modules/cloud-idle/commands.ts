@@ -1,9 +1,11 @@
-/** The operators' commands about cloud idling: `idle show` and `idle set`. */
+/** The operators' commands about cloud idling: `idle show`, `idle set` and `idle games`. */
 import { CloudIdleState, CloudIdleUpdate, IdledGame } from '#contract/realtime.ts';
+import { steamGameName } from '#contract/steam-games.ts';
 import { oneUser, UsageError, type AdminCommand } from '../../cli/command.ts';
+import { listIdleGames } from './games.ts';
 import { readCloudIdleStatus, setCloudIdleStatus } from './status.ts';
 
-/** `--state S [--game appid:cards:name]... [--cards N]`; a name may itself hold colons. */
+/** `--state S [--game appid:cards[:name]]... [--cards N]`; a name may itself hold colons, and a game of the bundled list needs none. */
 function parseIdleUpdate(flags: string[]): CloudIdleUpdate {
   let state: string | undefined;
   let cards: number | undefined;
@@ -26,9 +28,13 @@ function parseIdleUpdate(flags: string[]): CloudIdleUpdate {
 }
 
 function parseGame(value: string): IdledGame {
-  const match = /^(\d+):(\d+):(.+)$/.exec(value);
-  const game = match ? IdledGame.safeParse({ AppId: Number(match[1]), CardsRemaining: Number(match[2]), Name: match[3].trim() }) : null;
-  if (!game?.success) throw new UsageError(`--game takes <appid>:<cards>:<name>, e.g. 730:3:Counter-Strike 2 (got "${value}")`);
+  const match = /^(\d+):(\d+)(?::(.+))?$/.exec(value);
+  const name = match ? (match[3]?.trim() ?? steamGameName(Number(match[1]))) : null;
+  const game = match && name ? IdledGame.safeParse({ AppId: Number(match[1]), CardsRemaining: Number(match[2]), Name: name }) : null;
+  if (!game?.success)
+    throw new UsageError(
+      `--game takes <appid>:<cards>[:<name>], e.g. 730:3 or 730:3:Counter-Strike 2; the name is needed for a game not in the bundled list (got "${value}")`,
+    );
   return game.data;
 }
 
@@ -45,12 +51,24 @@ export const cloudIdleCommands: AdminCommand[] = [
     },
   },
   {
+    name: 'idle games',
+    usage: 'idle games <user>               the games a user wants idled (their game list)',
+    parse(rest) {
+      const key = oneUser('idle games', rest);
+      return async ({ db, findUser }) => {
+        const user = await findUser(key);
+        return { command: 'idle games', key, userId: user?.id ?? null, games: user ? await listIdleGames(db, user.id) : null };
+      };
+    },
+  },
+  {
     name: 'idle set',
-    usage: `idle set <user> --state <state> [--game <appid>:<cards>:<name>]... [--cards N]
+    usage: `idle set <user> --state <state> [--game <appid>:<cards>[:<name>]]... [--cards N]
                                   store a user's cloud-idling status and push it
                                   to their open pages; state is one of
                                   ${CloudIdleState.options.join(', ')}; each --game
-                                  is a game being idled and the cards it has left;
+                                  is a game being idled and the cards it has left
+                                  (named from the bundled list when no name given);
                                   --cards is the account's total (default: the
                                   games' sum)`,
     parse(rest) {

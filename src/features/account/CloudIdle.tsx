@@ -5,7 +5,8 @@
  * it shows a loading placeholder instead of controls that would do nothing yet.
  */
 import { useStore } from '@nanostores/preact';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import { idleGameCalls, type IdleGame } from '#contract/idle-games.ts';
 import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
@@ -13,21 +14,29 @@ import type { HubProblem } from '@/lib/realtime/hub-client.ts';
 import { hub } from '@/stores/realtime.ts';
 import { $isLoggedIn, loginUrl } from '@/stores/session.ts';
 import { $cloudIdle, followCloudIdle } from './cloud-idle.ts';
+import { authCall } from './island.tsx';
 
 interface Props {
   /** This page's translations of the realtime.* and cloudIdle.* keys, account.signInToSee and nav.login. */
   strings: Strings;
   locale: LocaleCode;
   loginPath: string;
+  /** The game list page, where the games to idle are chosen. */
+  gamePath: string;
 }
 
-export default function CloudIdle({ strings, locale, loginPath }: Props) {
+export default function CloudIdle({ strings, locale, loginPath, gamePath }: Props) {
   const t = translator(strings);
   const state = useStore(hub.$state);
   const problem = useStore(hub.$problem);
   const status = useStore($cloudIdle);
   const loggedIn = useStore($isLoggedIn);
   useEffect(followCloudIdle, []);
+  // The games chosen for idling; a failure leaves the section out (the page's 401 handler deals with a lost login).
+  const [list, setList] = useState<IdleGame[] | null>(null);
+  useEffect(() => {
+    if (loggedIn) void authCall(idleGameCalls.list).then(setList, () => {});
+  }, [loggedIn]);
 
   const problemText = (p: HubProblem) => p.serverMessage ?? t(p.key, { error: p.error ?? '' });
   const problemNotice = problem && (
@@ -50,7 +59,7 @@ export default function CloudIdle({ strings, locale, loginPath }: Props) {
   }
 
   return (
-    <div className="cloud-idle">
+    <div className="cloud-idle account-sections">
       <div className="hub-state" data-state={state}>
         <span className="hub-dot" aria-hidden="true" />
         <span>
@@ -96,6 +105,24 @@ export default function CloudIdle({ strings, locale, loginPath }: Props) {
           </>
         )}
       </section>
+
+      {list && (
+        <section className="card" aria-labelledby="game-list-heading" data-game-list>
+          <h2 id="game-list-heading">{t('cloudIdle.list.title')}</h2>
+          {list.length === 0 ? (
+            <p className="muted">{t('cloudIdle.list.empty')}</p>
+          ) : (
+            <ul className="idled-games">
+              {list.map((game) => (
+                <li key={game.AppId}>{game.Name ?? t('cloudIdle.list.unlisted', { id: game.AppId })}</li>
+              ))}
+            </ul>
+          )}
+          <a className="button button-secondary button-small" href={gamePath}>
+            {t('cloudIdle.list.edit')}
+          </a>
+        </section>
+      )}
     </div>
   );
 }

@@ -19,11 +19,14 @@ import { printable } from '#contract/fields.ts';
 import { deviceCalls } from '#contract/device-login.ts';
 import { externalLogin, keyPadding } from '#contract/external-login.ts';
 import { identity, support, system } from '#contract/identity.ts';
+import { idleGameCalls } from '#contract/idle-games.ts';
 import { hubEvents, hubMethods } from '#contract/realtime.ts';
 import { startApp, type TestApp } from './harness.ts';
 
 const run = promisify(execFile);
-const routes: ApiRoute[] = [identity, accountCalls, externalLogin, deviceCalls, support, system, admin, dev].flatMap((group) => Object.values(group));
+const routes: ApiRoute[] = [identity, accountCalls, externalLogin, deviceCalls, idleGameCalls, support, system, admin, dev].flatMap((group) =>
+  Object.values(group),
+);
 
 const phone = '13900009999';
 const email = 'nul-test@example.com';
