@@ -31,6 +31,8 @@ const Timestamp = text();
 export const ExternalAccount = z.object({
   Id: z.int(),
   Provider: text(),
+  /** The identity's id at its provider: for Steam, the SteamID64. */
+  Subject: text(),
   DisplayName: text(),
   BoundAt: Timestamp,
 });

@@ -25,6 +25,7 @@ const pageTypes = [
   '/account/center/info',
   '/account/center/steam/cloudidea',
   '/account/center/game',
+  '/account/center/steam/point',
   '/payment',
   '/faqbox',
   '/no-such-page',

@@ -100,6 +100,7 @@ function toUserInfo(user: UserRow, bound: Array<typeof externalAccounts.$inferSe
     ExternalAccounts: bound.map((account) => ({
       Id: account.id,
       Provider: account.provider,
+      Subject: account.subject,
       DisplayName: account.displayName,
       BoundAt: account.createdAt.toISOString(),
     })),

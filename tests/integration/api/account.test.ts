@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountCalls, avatarRules } from '#contract/account.ts';
@@ -16,6 +16,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { identity } from '#contract/identity.ts';
 import { emailConfirmations, externalAccounts, users } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/modules/identity/passwords.ts';
+import { expectBadTokensRefused } from './bad-tokens.ts';
 import * as codes from './codes.ts';
 import { startApp, type CallOptions, type TestApp } from './harness.ts';
 
@@ -86,26 +87,12 @@ const authenticatedCalls: Array<[string, ApiRoute, CallOptions]> = [
 ];
 
 describe('authentication', () => {
-  it.each(authenticatedCalls)('%s refuses no token, an expired token and a revoked token with 401', async (_, route, options) => {
-    const expect401 = async (token?: string) => {
-      const response = await t.call(route, { ...options, token });
-      expect(response.status).toBe(401);
-      expect(response.body).toMatchObject({ code: 401, message: 'Your login has expired. Please log in again.' });
-    };
-    await expect401();
-    await expect401('not-a-token');
-
-    // Expired before it was ever used, so no instance remembers it as valid.
-    const expired = await login();
-    await t.app.db.execute(
-      sql`update tokens set expires_at = now() - interval '1 second' where session_id in (select id from sessions where user_id = ${expired.user.Id})`,
-    );
-    await expect401(expired.token);
-
-    const revoked = await login();
-    expect((await t.call(identity.logout, { token: revoked.token })).status).toBe(200);
-    await expect401(revoked.token);
-  });
+  it.each(authenticatedCalls)('%s refuses no token, an expired token and a revoked token with 401', (_, route, options) =>
+    expectBadTokensRefused(t, route, options, async () => {
+      const { token, user } = await login();
+      return { token, userId: user.Id };
+    }),
+  );
 });
 
 describe('profile', () => {

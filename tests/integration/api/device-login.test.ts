@@ -10,6 +10,7 @@ import { deviceCalls, deviceLogin } from '#contract/device-login.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { identity } from '#contract/identity.ts';
 import { loginEvents } from '../../../server/db/schema.ts';
+import { expectBadTokensRefused } from './bad-tokens.ts';
 import { sendSms } from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
 
@@ -136,17 +137,10 @@ describe('authentication', () => {
   it.each([
     ['describe', deviceCalls.describe, { params: { userCode: 'BCDF-GHJK' } }],
     ['decide', deviceCalls.decide, { body: { UserCode: 'BCDF-GHJK', Approve: true } }],
-  ] as const)('%s refuses no token, an expired token and a revoked token with 401', async (_, route, options) => {
-    const expect401 = async (token?: string) => expect((await t.call(route, { ...options, token })).status).toBe(401);
-    await expect401();
-    await expect401('not-a-token');
-    const expired = await smsLogin();
-    await t.app.db.execute(
-      sql`update tokens set expires_at = now() - interval '1 second' where session_id in (select id from sessions where user_id = ${expired.User.Id})`,
-    );
-    await expect401(expired.AccessToken);
-    const revoked = await smsLogin();
-    await t.call(identity.logout, { token: revoked.AccessToken });
-    await expect401(revoked.AccessToken);
-  });
+  ] as const)('%s refuses no token, an expired token and a revoked token with 401', (_, route, options) =>
+    expectBadTokensRefused(t, route, options, async () => {
+      const login = await smsLogin();
+      return { token: login.AccessToken, userId: login.User.Id };
+    }),
+  );
 });

@@ -4,13 +4,13 @@
  * under racing adds, nobody touching another user's list, and the operators'
  * `idle games` and `idle set --game <appid>:<cards>`.
  */
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, adminTokenHeader } from '#contract/admin.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { idleGameCalls, maxIdleGames } from '#contract/idle-games.ts';
 import { identity } from '#contract/identity.ts';
 import { idleGames } from '../../../server/db/schema.ts';
+import { expectBadTokensRefused } from './bad-tokens.ts';
 import { sendSms } from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
 
@@ -80,19 +80,7 @@ describe('the game list', () => {
     ['list', idleGameCalls.list, {}],
     ['add', idleGameCalls.add, { body: { AppId: 730 } }],
     ['remove', idleGameCalls.remove, { params: { appId: 730 } }],
-  ] as const)('%s refuses no token, an expired token and a revoked token with 401', async (_, route, options) => {
-    const expect401 = async (token?: string) => expect((await t.call(route, { ...options, token })).status).toBe(401);
-    await expect401();
-    await expect401('not-a-token');
-    const expired = await login();
-    await t.app.db.execute(
-      sql`update tokens set expires_at = now() - interval '1 second' where session_id in (select id from sessions where user_id = ${expired.userId})`,
-    );
-    await expect401(expired.token);
-    const revoked = await login();
-    await t.call(identity.logout, { token: revoked.token });
-    await expect401(revoked.token);
-  });
+  ] as const)('%s refuses no token, an expired token and a revoked token with 401', (_, route, options) => expectBadTokensRefused(t, route, options, login));
 });
 
 describe('the operators', () => {

@@ -64,7 +64,7 @@ describe('Steam', () => {
     const first = result(landing, caller);
     expect(first).toMatchObject({ Status: 'bindPhone', Provider: 'steam', DisplayName: 'Gordon' });
     const login = await bindPhone(first);
-    expect(login.User.ExternalAccounts).toMatchObject([{ Provider: 'steam', DisplayName: 'Gordon' }]);
+    expect(login.User.ExternalAccounts).toMatchObject([{ Provider: 'steam', Subject: steamId, DisplayName: 'Gordon' }]);
 
     const again = newCaller(t);
     const second = result(await quickLogin(origin, 'steam', again, { id: steamId, name: 'Gordon F.' }), again);

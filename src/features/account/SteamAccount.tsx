@@ -1,0 +1,157 @@
+/**
+ * The Steam section of the account centre: the linked Steam identity —
+ * persona name, SteamID64 and profile — linked through Steam quick login and
+ * unlinked here. On the section's home (`overview`) it comes with a summary
+ * of cloud idling: its live state and the games on the list.
+ */
+import { useStore } from '@nanostores/preact';
+import { useEffect, useState } from 'react';
+import { externalLoginErrors } from '#contract/external-login.ts';
+import { identity } from '#contract/identity.ts';
+import { idleGameCalls } from '#contract/idle-games.ts';
+import type { LocaleCode } from '@/i18n/locales.ts';
+import { formatDateTime } from '@/i18n/dates.ts';
+import { translator, type Strings } from '@/i18n/strings.ts';
+import type { KeysUnder } from '@/i18n/t.ts';
+import { $authToken, $user, refreshUser, updateUser } from '@/stores/session.ts';
+import { startQuickLogin } from '@/stores/quick-login.ts';
+import { $cloudIdle, followCloudIdle } from './cloud-idle.ts';
+import { authCall, Loading, NoticeLine, useAction } from './island.tsx';
+
+type Key = KeysUnder<
+  'account.steam' | 'account.bind.unbindConfirm' | 'account.bind.linked' | 'login.external' | 'cloudIdle.state' | 'cloudIdle.none' | 'api' | 'common.loading'
+>;
+
+interface Props {
+  strings: Strings<Key>;
+  locale: LocaleCode;
+  view: 'overview' | 'account';
+  /** The cloud-idling page and the game list. */
+  cloudIdlePath: string;
+  gamePath: string;
+}
+
+const profileUrl = (steamId: string) => `https://steamcommunity.com/profiles/${steamId}`;
+
+function CloudIdleSummary({
+  t,
+  cloudIdlePath,
+  gamePath,
+}: {
+  t: (key: Key, params?: Record<string, string | number>) => string;
+  cloudIdlePath: string;
+  gamePath: string;
+}) {
+  const status = useStore($cloudIdle);
+  const [games, setGames] = useState<number | null>(null);
+  useEffect(followCloudIdle, []);
+  useEffect(
+    () =>
+      void authCall(idleGameCalls.list).then(
+        (list) => setGames(list.length),
+        () => {},
+      ),
+    [],
+  );
+  return (
+    <section className="card" aria-labelledby="steam-idle-heading" data-cloud-idle-summary>
+      <h2 id="steam-idle-heading">{t('account.steam.cloudIdle')}</h2>
+      {status === null && <p className="muted">{t('cloudIdle.none')}</p>}
+      {status && <p data-idle-state={status.State}>{t(`cloudIdle.state.${status.State}`)}</p>}
+      {games !== null && <p className="muted">{t('account.steam.games', { count: games })}</p>}
+      <div className="form-actions">
+        <a className="button button-small" href={cloudIdlePath}>
+          {t('account.steam.openCloudIdle')}
+        </a>
+        <a className="button button-secondary button-small" href={gamePath}>
+          {t('account.steam.editGames')}
+        </a>
+      </div>
+    </section>
+  );
+}
+
+export default function SteamAccount({ strings, locale, view, cloudIdlePath, gamePath }: Props) {
+  const t = translator(strings);
+  const user = useStore($user);
+  const action = useAction(t);
+  // The linked identity may have changed in another tab, or come from a link just made.
+  useEffect(() => void refreshUser().catch(() => {}), []);
+  // Back from linking Steam: say how it went, once.
+  useEffect(() => {
+    const query = new URLSearchParams(location.search);
+    const outcome = query.get('external');
+    if (!outcome) return;
+    history.replaceState(history.state, '', location.pathname);
+    const failed = externalLoginErrors.find((reason) => reason === outcome);
+    action.setNotice(
+      failed
+        ? { kind: 'error', text: t(`login.external.${failed}`, { provider: 'Steam' }) }
+        : { kind: 'ok', text: t('account.bind.linked', { provider: 'Steam' }) },
+    );
+  }, []);
+  if (!user) return <Loading text={t('common.loading')} />;
+  const steam = user.ExternalAccounts.find((account) => account.Provider === 'steam');
+
+  function link() {
+    const token = $authToken.get();
+    if (token) void action.run(() => startQuickLogin('steam', { purpose: 'bind', returnPath: location.pathname, lang: locale, token }));
+  }
+
+  async function unlink(id: number) {
+    if (!confirm(t('account.bind.unbindConfirm', { provider: 'Steam' }))) return;
+    const updated = await action.run(() => authCall(identity.unbundleAccount, { params: { id } }), t('account.steam.unlinked'));
+    if (updated) updateUser(updated);
+  }
+
+  return (
+    <div className="account-sections">
+      <section className="card" aria-labelledby="steam-heading" data-steam-identity>
+        <h2 id="steam-heading">{t('account.steam.linkedTitle')}</h2>
+        {steam ? (
+          <>
+            <dl className="facts">
+              <div>
+                <dt>{t('account.steam.personaName')}</dt>
+                <dd data-persona>{steam.DisplayName}</dd>
+              </div>
+              {steam.Subject && (
+                <div>
+                  <dt>{t('account.steam.steamId')}</dt>
+                  <dd data-steam-id>{steam.Subject}</dd>
+                </div>
+              )}
+              <div>
+                <dt>{t('account.steam.linkedAt')}</dt>
+                <dd>{formatDateTime(steam.BoundAt, locale)}</dd>
+              </div>
+            </dl>
+            <div className="form-actions">
+              {steam.Subject && (
+                <a className="button button-secondary button-small" href={profileUrl(steam.Subject)} rel="noopener noreferrer" target="_blank">
+                  {t('account.steam.profile')}
+                </a>
+              )}
+              {view === 'account' && (
+                <button type="button" className="button button-secondary button-small" disabled={action.busy} onClick={() => void unlink(steam.Id)}>
+                  {t('account.steam.unlink')}
+                </button>
+              )}
+            </div>
+          </>
+        ) : (
+          <>
+            <p className="muted">{t('account.steam.notLinked')}</p>
+            <div className="form-actions">
+              <button type="button" className="button" disabled={action.busy} onClick={link}>
+                {t('account.steam.link')}
+              </button>
+            </div>
+          </>
+        )}
+        <NoticeLine notice={action.notice} />
+      </section>
+      {view === 'overview' && <CloudIdleSummary t={t} cloudIdlePath={cloudIdlePath} gamePath={gamePath} />}
+    </div>
+  );
+}
