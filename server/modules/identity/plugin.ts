@@ -4,7 +4,6 @@
  * account. A session that ends closes its live hub connections at once.
  */
 import path from 'node:path';
-import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import { avatarFilesPath } from '#contract/account.ts';
@@ -41,10 +40,8 @@ export default fp(
       maxAge: '365d',
       immutable: true,
     });
-    // A quick login's state rides in a cookie between its start and its return.
-    await app.register(fastifyCookie);
     accountRoutes(app, sessions, users, avatars);
-    identityRoutes(app, sessions, users);
+    await identityRoutes(app, sessions, users);
   },
   { name: 'identity', dependencies: ['database', 'keys', 'messengers', 'hub'] },
 );

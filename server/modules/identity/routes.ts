@@ -1,4 +1,5 @@
 /** The identity calls of spec §7. */
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '#contract/errors.ts';
 import { externalLogin } from '#contract/external-login.ts';
@@ -18,7 +19,7 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 import type { IssuedTokens, SessionStore } from './sessions.ts';
 import { createEmailUser, emailTaken, findByAccount, userForPhone, type UserInfoStore } from './users.ts';
 
-export function identityRoutes(app: FastifyInstance, sessions: SessionStore, users: UserInfoStore): void {
+export async function identityRoutes(app: FastifyInstance, sessions: SessionStore, users: UserInfoStore): Promise<void> {
   const { db, keys } = app;
   // Stricter per-address limits on the calls that send messages or check secrets.
   const perMinute = app.config.IDENTITY_RATE_LIMIT_PER_MINUTE;
@@ -100,7 +101,11 @@ export function identityRoutes(app: FastifyInstance, sessions: SessionStore, use
     async ({ body, request }) => loginWithCode('sms', body.Phone, body.Code, body.DeviceId, request, (tx) => redeemTicket(tx, body.Ticket, body.Phone)),
     loginLimit,
   );
-  externalLoginRoutes(app, sessions, users, loginLimit);
+  // A quick login's state rides in a cookie between its start and its return: only those routes read cookies.
+  await app.register(async (external) => {
+    await external.register(fastifyCookie);
+    externalLoginRoutes(external, sessions, users, loginLimit);
+  });
   deviceLoginRoutes(app, sessions, users, { start: sendLimit, decide: loginLimit });
 
   registerRoute(app, identity.validateRegisterEmail, async ({ body }) => ({ data: { Available: !(await emailTaken(db, body.Email)) } }));
