@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { localeSegment, type LocaleCode } from '#contract/locales.ts';
 import { hubTiming } from '#contract/realtime.ts';
 import { defaultSiteUrl } from '#contract/site.ts';
 
@@ -131,16 +132,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** Whether the development stand-ins (outboxes, and later identity providers, payment sandbox, store) may run. */
 export const devStandInsAllowed = (config: Config): boolean => config.NODE_ENV !== 'production';
 
+/** Where a request came to (a Fastify request has both). */
+interface RequestAddress {
+  protocol: string;
+  host: string;
+}
+
 /**
  * The origin links in e-mails lead to: SITE_URL; without it, outside
  * production, the address the request came to (so a local try-out gets local
  * links), and in production the published site.
  */
-export function siteOrigin(config: Config, requestOrigin: string): string {
-  return new URL(config.SITE_URL ?? (devStandInsAllowed(config) ? requestOrigin : defaultSiteUrl)).origin;
+export function siteOrigin(config: Config, request: RequestAddress): string {
+  return new URL(config.SITE_URL ?? (devStandInsAllowed(config) ? `${request.protocol}://${request.host}` : defaultSiteUrl)).origin;
+}
+
+/** A page of the site in a language (`https://…/ja/account/login`), for addresses the server sends people to. */
+export function sitePageUrl(config: Config, request: RequestAddress, locale: LocaleCode, path: string): string {
+  const segment = localeSegment(locale);
+  return `${siteOrigin(config, request)}${segment ? `/${segment}` : ''}${path}`;
 }
 
 /** The origin the API answers on, for addresses outside services send browsers back to. */
-export function apiOrigin(config: Config, requestOrigin: string): string {
-  return config.PUBLIC_API_URL ? new URL(config.PUBLIC_API_URL).origin : siteOrigin(config, requestOrigin);
+export function apiOrigin(config: Config, request: RequestAddress): string {
+  return config.PUBLIC_API_URL ? new URL(config.PUBLIC_API_URL).origin : siteOrigin(config, request);
 }

@@ -20,7 +20,7 @@ import { call, routeUrl, serverPublicKey } from '@/lib/api/client.ts';
 import { createSealer, hexSealer } from '@/lib/api/crypto.ts';
 import type { AuthToken } from '@/lib/auth-token.ts';
 import { readJson, storageKeys, writeJson } from '@/lib/storage.ts';
-import { deviceId } from '@/stores/session.ts';
+import { $authToken, deviceId } from './session.ts';
 
 /** What a quick login is for: logging in, or linking the identity to the logged-in account. */
 export type QuickPurpose = 'login' | 'bind';
@@ -63,6 +63,22 @@ export async function startQuickLogin(provider: QuickLoginProvider, options: Sta
     ...bind,
   } as const;
   location.assign(routeUrl(externalLogin.start, { params: { provider }, body }));
+}
+
+/** Links `provider` to the logged-in account: a quick login that comes back to this page, which then reads `takeLinkOutcome`. */
+export function startLinking(provider: QuickLoginProvider, lang: LocaleCode): Promise<void> {
+  const token = $authToken.get();
+  if (!token) return Promise.resolve();
+  return startQuickLogin(provider, { purpose: 'bind', returnPath: location.pathname, lang, token });
+}
+
+/** How a linking went, as the login page sent it back to this page (`?external=linked|<reason>&provider=…`); once. */
+export function takeLinkOutcome(): { provider: string; error: ExternalLoginError | null } | null {
+  const query = new URLSearchParams(location.search);
+  const outcome = query.get('external');
+  if (!outcome) return null;
+  history.replaceState(history.state, '', location.pathname);
+  return { provider: query.get('provider') ?? '', error: isError(outcome) ? outcome : null };
 }
 
 const isError = (reason: string | null): reason is ExternalLoginError => externalLoginErrors.some((known) => known === reason);

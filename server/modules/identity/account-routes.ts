@@ -3,8 +3,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { accountCalls, nicknameProblem } from '#contract/account.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import { localeSegment } from '#contract/locales.ts';
-import { siteOrigin } from '../../config.ts';
+import { sitePageUrl } from '../../config.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Transaction } from '../../db/open.ts';
 import { users, verificationCodes } from '../../db/schema.ts';
@@ -140,8 +139,7 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
       const [holder] = await db.select({ id: users.id }).from(users).where(eq(users.email, body.Email));
       if (holder && holder.id !== auth.userId) throw new ApiError(ErrorCode.EmailTaken, 'emailTaken');
       const token = await createEmailLink(db, auth.userId, body.Email);
-      const segment = localeSegment(request.locale);
-      const link = `${siteOrigin(app.config, `${request.protocol}://${request.host}`)}${segment ? `/${segment}` : ''}/verification/email/confirm?token=${token}`;
+      const link = sitePageUrl(app.config, request, request.locale, `/verification/email/confirm?token=${token}`);
       await app.email.send({
         to: body.Email,
         subject: message(request.locale, 'emailLinkSubject'),

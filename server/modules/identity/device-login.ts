@@ -5,14 +5,14 @@
  * so a request is decided once and its tokens are handed out once, however
  * the calls race.
  */
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import QRCode from 'qrcode';
 import { deviceCalls, deviceLogin } from '#contract/device-login.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import { localeSegment } from '#contract/locales.ts';
-import { siteOrigin } from '../../config.ts';
+import { sitePageUrl } from '../../config.ts';
+import { hashOpaqueToken, newOpaqueToken } from '../../crypto/opaque-tokens.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Database } from '../../db/open.ts';
 import { deviceAuthorizations } from '../../db/schema.ts';
@@ -22,8 +22,6 @@ import { placeOf } from './client-info.ts';
 import { recordLogin } from './login-history.ts';
 import type { SessionStore } from './sessions.ts';
 import type { UserInfoStore } from './users.ts';
-
-const hash = (deviceCode: string) => createHash('sha256').update(deviceCode).digest('base64url');
 
 function newUserCode(): string {
   const letters = Array.from({ length: 8 }, () => deviceLogin.userCodeAlphabet[randomInt(deviceLogin.userCodeAlphabet.length)]).join('');
@@ -41,16 +39,15 @@ type Limit = { rateLimit: { max: number; timeWindow: number } };
 
 export function deviceLoginRoutes(app: FastifyInstance, sessions: SessionStore, users: UserInfoStore, limits: { start: Limit; decide: Limit }): void {
   const { db, config } = app;
-  const requestOrigin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
   registerRoute(
     app,
     deviceCalls.start,
     async ({ body, request }) => {
-      const deviceCode = randomBytes(32).toString('base64url');
+      const deviceCode = newOpaqueToken();
       const now = Date.now();
       const row = {
-        deviceCodeHash: hash(deviceCode),
+        deviceCodeHash: hashOpaqueToken(deviceCode),
         deviceId: body.DeviceId,
         device: [body.DeviceName, body.System].filter(Boolean).join(' · '),
         ip: request.ip,
@@ -68,8 +65,7 @@ export function deviceLoginRoutes(app: FastifyInstance, sessions: SessionStore, 
           userCode = newUserCode();
         }
       }
-      const segment = localeSegment(body.Lang ?? request.locale);
-      const page = `${siteOrigin(config, requestOrigin(request))}${segment ? `/${segment}` : ''}/account/login?${deviceLogin.queryParameter}`;
+      const page = sitePageUrl(config, request, body.Lang ?? request.locale, `/account/login?${deviceLogin.queryParameter}`);
       const complete = `${page}=${userCode}`;
       return {
         data: {
@@ -93,21 +89,23 @@ export function deviceLoginRoutes(app: FastifyInstance, sessions: SessionStore, 
       const [row] = await tx
         .select()
         .from(deviceAuthorizations)
-        .where(eq(deviceAuthorizations.deviceCodeHash, hash(body.DeviceCode)))
+        .where(eq(deviceAuthorizations.deviceCodeHash, hashOpaqueToken(body.DeviceCode)))
         .for('update');
       if (!row || row.usedAt || row.expiresAt <= now) return new ApiError(ErrorCode.DeviceCodeExpired, 'deviceCodeExpired');
+      const mark = (change: Partial<typeof deviceAuthorizations.$inferInsert>) =>
+        tx.update(deviceAuthorizations).set(change).where(eq(deviceAuthorizations.deviceCodeHash, row.deviceCodeHash));
       const tooSoon = row.lastPolledAt && now.getTime() - row.lastPolledAt.getTime() < deviceLogin.intervalSeconds * 1000;
       if (row.status === 'denied') {
-        await tx.update(deviceAuthorizations).set({ usedAt: now }).where(eq(deviceAuthorizations.deviceCodeHash, row.deviceCodeHash));
+        await mark({ usedAt: now });
         return new ApiError(ErrorCode.DeviceAccessDenied, 'deviceAccessDenied');
       }
       if (row.status === 'pending' || tooSoon || row.userId === null) {
-        await tx.update(deviceAuthorizations).set({ lastPolledAt: now }).where(eq(deviceAuthorizations.deviceCodeHash, row.deviceCodeHash));
+        await mark({ lastPolledAt: now });
         return tooSoon
           ? new ApiError(ErrorCode.DeviceSlowDown, 'deviceSlowDown')
           : new ApiError(ErrorCode.DeviceAuthorizationPending, 'deviceAuthorizationPending');
       }
-      await tx.update(deviceAuthorizations).set({ usedAt: now, lastPolledAt: now }).where(eq(deviceAuthorizations.deviceCodeHash, row.deviceCodeHash));
+      await mark({ usedAt: now, lastPolledAt: now });
       const client = { ip: row.ip, place: row.place, device: row.device };
       await recordLogin(tx, row.userId, 'device', true, client);
       return { userId: row.userId, tokens: await sessions.open(tx, row.userId, row.deviceId, client, now) };

@@ -4,11 +4,11 @@
  * `verification.emailLinkValidity`. Sending is limited like codes are: one link
  * a minute to an address, and a daily cap per account.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
 import { ErrorCode } from '#contract/errors.ts';
 import { facts, periodMs } from '#contract/facts.ts';
 import { verification } from '#contract/identity.ts';
+import { hashOpaqueToken as hashOf, newOpaqueToken } from '../../crypto/opaque-tokens.ts';
 import type { Database } from '../../db/open.ts';
 import { emailConfirmations, users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -16,7 +16,6 @@ import { ApiError, tooManyRequests } from '../../http/api-error.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
 
 const validMs = periodMs(facts.verification.emailLinkValidity);
-const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /** A new link's token for `email`; throws 429 when the account asked too often. */
 export async function createEmailLink(db: Database, userId: number, email: string, now = new Date()): Promise<string> {
@@ -34,7 +33,7 @@ export async function createEmailLink(db: Database, userId: number, email: strin
       .from(emailConfirmations)
       .where(and(eq(emailConfirmations.userId, userId), gt(emailConfirmations.createdAt, new Date(now.getTime() - 24 * 3600_000))));
     if (sent >= verification.dailyPerTarget) throw tooManyRequests();
-    const token = randomBytes(24).toString('base64url');
+    const token = newOpaqueToken(24);
     await tx.insert(emailConfirmations).values({ userId, email, tokenHash: hashOf(token), expiresAt: new Date(now.getTime() + validMs), createdAt: now });
     return token;
   });

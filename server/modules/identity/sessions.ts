@@ -9,10 +9,10 @@
  * and `onRevoked` hears of every session that ended, so its live connections
  * can be closed.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { ErrorCode } from '#contract/errors.ts';
 import { lifetimes, type Session } from '#contract/identity.ts';
+import { hashOpaqueToken as hashToken, newOpaqueToken as newToken } from '../../crypto/opaque-tokens.ts';
 import type { Database, Transaction } from '../../db/open.ts';
 import { sessions, tokens } from '../../db/schema.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
@@ -26,9 +26,6 @@ export interface IssuedTokens {
   RefreshToken: string;
   RefreshExpiresIn: number;
 }
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
-const newToken = () => randomBytes(32).toString('base64url');
 
 /** How stale `last_seen_at` may get before a request writes it again: keeps reads read-only. */
 const lastSeenPrecisionMs = 60_000;

@@ -7,14 +7,13 @@
 import { useStore } from '@nanostores/preact';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { accountCalls, type QuickLoginProvider } from '#contract/account.ts';
-import { externalLoginErrors } from '#contract/external-login.ts';
 import type { LocaleCode } from '#contract/locales.ts';
 import { identity } from '#contract/identity.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { quickProviders, startQuickLogin } from '@/stores/quick-login.ts';
-import { $authToken, $user, refreshUser, updateUser } from '@/stores/session.ts';
-import { authCall, CodeField, Loading, NoticeLine, useAction, useFields } from './island.tsx';
+import { quickProviders, startLinking } from '@/stores/quick-login.ts';
+import { $user, refreshUser, updateUser } from '@/stores/session.ts';
+import { authCall, CodeField, Loading, NoticeLine, useAction, useFields, useLinkOutcome } from './island.tsx';
 import { providerIcon, providerName, quickLoginProviders } from '@/lib/quick-login-providers.ts';
 
 interface Props {
@@ -44,18 +43,7 @@ export default function AccountBind({ strings, emailSentPath }: Props) {
       ),
     [],
   );
-  // Back from linking a quick-login identity (the login page sends the outcome here): say how it went, once.
-  useEffect(() => {
-    const query = new URLSearchParams(location.search);
-    const outcome = query.get('external');
-    const provider = providerName(query.get('provider') ?? '');
-    if (!outcome) return;
-    history.replaceState(history.state, '', location.pathname);
-    const failed = externalLoginErrors.find((reason) => reason === outcome);
-    identities.setNotice(
-      failed ? { kind: 'error', text: t(`login.external.${failed}`, { provider }) } : { kind: 'ok', text: t('account.bind.linked', { provider }) },
-    );
-  }, []);
+  useLinkOutcome(identities.setNotice, t);
   if (!user) return <Loading text={t('common.loading')} />;
 
   const sendOldCode = () => phone.run(() => authCall(accountCalls.sendOwnCode, { body: { Channel: 'sms' } }), t('account.bind.codeSent'));
@@ -80,13 +68,7 @@ export default function AccountBind({ strings, emailSentPath }: Props) {
     if (sent) location.assign(emailSentPath);
   }
 
-  function link(provider: QuickLoginProvider) {
-    const token = $authToken.get();
-    if (!token) return;
-    void identities.run(() =>
-      startQuickLogin(provider, { purpose: 'bind', returnPath: location.pathname, lang: document.documentElement.lang as LocaleCode, token }),
-    );
-  }
+  const link = (provider: QuickLoginProvider) => void identities.run(() => startLinking(provider, document.documentElement.lang as LocaleCode));
 
   async function unbind(id: number, provider: string) {
     if (!confirm(t('account.bind.unbindConfirm', { provider: providerName(provider) }))) return;

@@ -6,17 +6,16 @@
  */
 import { useStore } from '@nanostores/preact';
 import { useEffect, useState } from 'react';
-import { externalLoginErrors } from '#contract/external-login.ts';
 import { identity } from '#contract/identity.ts';
 import { idleGameCalls } from '#contract/idle-games.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { $authToken, $user, refreshUser, updateUser } from '@/stores/session.ts';
-import { startQuickLogin } from '@/stores/quick-login.ts';
+import { $user, refreshUser, updateUser } from '@/stores/session.ts';
+import { startLinking } from '@/stores/quick-login.ts';
 import { $cloudIdle, followCloudIdle } from './cloud-idle.ts';
-import { authCall, Loading, NoticeLine, useAction } from './island.tsx';
+import { authCall, Loading, NoticeLine, useAction, useLinkOutcome } from './island.tsx';
 
 type Key = KeysUnder<
   'account.steam' | 'account.bind.unbindConfirm' | 'account.bind.linked' | 'login.external' | 'cloudIdle.state' | 'cloudIdle.none' | 'api' | 'common.loading'
@@ -77,26 +76,11 @@ export default function SteamAccount({ strings, locale, view, cloudIdlePath, gam
   const action = useAction(t);
   // The linked identity may have changed in another tab, or come from a link just made.
   useEffect(() => void refreshUser().catch(() => {}), []);
-  // Back from linking Steam: say how it went, once.
-  useEffect(() => {
-    const query = new URLSearchParams(location.search);
-    const outcome = query.get('external');
-    if (!outcome) return;
-    history.replaceState(history.state, '', location.pathname);
-    const failed = externalLoginErrors.find((reason) => reason === outcome);
-    action.setNotice(
-      failed
-        ? { kind: 'error', text: t(`login.external.${failed}`, { provider: 'Steam' }) }
-        : { kind: 'ok', text: t('account.bind.linked', { provider: 'Steam' }) },
-    );
-  }, []);
+  useLinkOutcome(action.setNotice, t);
   if (!user) return <Loading text={t('common.loading')} />;
   const steam = user.ExternalAccounts.find((account) => account.Provider === 'steam');
 
-  function link() {
-    const token = $authToken.get();
-    if (token) void action.run(() => startQuickLogin('steam', { purpose: 'bind', returnPath: location.pathname, lang: locale, token }));
-  }
+  const link = () => void action.run(() => startLinking('steam', locale));
 
   async function unlink(id: number) {
     if (!confirm(t('account.bind.unbindConfirm', { provider: 'Steam' }))) return;

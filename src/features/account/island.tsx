@@ -12,6 +12,8 @@ import { verification } from '#contract/identity.ts';
 import type { Translate, UiKey } from '@/i18n/strings.ts';
 import { call, type CallOptions } from '@/lib/api/client.ts';
 import { failureMessage } from '@/lib/api/errors.ts';
+import { providerName } from '@/lib/quick-login-providers.ts';
+import { takeLinkOutcome } from '@/stores/quick-login.ts';
 import { $authToken } from '@/stores/session.ts';
 
 /** Calls a route as the logged-in user. */
@@ -51,6 +53,20 @@ export function useAction(t: Translate<FailureKey>) {
     }
   }
   return { busy, notice, setNotice, run };
+}
+
+/** Back from linking a quick-login identity (the login page sends the outcome here): says how it went, once. */
+export function useLinkOutcome(setNotice: (notice: Notice) => void, t: Translate<Extract<UiKey, `login.external.${string}`> | 'account.bind.linked'>): void {
+  useEffect(() => {
+    const outcome = takeLinkOutcome();
+    if (!outcome) return;
+    const provider = providerName(outcome.provider);
+    setNotice(
+      outcome.error
+        ? { kind: 'error', text: t(`login.external.${outcome.error}`, { provider }) }
+        : { kind: 'ok', text: t('account.bind.linked', { provider }) },
+    );
+  }, []);
 }
 
 export function NoticeLine({ notice }: { notice: Notice | null }) {

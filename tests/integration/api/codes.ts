@@ -1,7 +1,7 @@
 /** The codes a test app sends, read from the development outbox, as a person reads their SMS or e-mail. */
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { identity } from '#contract/identity.ts';
+import { identity, type LoginResult } from '#contract/identity.ts';
 import type { TestApp } from './harness.ts';
 
 export async function outbox(t: TestApp, to: string): Promise<string[]> {
@@ -21,4 +21,12 @@ export async function sendSms(t: TestApp, phone: string): Promise<string> {
   await ageCodes(t, phone);
   expect((await t.call(identity.sendSmsCode, { body: { Phone: phone } })).status).toBe(200);
   return lastCode(t, phone);
+}
+
+/** Logs in (or registers) `phone` with the code it was sent. */
+export async function loginBySms(t: TestApp, phone: string, DeviceId: string): Promise<LoginResult> {
+  const Code = await sendSms(t, phone);
+  const response = await t.call(identity.loginOrRegister, { body: { Phone: phone, Code, DeviceId } });
+  expect(response.body.code).toBe(200);
+  return response.body.data;
 }

@@ -11,7 +11,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { identity } from '#contract/identity.ts';
 import { loginEvents } from '../../../server/db/schema.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
-import { sendSms } from './codes.ts';
+import { loginBySms } from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
 
 let t: TestApp;
@@ -23,12 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function smsLogin() {
-  const phone = newPhone();
-  const Code = await sendSms(t, phone);
-  const response = await t.call(identity.loginOrRegister, { body: { Phone: phone, Code, DeviceId: 'browser-device-1' } });
-  return response.body.data;
-}
+const smsLogin = () => loginBySms(t, newPhone(), 'browser-device-1');
 
 /** The desktop client asks to be signed in. */
 async function start(ip?: string) {

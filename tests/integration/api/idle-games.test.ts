@@ -8,10 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, adminTokenHeader } from '#contract/admin.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { idleGameCalls, maxIdleGames } from '#contract/idle-games.ts';
-import { identity } from '#contract/identity.ts';
 import { idleGames } from '../../../server/db/schema.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
-import { sendSms } from './codes.ts';
+import { loginBySms } from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
 
 let t: TestApp;
@@ -25,9 +24,8 @@ afterAll(() => t.close());
 
 async function login() {
   const phone = newPhone();
-  const Code = await sendSms(t, phone);
-  const response = await t.call(identity.loginOrRegister, { body: { Phone: phone, Code, DeviceId: 'idle-games-device' } });
-  return { phone, token: response.body.data.AccessToken, userId: response.body.data.User.Id };
+  const result = await loginBySms(t, phone, 'idle-games-device');
+  return { phone, token: result.AccessToken, userId: result.User.Id };
 }
 
 const operator = (command: string[]) => t.call(admin.run, { body: { command }, ip: '127.0.0.1', headers: { [adminTokenHeader]: t.app.adminToken } });

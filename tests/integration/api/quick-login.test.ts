@@ -12,8 +12,8 @@ import { ErrorCode } from '#contract/errors.ts';
 import { desktopLanding, externalLogin, type ExternalLoginResult } from '#contract/external-login.ts';
 import { identity } from '#contract/identity.ts';
 import { externalLogins, loginEvents } from '../../../server/db/schema.ts';
-import { sha256 } from '../../../server/modules/identity/external/accounts.ts';
-import { sendSms } from './codes.ts';
+import { hashOpaqueToken } from '../../../server/crypto/opaque-tokens.ts';
+import { loginBySms, sendSms } from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
 import { Browser, newCaller, outcome, quickLogin, startUrl, type Caller } from './quick-login-browser.ts';
 
@@ -137,7 +137,7 @@ describe('Steam answers the server does not trust', () => {
     await t.app.db
       .update(externalLogins)
       .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(externalLogins.keyHash, sha256(late.caller.sKeyHex)));
+      .where(eq(externalLogins.keyHash, hashOpaqueToken(late.caller.sKeyHex)));
     await refused(late.callback, late.browser, late.caller, 'expired');
   });
 
@@ -194,10 +194,7 @@ describe('starting', () => {
 
 /** A user logged in by SMS. */
 async function smsLogin(phone = newPhone()) {
-  const Code = await sendSms(t, phone);
-  const response = await t.call(identity.loginOrRegister, { body: { Phone: phone, Code, DeviceId: device } });
-  expect(response.body.code).toBe(200);
-  return { phone, ...response.body.data };
+  return { phone, ...(await loginBySms(t, phone, device)) };
 }
 
 describe('Microsoft and QQ', () => {

@@ -19,7 +19,7 @@ export async function devIdentityProviders(app: FastifyInstance): Promise<void> 
       idp.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
         done(null, Object.fromEntries(new URLSearchParams(body as string)));
       });
-      const base = (request: FastifyRequest) => `${apiOrigin(app.config, `${request.protocol}://${request.host}`)}/api${devIdentityProvider.path}`;
+      const base = (request: FastifyRequest) => `${apiOrigin(app.config, request)}/api${devIdentityProvider.path}`;
       devSteam(idp, base);
       devMicrosoft(idp, base);
       devQq(idp);

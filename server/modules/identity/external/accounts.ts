@@ -2,19 +2,16 @@
  * Identities on accounts: linking one, and the "bind phone" ticket a new
  * identity (or one whose account has no phone) gets before it can log in.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import type { QuickLoginProvider } from '#contract/account.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { externalLoginLifetimeMs } from '#contract/external-login.ts';
+import { hashOpaqueToken, newOpaqueToken } from '../../../crypto/opaque-tokens.ts';
 import type { Transaction } from '../../../db/open.ts';
 import { externalAccounts, externalTickets, users } from '../../../db/schema.ts';
 import { ApiError } from '../../../http/api-error.ts';
 import { userForPhone } from '../users.ts';
 import type { Identity } from './provider.ts';
-
-export const sha256 = (text: string): string => createHash('sha256').update(text).digest('base64url');
-export const randomToken = (): string => randomBytes(32).toString('base64url');
 
 /** The account an identity belongs to, with its phone, or null for an identity seen for the first time. */
 export async function ownerOf(tx: Transaction, provider: QuickLoginProvider, subject: string): Promise<{ userId: number; phone: string | null } | null> {
@@ -60,9 +57,9 @@ export async function linkIdentity(
 
 /** A ticket for proving a phone; `userId` is the identity's account when it has one (without a phone). */
 export async function issueTicket(tx: Transaction, provider: QuickLoginProvider, identity: Identity, userId: number | null): Promise<string> {
-  const ticket = randomToken();
+  const ticket = newOpaqueToken();
   await tx.insert(externalTickets).values({
-    ticketHash: sha256(ticket),
+    ticketHash: hashOpaqueToken(ticket),
     provider,
     subject: identity.subject,
     displayName: identity.displayName,
@@ -80,7 +77,7 @@ export async function issueTicket(tx: Transaction, provider: QuickLoginProvider,
  */
 export async function redeemTicket(tx: Transaction, ticket: string, phone: string): Promise<number | ApiError> {
   const now = new Date();
-  const ticketHash = sha256(ticket);
+  const ticketHash = hashOpaqueToken(ticket);
   const [valid] = await tx
     .select()
     .from(externalTickets)

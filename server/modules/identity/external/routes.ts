@@ -12,8 +12,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { QuickLoginProvider } from '#contract/account.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { desktopLanding, externalLogin, externalLoginLifetimeMs, type ExternalLoginError, type ExternalLoginResult } from '#contract/external-login.ts';
-import { localeSegment, type LocaleCode } from '#contract/locales.ts';
-import { apiOrigin, siteOrigin } from '../../../config.ts';
+import type { LocaleCode } from '#contract/locales.ts';
+import { apiOrigin, sitePageUrl } from '../../../config.ts';
+import { hashOpaqueToken, newOpaqueToken } from '../../../crypto/opaque-tokens.ts';
 import { openHex, SealError, sealHex, unwrapKey } from '../../../crypto/sealed.ts';
 import { isUniqueViolation } from '../../../db/errors.ts';
 import type { Database, Transaction } from '../../../db/open.ts';
@@ -24,13 +25,12 @@ import { clientOf, deviceOf, type ClientInfo } from '../client-info.ts';
 import { recordLogin } from '../login-history.ts';
 import type { IssuedTokens, SessionStore } from '../sessions.ts';
 import type { UserInfoStore } from '../users.ts';
-import { issueTicket, linkIdentity, ownerOf, randomToken, renameIdentity, sha256 } from './accounts.ts';
+import { issueTicket, linkIdentity, ownerOf, renameIdentity } from './accounts.ts';
 import { ExternalLoginFailure } from './failure.ts';
 import type { Identity } from './provider.ts';
 import { ProviderRegistry } from './registry.ts';
 
 const cookieName = 'beacon_external';
-const requestOrigin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 type Flow = typeof externalLogins.$inferSelect;
 /** What the return decides, before a new session's user is loaded. */
@@ -62,9 +62,7 @@ export function externalLoginRoutes(
 
   /** The site's login page in the reader's language, or the desktop client's own address. */
   function landing(request: FastifyRequest, flow: Pick<Flow, 'isWeb' | 'locale'>): string {
-    if (!flow.isWeb) return desktopLanding;
-    const segment = localeSegment(flow.locale as LocaleCode);
-    return `${siteOrigin(config, requestOrigin(request))}${segment ? `/${segment}` : ''}/account/login`;
+    return flow.isWeb ? sitePageUrl(config, request, flow.locale as LocaleCode, '/account/login') : desktopLanding;
   }
 
   function failedLanding(request: FastifyRequest, flow: Pick<Flow, 'isWeb' | 'locale'>, provider: QuickLoginProvider, reason: ExternalLoginError): string {
@@ -72,7 +70,7 @@ export function externalLoginRoutes(
   }
 
   registerRoute(app, externalLogin.providers, async ({ request }) => {
-    const providers = registry.all(apiOrigin(config, requestOrigin(request)));
+    const providers = registry.all(apiOrigin(config, request));
     return { data: [...providers].map(([Provider, provider]) => ({ Provider, CheckUrl: provider.checkUrl })) };
   });
 
@@ -88,7 +86,7 @@ export function externalLoginRoutes(
     app,
     externalLogin.start,
     async ({ body, params, request, reply }) => {
-      const origin = apiOrigin(config, requestOrigin(request));
+      const origin = apiOrigin(config, request);
       const provider = registry.get(params.provider, origin);
       if (!provider) throw new ApiError(ErrorCode.NotFound, 'externalLoginUnavailable');
       let key: Buffer;
@@ -102,9 +100,9 @@ export function externalLoginRoutes(
       }
 
       const flow = {
-        state: randomToken(),
+        state: newOpaqueToken(),
         provider: params.provider,
-        keyHash: sha256(body.sKeyHex.toLowerCase()),
+        keyHash: hashOpaqueToken(body.sKeyHex.toLowerCase()),
         callerKey: key.toString('base64'),
         bindUserId,
         isWeb: body.isWeb,
@@ -112,8 +110,8 @@ export function externalLoginRoutes(
         // The site is described by its browser; the desktop client names its device, system and version itself.
         device: (!body.isWeb && [body.dn, body.dr, body.ver].filter(Boolean).join(' · ')) || deviceOf(request.headers['user-agent']),
         locale: body.lang ?? request.locale,
-        verifier: randomToken(),
-        nonce: randomToken(),
+        verifier: newOpaqueToken(),
+        nonce: newOpaqueToken(),
         expiresAt: new Date(Date.now() + externalLoginLifetimeMs),
       };
       try {
@@ -160,7 +158,7 @@ export function externalLoginRoutes(
   }
 
   async function finish(request: FastifyRequest, flow: Flow, provider: QuickLoginProvider): Promise<ExternalLoginResult> {
-    const origin = apiOrigin(config, requestOrigin(request));
+    const origin = apiOrigin(config, request);
     const idp = registry.get(provider, origin);
     if (!idp) throw new ExternalLoginFailure('failed', `${provider} is no longer offered`);
     const identity = await idp.identify(new URL(request.url, origin), { ...flow, callbackUrl: callbackUrl(origin, provider) });
