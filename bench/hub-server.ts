@@ -17,7 +17,7 @@ import * as z from 'zod/mini';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { signToken } from '../server/crypto/signed.ts';
-import { demoAccount } from '../server/modules/identity/demo.ts';
+import { demoAccount } from '../server/services/demo-account.ts';
 import { users } from '../server/db/schema.ts';
 import { closeWithParent } from './child-server.ts';
 

@@ -9,6 +9,7 @@ import { route } from './api.ts';
 import { text } from './fields.ts';
 import { CloudIdleStatus } from './realtime.ts';
 import { IdleGame } from './idle-games.ts';
+import { Order, Product } from './commerce.ts';
 
 export const adminTokenHeader = 'x-admin-token';
 
@@ -47,6 +48,18 @@ export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('idle set'), key: text(), userId: z.nullable(z.int()), status: z.nullable(CloudIdleStatus), pushed: z.boolean() }),
   z.object({ command: z.literal('idle games'), key: text(), userId: z.nullable(z.int()), games: z.nullable(z.array(IdleGame)) }),
   z.object({ command: z.literal('migrations status'), migrations: z.array(MigrationStatus) }),
+  z.object({ command: z.literal('product list'), products: z.array(z.extend(Product, { Active: z.boolean() })) }),
+  z.object({ command: z.literal('product set'), product: z.extend(Product, { Active: z.boolean() }) }),
+  z.object({ command: z.literal('order list'), orders: z.array(z.extend(Order, { UserId: z.nullable(z.int()) })) }),
+  /** `order fulfil` and `order refund`: the order as it is now and whether its owner's open pages were told, or why it was refused. */
+  z.object({
+    command: z.enum(['order fulfil', 'order refund']),
+    key: text(),
+    order: z.nullable(z.extend(Order, { UserId: z.nullable(z.int()) })),
+    refused: z.nullable(text()),
+    pushed: z.boolean(),
+  }),
+  z.object({ command: z.enum(['maintenance on', 'maintenance off', 'maintenance status']), maintenance: z.boolean() }),
 ]);
 export type CommandResult = z.infer<typeof CommandResult>;
 

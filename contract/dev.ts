@@ -45,3 +45,44 @@ export const devIdentityProvider = {
   clientId: 'beacon-dev',
   clientSecret: 'beacon-dev-secret',
 } as const;
+
+/** The payment sandbox's phone page (`/wechatpay?pr=`): what a scanned code is for, and what the "customer" does with it. */
+export const SandboxAction = z.enum(['approve', 'decline', 'expire', 'payTwice']);
+export type SandboxAction = z.infer<typeof SandboxAction>;
+
+export const SandboxTransaction = z.object({
+  Id: text(),
+  OrderKey: text(),
+  Description: text(),
+  /** In fen. */
+  Total: z.int(),
+  State: text(),
+  ExpiresAt: z.iso.datetime(),
+});
+export type SandboxTransaction = z.infer<typeof SandboxTransaction>;
+
+const prepayId = z.object({ id: text(z.regex(/^[A-Za-z0-9]{8,64}$/)) });
+
+export const paymentSandbox = {
+  transaction: route({
+    method: 'GET',
+    path: '/dev/wechatpay/sandbox/:id',
+    encrypted: false,
+    auth: 'none',
+    shape: 'envelope',
+    params: prepayId,
+    request: z.optional(z.object({})),
+    response: SandboxTransaction,
+  }),
+  /** Acts as the customer's phone would, and sends the provider's signed notifications to the shop. */
+  act: route({
+    method: 'POST',
+    path: '/dev/wechatpay/sandbox/:id',
+    encrypted: false,
+    auth: 'none',
+    shape: 'envelope',
+    params: prepayId,
+    request: z.object({ Action: SandboxAction }),
+    response: SandboxTransaction,
+  }),
+};

@@ -47,6 +47,25 @@ export const ErrorCode = {
   DeviceCodeExpired: 4020,
   /** The cloud-idle game list is full (`cloudIdle.maxGames`). */
   IdleGamesFull: 4021,
+  /** Payments are paused by the operators (`admin maintenance on`). */
+  Maintenance: 4022,
+  /** A payment method this order or this server does not take. */
+  PayMethodUnsupported: 4023,
+  /** The order is closed (cancelled, expired or failed): it can no longer be paid. */
+  OrderClosed: 4024,
+  /** The order is paid already. */
+  OrderPaid: 4025,
+  InsufficientBalance: 4026,
+  /** The product does not exist or is no longer sold. */
+  ProductUnavailable: 4027,
+  /** A recharge amount outside the product's bounds. */
+  AmountInvalid: 4028,
+  /** The Steam account to recharge is not a friend code, SteamID64 or trade URL. */
+  SteamTargetInvalid: 4029,
+  /** A recharge for the linked Steam account, and none is linked. */
+  SteamNotLinked: 4030,
+  /** The payment provider did not answer as it should; nothing was charged. */
+  PaymentProviderFailed: 4031,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -74,6 +93,16 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.DeviceAccessDenied]: 403,
   [ErrorCode.DeviceCodeExpired]: 400,
   [ErrorCode.IdleGamesFull]: 409,
+  [ErrorCode.Maintenance]: 503,
+  [ErrorCode.PayMethodUnsupported]: 400,
+  [ErrorCode.OrderClosed]: 409,
+  [ErrorCode.OrderPaid]: 409,
+  [ErrorCode.InsufficientBalance]: 409,
+  [ErrorCode.ProductUnavailable]: 404,
+  [ErrorCode.AmountInvalid]: 400,
+  [ErrorCode.SteamTargetInvalid]: 400,
+  [ErrorCode.SteamNotLinked]: 409,
+  [ErrorCode.PaymentProviderFailed]: 502,
 };
 
 export function httpStatusOf(code: number): number {

@@ -32,9 +32,20 @@ export const factPlaceholder = /\{\{\s*([A-Za-z]\w*(?:\.\w+)+)(\|number|\|or)?\s
 /** A price that is no standing fact (a raffle prize, an example), in whole yuan: `{{cny:50}}`. */
 export const pricePlaceholder = /\{\{\s*cny:(\d+)\s*\}\}/g;
 
+/** An amount in a currency's smallest unit, as the locale writes money (its digits after the point from the currency: none for JPY). */
+export function formatMoney(minor: number, currency: string, locale: string): string {
+  const format = new Intl.NumberFormat(formattingTag(locale), { style: 'currency', currency, trailingZeroDisplay: 'stripIfInteger' });
+  return format.format(minor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+}
+
 /** A price in the smallest unit of CNY (fen), as the locale writes money: never a bare ¥, which reads as yen in Japan. */
 export function formatPrice(fen: number, locale: string): string {
-  return new Intl.NumberFormat(formattingTag(locale), { style: 'currency', currency: 'CNY', trailingZeroDisplay: 'stripIfInteger' }).format(fen / 100);
+  return formatMoney(fen, 'CNY', locale);
+}
+
+/** A number of months in the locale's words ("3 months", "3か月"). */
+export function formatMonths(months: number, locale: string): string {
+  return format({ months }, formattingTag(locale), undefined);
 }
 
 function periodOf(value: object): [PeriodKey, number] | undefined {

@@ -3,6 +3,7 @@
  * it is, its timing, what the server pushes and what a client may invoke.
  */
 import * as z from 'zod/mini';
+import { OrderNotice } from './commerce.ts';
 import { text } from './fields.ts';
 
 /** Under the API base, like every other call. */
@@ -74,6 +75,8 @@ export type HubMethodResult<M extends HubMethod> = z.output<M['result']>;
 
 export const hubEvents = {
   cloudIdleStatus: { name: 'SseAccountIdleCloudStatusNoticeMsg', arguments: z.tuple([CloudIdleStatus]) },
+  /** One of the user's orders changed: the pay page and the order pages follow it without polling. */
+  orderStatus: { name: 'OrderStatusNoticeMsg', arguments: z.tuple([OrderNotice]) },
 } as const satisfies Record<string, HubEvent>;
 
 export const hubMethods = {

@@ -16,6 +16,17 @@ const providerName = z.enum(['dev', 'http']).default('dev');
 const gatewayUrl = z.url().optional();
 const gatewaySecret = z.string().min(16).optional();
 
+const wechatPaySettings = [
+  'WECHATPAY_MCHID',
+  'WECHATPAY_APPID',
+  'WECHATPAY_MERCHANT_SERIAL',
+  'WECHATPAY_MERCHANT_KEY_FILE',
+  'WECHATPAY_PLATFORM_SERIAL',
+  'WECHATPAY_PLATFORM_CERT_FILE',
+  'WECHATPAY_APIV3_KEY',
+  'WECHATPAY_NOTIFY_URL',
+] as const;
+
 const schema = z
   .object({
     /** `production` refuses every development stand-in; anything else runs them and checks answers against the contract. */
@@ -78,6 +89,24 @@ const schema = z
     QQ_URL: z.url().default('https://graph.qq.com'),
     QQ_APP_ID: z.string().min(1).optional(),
     QQ_APP_KEY: z.string().min(1).optional(),
+    // Payments (contract/commerce.ts). `sandbox` is the development stand-in at /api/dev/wechatpay, which speaks WeChat Pay's protocol.
+    PAYMENT_PROVIDER: z.enum(['sandbox', 'wechatpay']).default('sandbox'),
+    WECHATPAY_URL: z.url().default('https://api.mch.weixin.qq.com'),
+    WECHATPAY_MCHID: z
+      .string()
+      .regex(/^\d{6,20}$/)
+      .optional(),
+    WECHATPAY_APPID: z.string().min(1).optional(),
+    /** The merchant API certificate's serial number and the file of its private key (PEM). */
+    WECHATPAY_MERCHANT_SERIAL: z.string().min(1).optional(),
+    WECHATPAY_MERCHANT_KEY_FILE: z.string().min(1).optional(),
+    /** The platform certificate (or WeChat Pay public key) notifications and answers are checked against: its serial and PEM file. */
+    WECHATPAY_PLATFORM_SERIAL: z.string().min(1).optional(),
+    WECHATPAY_PLATFORM_CERT_FILE: z.string().min(1).optional(),
+    /** The APIv3 key notifications are sealed with: 32 characters. */
+    WECHATPAY_APIV3_KEY: z.string().length(32).optional(),
+    /** Where WeChat Pay sends notifications: this API's /api/commerce/v1/notify/wechatpay on its public HTTPS address. */
+    WECHATPAY_NOTIFY_URL: z.url().optional(),
   })
   .superRefine((config, context) => {
     if (config.NODE_ENV === 'production') {
@@ -90,6 +119,12 @@ const schema = z
           });
         }
       }
+      if (config.PAYMENT_PROVIDER === 'sandbox')
+        context.addIssue({
+          code: 'custom',
+          path: ['PAYMENT_PROVIDER'],
+          message: 'PAYMENT_PROVIDER=sandbox lets anyone approve their own payments: set PAYMENT_PROVIDER=wechatpay with the WECHATPAY_* settings',
+        });
       if (config.DEMO_DATA)
         context.addIssue({ code: 'custom', path: ['DEMO_DATA'], message: 'DEMO_DATA=true seeds an account whose password is published: set DEMO_DATA=false' });
     }
@@ -98,6 +133,11 @@ const schema = z
       ['QQ_APP_ID', 'QQ_APP_KEY'],
     ] as const) {
       if (!config[id] !== !config[secret]) context.addIssue({ code: 'custom', path: [config[id] ? secret : id], message: `${id} and ${secret} go together` });
+    }
+    if (config.PAYMENT_PROVIDER === 'wechatpay') {
+      for (const key of wechatPaySettings) {
+        if (!config[key]) context.addIssue({ code: 'custom', path: [key], message: 'required when PAYMENT_PROVIDER=wechatpay' });
+      }
     }
     if (config.HUB_TIMEOUT_MS <= config.HUB_KEEP_ALIVE_MS)
       context.addIssue({ code: 'custom', path: ['HUB_TIMEOUT_MS'], message: 'must be longer than HUB_KEEP_ALIVE_MS' });

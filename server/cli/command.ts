@@ -7,6 +7,7 @@
 import type { CommandResult } from '#contract/admin.ts';
 import type { Database } from '../db/open.ts';
 import type { Pusher } from '../realtime/backplane.ts';
+import type { PaymentProvider } from '../services/wechatpay-adapter.ts';
 
 /** The words do not form a command; the message says which part is wrong. */
 export class UsageError extends Error {}
@@ -18,6 +19,8 @@ export interface CommandContext {
   pusher: Pusher | null;
   /** The user an operator names by id, phone or e-mail. */
   findUser(key: string): Promise<{ id: number } | null>;
+  /** The payment provider, for refunds; null when it cannot be reached from here (the sandbox lives inside a running server). */
+  paymentProvider(): PaymentProvider | null;
 }
 
 /** A parsed command, ready to run: parsing needs no database, so a typo costs none. */
@@ -55,5 +58,6 @@ export function oneUser(name: string, rest: string[]): string {
 export function foundWhatWasAsked(result: CommandResult): boolean {
   if (result.command === 'users show') return result.user !== null;
   if (result.command === 'idle show' || result.command === 'idle set' || result.command === 'idle games') return result.userId !== null;
+  if (result.command === 'order fulfil' || result.command === 'order refund') return result.order !== null;
   return true;
 }

@@ -1,6 +1,7 @@
 /** Operators' command results as text for a terminal (`--json` prints them as they are). */
 import type { CommandResult, UserDetail } from '#contract/admin.ts';
 import type { CloudIdleStatus } from '#contract/realtime.ts';
+import type { Order, Product } from '#contract/commerce.ts';
 
 /** 2026-05-20T10:31:12.345Z → 2026-05-20 10:31:12Z: to the second is enough on a terminal. */
 const time = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
@@ -74,6 +75,24 @@ function cloudIdle(userId: number, status: CloudIdleStatus): string {
   return `${facts}\n\nGames being idled (${status.Games.length})\n${games}`;
 }
 
+/** Minor units as a decimal: 12345 → 123.45. */
+const money = (minor: number | null, currency = '') => (minor === null ? '-' : `${(minor / 100).toFixed(2)}${currency ? ` ${currency}` : ''}`);
+
+function productRow(p: Product & { Active: boolean }): Array<string | number> {
+  const what =
+    p.Kind === 'membership'
+      ? `${p.Months} month(s) for ${money(p.Price, 'CNY')}`
+      : `${p.Currency} (${p.Region}) at ${(p.RatePpm ?? 0) / 1e6} fen/unit; presets ${p.Presets.map((a) => money(a)).join(', ')}; custom ${money(p.MinAmount)}–${money(p.MaxAmount)}`;
+  return [p.Code, p.Kind, p.Active ? 'yes' : 'no', what];
+}
+
+function orderRow(o: Order & { UserId: number | null }): Array<string | number> {
+  const item = o.Item.Kind === 'membership' ? `${o.Item.Months} month(s)` : `${money(o.Item.Amount, o.Item.Currency ?? '')} to ${o.Item.SteamId}`;
+  return [o.Key, o.UserId ?? '-', o.State, o.Item.Product, item, money(o.Price, 'CNY'), orDash(o.Method), time(o.CreatedAt)];
+}
+
+const orderHeaders = ['ORDER', 'USER', 'STATE', 'PRODUCT', 'ITEM', 'PRICE', 'PAID BY', 'CREATED'];
+
 const noUser = (key: string) => `No user with id, phone or e-mail "${key}".`;
 
 /** The text for a result (the caller prints a missing user's to stderr). */
@@ -104,6 +123,20 @@ export function formatResult(result: CommandResult): string {
         ['APP ID', 'NAME', 'ADDED'],
         result.games.map((game) => [game.AppId, game.Name ?? '(not in the bundled list)', time(game.AddedAt)]),
       );
+    case 'product list':
+      return result.products.length ? table(['CODE', 'KIND', 'ON SALE', 'WHAT'], result.products.map(productRow)) : 'No products yet.';
+    case 'product set':
+      return table(['CODE', 'KIND', 'ON SALE', 'WHAT'], [productRow(result.product)]);
+    case 'order list':
+      return result.orders.length ? table(orderHeaders, result.orders.map(orderRow)) : 'No orders.';
+    case 'order fulfil':
+    case 'order refund':
+      if (!result.order) return `Order ${result.key}: ${result.refused ?? 'not found'}`;
+      return `${table(orderHeaders, [orderRow(result.order)])}\n\n${result.pushed ? "Pushed to the customer's open pages." : 'No server was running to push it: open pages show it when they next load.'}`;
+    case 'maintenance on':
+    case 'maintenance off':
+    case 'maintenance status':
+      return result.maintenance ? 'Payments are paused for maintenance.' : 'Payments are open.';
     case 'migrations status':
       return table(
         ['MIGRATION', 'CREATED', 'APPLIED'],

@@ -4,7 +4,8 @@
  * server starts, refuses, and closes as an operator expects.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -20,7 +21,26 @@ import { signToken } from '../../server/crypto/signed.ts';
 import { adminFilePath } from '../../server/modules/admin/admin-file.ts';
 import { startApp } from './api/harness.ts';
 
+/** A merchant's WeChat Pay files, as an operator would keep them. */
+const payFiles = mkdtempSync(path.join(tmpdir(), 'beacon-pay-'));
+const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
+writeFileSync(path.join(payFiles, 'merchant.pem'), merchant.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+writeFileSync(path.join(payFiles, 'platform.pem'), generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }));
+
+const wechatPay = {
+  PAYMENT_PROVIDER: 'wechatpay',
+  WECHATPAY_MCHID: '1900000109',
+  WECHATPAY_APPID: 'wx0000000000000001',
+  WECHATPAY_MERCHANT_SERIAL: 'MERCHANT-SERIAL',
+  WECHATPAY_MERCHANT_KEY_FILE: path.join(payFiles, 'merchant.pem'),
+  WECHATPAY_PLATFORM_SERIAL: 'PLATFORM-SERIAL',
+  WECHATPAY_PLATFORM_CERT_FILE: path.join(payFiles, 'platform.pem'),
+  WECHATPAY_APIV3_KEY: 'an-apiv3-key-of-32-characters-xx',
+  WECHATPAY_NOTIFY_URL: 'https://api.beacon.test/api/commerce/v1/notify/wechatpay',
+};
+
 const gateways = {
+  ...wechatPay,
   SMS_PROVIDER: 'http',
   SMS_GATEWAY_URL: 'http://127.0.0.1:9/sms',
   SMS_GATEWAY_SECRET: 'a-secret-of-sixteen-chars',
@@ -50,6 +70,10 @@ describe('production refuses the development stand-ins', () => {
     expect(smsOnly).not.toMatch(/EMAIL_PROVIDER/);
 
     expect(refusal({ ...gateways, DEMO_DATA: 'true' })).toMatch(/DEMO_DATA.*set DEMO_DATA=false/);
+    expect(refusal({ ...gateways, PAYMENT_PROVIDER: 'sandbox' })).toMatch(/PAYMENT_PROVIDER=sandbox lets anyone approve their own payments/);
+    expect(refusal({ ...gateways, WECHATPAY_APIV3_KEY: '' })).toMatch(/WECHATPAY_APIV3_KEY/);
+    const { WECHATPAY_NOTIFY_URL: _, ...withoutNotify } = gateways;
+    expect(refusal(withoutNotify)).toMatch(/required when PAYMENT_PROVIDER=wechatpay[\s\S]*WECHATPAY_NOTIFY_URL/);
     expect(loadConfig({ NODE_ENV: 'production', ...gateways }).DEMO_DATA).toBe(false);
   });
 

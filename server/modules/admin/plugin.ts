@@ -40,7 +40,7 @@ export const adminAccess = fp(
 
 export default fp<AdminOptions>(
   async (app, { commands, findUser }) => {
-    const context: CommandContext = { db: app.db, pusher: app.hub, findUser: (key) => findUser(app.db, key) };
+    const context: CommandContext = { db: app.db, pusher: app.hub, findUser: (key) => findUser(app.db, key), paymentProvider: () => app.payments.provider() };
 
     registerRoute(app, admin.run, async ({ body }) => {
       let run;
@@ -53,5 +53,5 @@ export default fp<AdminOptions>(
       return { data: await run(context) };
     });
   },
-  { name: 'admin', dependencies: ['admin-access', 'database', 'hub'] },
+  { name: 'admin', dependencies: ['admin-access', 'database', 'hub', 'payments'] },
 );

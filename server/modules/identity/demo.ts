@@ -2,9 +2,8 @@
 import { count } from 'drizzle-orm';
 import type { Database } from '../../db/open.ts';
 import { externalAccounts, users } from '../../db/schema.ts';
+import { demoAccount } from '../../services/demo-account.ts';
 import { hashPassword } from './passwords.ts';
-
-export const demoAccount = { phone: '13800000000', password: 'beacon-demo-2026' } as const;
 
 /** Seeds the demo account into an empty database; false when there were users already. */
 export async function seedDemoAccount(db: Database): Promise<boolean> {

@@ -8,7 +8,6 @@
 import { randomInt } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import QRCode from 'qrcode';
 import { deviceCalls, deviceLogin } from '#contract/device-login.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { sitePageUrl } from '../../config.ts';
@@ -18,6 +17,7 @@ import type { Database } from '../../db/open.ts';
 import { deviceAuthorizations } from '../../db/schema.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
+import { qrSvg } from '../../services/qr-svg.ts';
 import { placeOf } from './client-info.ts';
 import { recordLogin } from './login-history.ts';
 import type { SessionStore } from './sessions.ts';
@@ -73,8 +73,7 @@ export function deviceLoginRoutes(app: FastifyInstance, sessions: SessionStore, 
           UserCode: userCode,
           VerificationUri: `${page}=`,
           VerificationUriComplete: complete,
-          // One line: the library ends it with a newline, and answers carry no control characters.
-          QrSvg: (await QRCode.toString(complete, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 })).replace(/\s+/g, ' ').trim(),
+          QrSvg: await qrSvg(complete),
           ExpiresIn: deviceLogin.lifetimeMs / 1000,
           Interval: deviceLogin.intervalSeconds,
         },

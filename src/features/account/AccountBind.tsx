@@ -13,7 +13,8 @@ import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { quickProviders, startLinking } from '@/stores/quick-login.ts';
 import { $user, refreshUser, updateUser } from '@/stores/session.ts';
-import { authCall, CodeField, Loading, NoticeLine, useAction, useFields, useLinkOutcome } from './island.tsx';
+import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { CodeField, useFields, useLinkOutcome } from './island.tsx';
 import { providerIcon, providerName, quickLoginProviders } from '@/lib/quick-login-providers.ts';
 
 interface Props {

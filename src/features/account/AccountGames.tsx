@@ -8,7 +8,7 @@ import { idleGameCalls, maxIdleGames, type IdleGame } from '#contract/idle-games
 import { steamGames } from '#contract/steam-games.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { authCall, Loading, NoticeLine, useAction } from './island.tsx';
+import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
 
 interface Props {
   strings: Strings<KeysUnder<'account.game' | 'api' | 'common.loading'>>;

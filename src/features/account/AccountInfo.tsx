@@ -2,12 +2,17 @@
  * The profile page's island (spec §2 account area, §3 user info): the logged-in
  * user's avatar (the first of AvatarUrl), nickname, masked phone and e-mail,
  * when they joined, whether a password is set, and their linked quick-login
- * identities, from the session store the layout keeps fresh. It renders only
+ * identities, from the session store the layout keeps fresh, and a glance at
+ * the wallet balance and the cloud-idling plan. It renders only
  * in the browser: the built page knows nobody's login.
  */
 import { useStore } from '@nanostores/preact';
+import { useEffect, useState } from 'react';
+import { commerceCalls } from '#contract/commerce.ts';
+import { formatPrice } from '#contract/facts.ts';
+import { authCall } from '@/components/island.tsx';
 import { formatDate } from '@/i18n/dates.ts';
-import type { LocaleCode } from '@/i18n/locales.ts';
+import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
@@ -23,6 +28,10 @@ interface Props {
 export default function AccountInfo({ strings, locale }: Props) {
   const t = translator(strings);
   const user = useStore($user);
+  const [summary, setSummary] = useState<{ Balance: number; MembershipUntil: string | null } | null>(null);
+  useEffect(() => {
+    authCall(commerceCalls.summary).then(setSummary, () => {});
+  }, []);
   if (!user)
     return (
       <p className="muted" role="status">
@@ -68,6 +77,26 @@ export default function AccountInfo({ strings, locale }: Props) {
             </li>
           ))}
         </ul>
+      )}
+      {summary && (
+        <dl className="facts" data-summary>
+          <div>
+            <dt>{t('account.info.wallet')}</dt>
+            <dd>
+              <span data-balance>{formatPrice(summary.Balance, locale)}</span> ·{' '}
+              <a href={localizePath(locale, '/account/center/wallet')}>{t('account.info.toWallet')}</a>
+            </dd>
+          </div>
+          <div>
+            <dt>{t('account.info.membership')}</dt>
+            <dd data-membership>
+              {summary.MembershipUntil
+                ? t('account.info.membershipUntil', { date: formatDate(new Date(summary.MembershipUntil), locale) })
+                : t('account.info.noMembership')}{' '}
+              · <a href={localizePath(locale, '/account/center/order')}>{t('account.info.toOrders')}</a>
+            </dd>
+          </div>
+        </dl>
       )}
     </div>
   );

@@ -14,7 +14,8 @@ import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { $user, leaveNotice, signOutHere, updateUser } from '@/stores/session.ts';
-import { authCall, CodeField, Loading, NoticeLine, useAction, useFields } from './island.tsx';
+import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { CodeField, useFields } from './island.tsx';
 
 type Key = KeysUnder<'account.safe' | 'login.code' | 'login.codePlaceholder' | 'login.resendIn' | 'api' | 'common.loading'>;
 

@@ -14,7 +14,7 @@ import type { HubProblem } from '@/lib/realtime/hub-client.ts';
 import { hub } from '@/stores/realtime.ts';
 import { $isLoggedIn, loginUrl } from '@/stores/session.ts';
 import { $cloudIdle, followCloudIdle } from './cloud-idle.ts';
-import { authCall } from './island.tsx';
+import { authCall } from '@/components/island.tsx';
 
 interface Props {
   /** This page's translations of the realtime.* and cloudIdle.* keys, account.signInToSee and nav.login. */

@@ -10,7 +10,7 @@ import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
 import { $user, updateUser } from '@/stores/session.ts';
-import { authCall, Loading, NoticeLine, useAction } from './island.tsx';
+import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
 
 interface Props {
   strings: Strings<KeysUnder<'account.edit' | 'api' | 'common.loading'>>;

@@ -15,7 +15,8 @@ import type { KeysUnder } from '@/i18n/t.ts';
 import { $user, refreshUser, updateUser } from '@/stores/session.ts';
 import { startLinking } from '@/stores/quick-login.ts';
 import { $cloudIdle, followCloudIdle } from './cloud-idle.ts';
-import { authCall, Loading, NoticeLine, useAction, useLinkOutcome } from './island.tsx';
+import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { useLinkOutcome } from './island.tsx';
 
 type Key = KeysUnder<
   'account.steam' | 'account.bind.unbindConfirm' | 'account.bind.linked' | 'login.external' | 'cloudIdle.state' | 'cloudIdle.none' | 'api' | 'common.loading'

@@ -1,59 +1,14 @@
 /**
- * What every account-centre island does the same way: calls made with the
- * logged-in user's token, a busy state while one runs, its outcome as one
- * notice in the page's language (the server's own words for a refusal), form
- * fields, and the code field with its send button and resend countdown. A 401
- * needs nothing here: the page's one handler (`requireLogin`) takes the user to
- * login.
+ * What account-centre islands share beyond the common kit
+ * (components/island.tsx): the outcome of linking a quick-login identity, form
+ * fields, and the code field with its send button and resend countdown.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { ApiRoute, ResponseOf } from '#contract/api.ts';
 import { verification } from '#contract/identity.ts';
 import type { Translate, UiKey } from '@/i18n/strings.ts';
-import { call, type CallOptions } from '@/lib/api/client.ts';
-import { failureMessage } from '@/lib/api/errors.ts';
 import { providerName } from '@/lib/quick-login-providers.ts';
 import { takeLinkOutcome } from '@/stores/quick-login.ts';
-import { $authToken } from '@/stores/session.ts';
-
-/** Calls a route as the logged-in user. */
-export function authCall<R extends ApiRoute>(route: R, options: Omit<CallOptions<R>, 'token'> = {}): Promise<ResponseOf<R>> {
-  return call(route, { ...options, token: $authToken.get()?.AccessToken });
-}
-
-export interface Notice {
-  kind: 'ok' | 'error';
-  text: string;
-}
-
-/** The `api.*` keys an island must be handed for failure messages. */
-export type FailureKey = Extract<UiKey, `api.${string}`>;
-
-/**
- * Runs one action at a time: `busy` while it runs, then a notice — `done` on
- * success, the failure's message otherwise. Resolves to the action's result,
- * or undefined when it failed.
- */
-export function useAction(t: Translate<FailureKey>) {
-  const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<Notice | null>(null);
-  async function run<T>(action: () => Promise<T>, done?: string): Promise<T | undefined> {
-    setBusy(true);
-    setNotice(null);
-    try {
-      const result = await action();
-      if (done) setNotice({ kind: 'ok', text: done });
-      return result;
-    } catch (error) {
-      const shown = failureMessage(error);
-      setNotice({ kind: 'error', text: 'text' in shown ? shown.text : t(shown.key) });
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  }
-  return { busy, notice, setNotice, run };
-}
+import type { Notice } from '@/components/island.tsx';
 
 /** Back from linking a quick-login identity (the login page sends the outcome here): says how it went, once. */
 export function useLinkOutcome(setNotice: (notice: Notice) => void, t: Translate<Extract<UiKey, `login.external.${string}`> | 'account.bind.linked'>): void {
@@ -67,24 +22,6 @@ export function useLinkOutcome(setNotice: (notice: Notice) => void, t: Translate
         : { kind: 'ok', text: t('account.bind.linked', { provider }) },
     );
   }, []);
-}
-
-export function NoticeLine({ notice }: { notice: Notice | null }) {
-  if (!notice) return null;
-  return (
-    <p className={`notice ${notice.kind === 'ok' ? 'notice-ok' : 'notice-warn'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
-      {notice.text}
-    </p>
-  );
-}
-
-/** The island's placeholder until the user is known. */
-export function Loading({ text }: { text: string }) {
-  return (
-    <p className="muted" role="status">
-      {text}
-    </p>
-  );
 }
 
 /** A form's text values, and the props that bind one input to one of them. */

@@ -13,7 +13,7 @@ import { identity, lifetimes } from '#contract/identity.ts';
 import { CloudIdleStatus, hubEvents, hubMethods } from '#contract/realtime.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 import { createHubClient, type HubClientOptions } from '@/lib/realtime/hub-client.ts';
-import { demoAccount } from '../../../server/modules/identity/demo.ts';
+import { demoAccount } from '../../../server/services/demo-account.ts';
 import { setCloudIdleStatus } from '../../../server/modules/cloud-idle/status.ts';
 import { startHubApp, type HubApp, testEvent } from './harness.ts';
 

@@ -1,0 +1,184 @@
+/**
+ * The operators' commands about selling: `product list|set`, `order
+ * list|fulfil|refund` and `maintenance on|off|status`.
+ */
+import { asc, desc, eq, type SQL } from 'drizzle-orm';
+import { OrderState, ProductKind, ratePpmScale, type Product } from '#contract/commerce.ts';
+import { hubEvents } from '#contract/realtime.ts';
+import { UsageError, type AdminCommand, type CommandContext } from '../../cli/command.ts';
+import type { Database } from '../../db/open.ts';
+import { orders, products } from '../../db/schema.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { message } from '../../i18n/messages.ts';
+import { toProduct } from './catalogue.ts';
+import { toOrder, type OrderRow } from './orders.ts';
+import { fulfilOrder, refundOrder, setMaintenance, underMaintenance } from './payments.ts';
+
+const withActive = (row: typeof products.$inferSelect): Product & { Active: boolean } => ({ ...toProduct(row), Active: row.active });
+const withUser = (row: OrderRow) => ({ ...toOrder(row), UserId: row.userId });
+
+/** `7.3` → 7300000: an exchange rate typed as a decimal, kept as a whole number of millionths. */
+function parseRate(value: string): number {
+  const match = /^(\d{1,4})(?:\.(\d{1,6}))?$/.exec(value);
+  if (!match) throw new UsageError(`--rate takes fen per smallest unit of the currency as a decimal with up to 6 places, e.g. 7.3 (got "${value}")`);
+  const rate = Number(match[1]) * ratePpmScale + Number((match[2] ?? '').padEnd(6, '0'));
+  if (rate <= 0) throw new UsageError('--rate must be more than 0');
+  return rate;
+}
+
+function wholeNumber(flag: string, value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new UsageError(`${flag} takes a whole number (in the smallest unit: fen, cents) (got "${value}")`);
+  return Number(value);
+}
+
+/** `product set <code> --kind … [flags]`: the product as the flags describe it. */
+function parseProduct(rest: string[]): typeof products.$inferInsert {
+  const [code, ...flags] = rest;
+  if (!code || !/^[a-z0-9-]{1,40}$/.test(code)) throw new UsageError('product set needs a code of lowercase letters, digits and dashes, e.g. steam-us');
+  const product: typeof products.$inferInsert = { code, kind: 'membership', presets: [] };
+  let kind: string | undefined;
+  for (let i = 0; i < flags.length; i++) {
+    const flag = flags[i];
+    if (flag === '--active' || flag === '--inactive') {
+      product.active = flag === '--active';
+      continue;
+    }
+    const value = flags[++i];
+    if (value === undefined) throw new UsageError(`${flag} needs a value`);
+    if (flag === '--kind') kind = value;
+    else if (flag === '--months') product.months = wholeNumber(flag, value);
+    else if (flag === '--price') product.price = wholeNumber(flag, value);
+    else if (flag === '--currency') product.currency = /^[A-Z]{3}$/.test(value) ? value : usage(`--currency takes a code like USD (got "${value}")`);
+    else if (flag === '--region') product.region = /^[A-Z]{2}$/.test(value) ? value : usage(`--region takes a code like US (got "${value}")`);
+    else if (flag === '--rate') product.ratePpm = parseRate(value);
+    else if (flag === '--presets') product.presets = value.split(',').map((amount) => wholeNumber(flag, amount.trim()));
+    else if (flag === '--min') product.minAmount = wholeNumber(flag, value);
+    else if (flag === '--max') product.maxAmount = wholeNumber(flag, value);
+    else if (flag === '--sort') product.sort = wholeNumber(flag, value);
+    else throw new UsageError(`product set does not know ${flag}`);
+  }
+  const parsedKind = ProductKind.safeParse(kind);
+  if (!parsedKind.success) throw new UsageError(`product set needs --kind, one of ${ProductKind.options.join(', ')}`);
+  product.kind = parsedKind.data;
+  if (product.kind === 'membership' && (!product.months || product.price === undefined))
+    throw new UsageError('a membership needs --months and --price (in fen)');
+  if (product.kind === 'steamRecharge') {
+    if (!product.currency || !product.region || !product.ratePpm || product.minAmount === undefined || product.maxAmount === undefined)
+      throw new UsageError('a Steam recharge needs --currency, --region, --rate, --min and --max (and usually --presets)');
+    if ((product.minAmount ?? 0) > (product.maxAmount ?? 0)) throw new UsageError('--min must not be more than --max');
+  }
+  return product;
+}
+
+function usage(text: string): never {
+  throw new UsageError(text);
+}
+
+/** Tells the order's owner's open pages, when something can reach them. */
+async function push(context: CommandContext, row: OrderRow): Promise<boolean> {
+  if (!context.pusher || row.userId === null) return false;
+  await context.pusher.toUser(row.userId, hubEvents.orderStatus, [{ Key: row.key, State: row.state, Outcome: toOrder(row).Outcome }]);
+  return true;
+}
+
+/** An order command's outcome: the order as it is now, or why it was refused (in the operator's words). */
+async function orderStep(context: CommandContext, command: 'order fulfil' | 'order refund', key: string, step: () => Promise<OrderRow>) {
+  try {
+    const row = await step();
+    return { command, key, order: withUser(row), refused: null, pushed: await push(context, row) };
+  } catch (error) {
+    if (error instanceof ApiError) return { command, key, order: null, refused: message('en', error.messageKey), pushed: false };
+    throw error;
+  }
+}
+
+async function listOrders(db: Database, state: string | undefined): Promise<OrderRow[]> {
+  const filter: SQL | undefined = state ? eq(orders.state, state as OrderState) : undefined;
+  return db.select().from(orders).where(filter).orderBy(desc(orders.id)).limit(100);
+}
+
+const oneOrder = (name: string, rest: string[]) => {
+  if (rest.length !== 1 || !/^\d{20}$/.test(rest[0])) throw new UsageError(`${name} takes one order number (20 digits)`);
+  return rest[0];
+};
+
+export const commerceCommands: AdminCommand[] = [
+  {
+    name: 'product list',
+    usage: 'product list                    every product, sold or not',
+    parse(rest) {
+      if (rest.length > 0) throw new UsageError('product list takes no arguments');
+      return async ({ db }) => ({
+        command: 'product list',
+        products: (await db.select().from(products).orderBy(asc(products.sort), asc(products.code))).map(withActive),
+      });
+    },
+  },
+  {
+    name: 'product set',
+    usage: `product set <code> --kind <kind> [flags]
+                                  add or change a product; kind is membership
+                                  (--months N --price FEN) or steamRecharge
+                                  (--currency USD --region US --rate FEN_PER_UNIT
+                                  --presets 500,1000 --min N --max N, amounts in
+                                  the currency's smallest unit); --sort N;
+                                  --inactive stops selling it, --active resumes`,
+    parse(rest) {
+      const product = parseProduct(rest);
+      return async ({ db }) => {
+        const [row] = await db
+          .insert(products)
+          .values(product)
+          .onConflictDoUpdate({ target: products.code, set: { ...product, updatedAt: new Date() } })
+          .returning();
+        return { command: 'product set', product: withActive(row) };
+      };
+    },
+  },
+  {
+    name: 'order list',
+    usage: `order list [--state <state>]    the latest 100 orders; state is one of
+                                  ${OrderState.options.join(', ')}`,
+    parse(rest) {
+      let state: string | undefined;
+      if (rest.length > 0) {
+        const parsed = OrderState.safeParse(rest[1]);
+        if (rest[0] !== '--state' || rest.length !== 2 || !parsed.success) throw new UsageError(`order list takes --state <${OrderState.options.join('|')}>`);
+        state = parsed.data;
+      }
+      return async ({ db }) => ({ command: 'order list', orders: (await listOrders(db, state)).map(withUser) });
+    },
+  },
+  {
+    name: 'order fulfil',
+    usage: "order fulfil <order>            a paid Steam recharge was delivered; tells the customer's open pages",
+    parse(rest) {
+      const key = oneOrder('order fulfil', rest);
+      return (context) => orderStep(context, 'order fulfil', key, () => fulfilOrder(context.db, key));
+    },
+  },
+  {
+    name: 'order refund',
+    usage: "order refund <order>            give a paid order's money back the way it came (wallet or provider)",
+    parse(rest) {
+      const key = oneOrder('order refund', rest);
+      return (context) => orderStep(context, 'order refund', key, () => refundOrder(context.db, context.paymentProvider(), key));
+    },
+  },
+  ...(['on', 'off', 'status'] as const).map((action): AdminCommand => ({
+    name: `maintenance ${action}`,
+    usage:
+      action === 'status'
+        ? 'maintenance status              whether payments are paused'
+        : action === 'on'
+          ? 'maintenance on                  pause payments: new orders and payments answer "system under maintenance"'
+          : 'maintenance off                 take payments again',
+    parse(rest) {
+      if (rest.length > 0) throw new UsageError(`maintenance ${action} takes no arguments`);
+      return async ({ db }) => {
+        if (action !== 'status') await setMaintenance(db, action === 'on');
+        return { command: `maintenance ${action}`, maintenance: await underMaintenance(db) };
+      };
+    },
+  })),
+];

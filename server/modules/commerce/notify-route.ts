@@ -1,0 +1,49 @@
+/**
+ * WeChat Pay's notifications (contract `commerceCalls.notify`). The signature
+ * covers the body exactly as sent, so this route's scope keeps it as text
+ * beside the parsed JSON. A notification that is not signed by the platform,
+ * is stale, replays a nonce or does not open under the APIv3 key is refused
+ * and changes nothing; an accepted one is applied once.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { commerceCalls } from '#contract/commerce.ts';
+import { ErrorCode } from '#contract/errors.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { registerRoute } from '../../http/route.ts';
+import { ProviderError } from '../../services/wechatpay-adapter.ts';
+import { SignatureError } from '../../services/wechatpay.ts';
+import type { OrderRow } from './orders.ts';
+import { applyTransaction, ReplayedNotification } from './payments.ts';
+
+const rawBodies = new WeakMap<FastifyRequest, string>();
+
+export async function notificationRoute(app: FastifyInstance, announce: (row: OrderRow) => void): Promise<void> {
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      rawBodies.set(request, body as string);
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(new ApiError(ErrorCode.BadRequest, 'badRequest'), undefined);
+      }
+    });
+
+    registerRoute(scope, commerceCalls.notify, async ({ request }) => {
+      const provider = app.payments.provider();
+      if (!provider) throw new ApiError(ErrorCode.ServerError, 'serverError');
+      let changed: OrderRow | null;
+      try {
+        const { nonce, transaction } = provider.readNotification(request.headers, rawBodies.get(request) ?? '');
+        changed = await applyTransaction(app.db, transaction, nonce);
+      } catch (error) {
+        if (error instanceof SignatureError || error instanceof ProviderError || error instanceof ReplayedNotification) {
+          app.log.warn(`refused a payment notification: ${error.message}`);
+          throw new ApiError(ErrorCode.BadRequest, 'badRequest');
+        }
+        throw error;
+      }
+      if (changed) announce(changed);
+      return { code: 'SUCCESS', message: 'OK' };
+    });
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * Orders and their timeline. An order's state changes only through `advance`,
+ * inside a transaction that holds the order's row lock, and each change writes
+ * its timeline event in that same transaction: an order can never be in two
+ * states, nor change without a trace.
+ */
+import { randomInt } from 'node:crypto';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
+import dayjs from 'dayjs';
+import { orderPayWindowMs, pageSize, type Order, type OrderDetail, type OrderItem, type OrderState, type PayOutcome } from '#contract/commerce.ts';
+import { ErrorCode } from '#contract/errors.ts';
+import type { Database, Transaction } from '../../db/open.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { orderEvents, orders } from '../../db/schema.ts';
+import { ApiError } from '../../http/api-error.ts';
+
+export type OrderRow = typeof orders.$inferSelect;
+export type Source = 'customer' | 'provider' | 'wallet' | 'operator' | 'system';
+
+/** States an order can still be paid in. */
+export const payable: readonly OrderState[] = ['created', 'paying'];
+
+/** The order number: the date, then twelve random digits. */
+function newOrderKey(): string {
+  const random = Array.from({ length: 12 }, () => randomInt(10)).join('');
+  return `${dayjs().format('YYYYMMDD')}${random}`;
+}
+
+export function toOrder(row: OrderRow): Order {
+  return {
+    Key: row.key,
+    State: row.state,
+    Outcome: (row.outcome as PayOutcome | null) ?? null,
+    Item: row.item,
+    Price: row.price,
+    Method: (row.method as Order['Method']) ?? null,
+    CreatedAt: row.createdAt.toISOString(),
+    ExpiresAt: row.expiresAt.toISOString(),
+  };
+}
+
+export async function insertOrder(db: Database, userId: number, product: string, item: OrderItem, price: number): Promise<OrderRow> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(orders)
+          .values({ key: newOrderKey(), userId, product, item, price, state: 'created', expiresAt: new Date(Date.now() + orderPayWindowMs) })
+          .returning();
+        await tx.insert(orderEvents).values({ orderId: row.id, state: 'created', source: 'customer', note: 'created' });
+        return row;
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 2) throw error;
+    }
+  }
+}
+
+/** The user's order by its number, locked for the rest of the transaction; another user's order is as unknown as a missing one. */
+export async function lockOrder(tx: Transaction, key: string, userId?: number): Promise<OrderRow> {
+  const [row] = await tx
+    .select()
+    .from(orders)
+    .where(userId === undefined ? eq(orders.key, key) : and(eq(orders.key, key), eq(orders.userId, userId)))
+    .for('update');
+  if (!row) throw new ApiError(ErrorCode.NotFound, 'orderNotFound');
+  return row;
+}
+
+/** Moves a locked order to `state`, with its timeline event. */
+export async function advance(
+  tx: Transaction,
+  row: OrderRow,
+  state: OrderState,
+  source: Source,
+  note: string,
+  changes: Partial<Pick<OrderRow, 'outcome' | 'method' | 'codeUrl'>> = {},
+): Promise<OrderRow> {
+  const [updated] = await tx
+    .update(orders)
+    .set({ state, ...changes })
+    .where(eq(orders.id, row.id))
+    .returning();
+  await tx.insert(orderEvents).values({ orderId: row.id, state, source, note });
+  return updated;
+}
+
+/** Records what happened to an order without changing its state (a duplicate payment sent to the wallet). */
+export async function note(tx: Transaction, row: OrderRow, source: Source, text: string, changes: Partial<Pick<OrderRow, 'outcome'>> = {}): Promise<OrderRow> {
+  return advance(tx, row, row.state, source, text, changes);
+}
+
+export async function orderDetail(db: Database, key: string, userId: number): Promise<OrderDetail> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.key, key), eq(orders.userId, userId)));
+  if (!row) throw new ApiError(ErrorCode.NotFound, 'orderNotFound');
+  const events = await db.select().from(orderEvents).where(eq(orderEvents.orderId, row.id)).orderBy(asc(orderEvents.id));
+  return {
+    ...toOrder(row),
+    Timeline: events.map((event) => ({ State: event.state as OrderState, Source: event.source as Source, Note: event.note, At: event.at.toISOString() })),
+  };
+}
+
+export async function orderPage(db: Database, userId: number, page: number): Promise<{ Items: Order[]; Total: number; Page: number }> {
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(eq(orders.userId, userId))
+    .orderBy(desc(orders.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  const [{ total }] = await db.select({ total: count() }).from(orders).where(eq(orders.userId, userId));
+  return { Items: rows.map(toOrder), Total: total, Page: page };
+}

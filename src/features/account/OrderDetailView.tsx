@@ -1,0 +1,117 @@
+/**
+ * One order (account centre `order/detail?key=`): its item, price, payment
+ * method, Steam account and timeline — every event with its time and who made
+ * it happen — following changes live while the page is open.
+ */
+import { useEffect, useState } from 'react';
+import { commerceCalls, type OrderDetail } from '#contract/commerce.ts';
+import { ErrorCode } from '#contract/errors.ts';
+import { formatPrice } from '#contract/facts.ts';
+import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { formatDateTime } from '@/i18n/dates.ts';
+import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
+import { translator, type Strings, type UiKey } from '@/i18n/strings.ts';
+import type { KeysUnder } from '@/i18n/t.ts';
+import { ApiFailure } from '@/lib/api/errors.ts';
+import { itemText } from '@/lib/order-text.ts';
+import { followOrder } from '@/stores/orders.ts';
+
+interface Props {
+  strings: Strings<KeysUnder<'account.orderDetail' | 'account.order' | 'pay.method' | 'api' | 'common.loading'>>;
+  locale: LocaleCode;
+}
+
+export default function OrderDetailView({ strings, locale }: Props) {
+  const t = translator(strings);
+  const key = new URLSearchParams(location.search).get('key');
+  const [order, setOrder] = useState<OrderDetail | null>(null);
+  const [missing, setMissing] = useState(!key);
+  const action = useAction(t);
+
+  const load = () =>
+    authCall(commerceCalls.order, { params: { key: key ?? '' } }).then(setOrder, (error: unknown) => {
+      if (error instanceof ApiFailure && (error.code === ErrorCode.NotFound || error.code === ErrorCode.BadRequest)) setMissing(true);
+      else void action.run(() => Promise.reject(error));
+    });
+  useEffect(() => {
+    if (!key) return;
+    void load();
+    return followOrder(key, () => void load());
+  }, []);
+
+  const back = (
+    <p>
+      <a href={localizePath(locale, '/account/center/order')}>{t('account.orderDetail.back')}</a>
+    </p>
+  );
+  if (missing)
+    return (
+      <>
+        <p className="notice notice-warn" role="alert">
+          {t('account.orderDetail.missing')}
+        </p>
+        {back}
+      </>
+    );
+  if (!order) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t('common.loading')} />;
+
+  const eventText = (note: string) => {
+    const eventKey = `account.orderDetail.event.${note}` as UiKey;
+    return eventKey in strings ? t(eventKey as never) : note;
+  };
+  return (
+    <div className="account-sections" data-order={order.Key} data-state={order.State}>
+      <section className="card" aria-labelledby="order-heading">
+        <h2 id="order-heading">{itemText(order.Item, locale, t)}</h2>
+        <p className="muted order-key">{t('account.order.number', { key: order.Key })}</p>
+        <dl className="facts">
+          <div>
+            <dt>{t('account.orderDetail.price')}</dt>
+            <dd>{formatPrice(order.Price, locale)}</dd>
+          </div>
+          <div>
+            <dt>{t('account.orderDetail.method')}</dt>
+            <dd>{order.Method ? t(`pay.method.${order.Method}`) : '—'}</dd>
+          </div>
+          <div>
+            <dt>{t('account.orderDetail.created')}</dt>
+            <dd>
+              <time dateTime={order.CreatedAt}>{formatDateTime(order.CreatedAt, locale)}</time>
+            </dd>
+          </div>
+          {order.Item.SteamId && (
+            <div>
+              <dt>{t('account.orderDetail.steamAccount')}</dt>
+              <dd className="order-key">{order.Item.SteamId}</dd>
+            </div>
+          )}
+        </dl>
+        <p data-order-state>
+          <strong>{t(`account.order.state.${order.State}`)}</strong>
+        </p>
+        {order.Item.Kind === 'steamRecharge' && order.State === 'paid' && <p className="muted">{t('account.orderDetail.delivery')}</p>}
+        {(order.State === 'created' || order.State === 'paying') && (
+          <div className="form-actions">
+            <a className="button" href={`${localizePath(locale, '/payment')}?key=${order.Key}`}>
+              {t('account.order.pay')}
+            </a>
+          </div>
+        )}
+      </section>
+      <section className="card" aria-labelledby="timeline-heading">
+        <h2 id="timeline-heading">{t('account.orderDetail.timeline')}</h2>
+        <ol className="timeline" data-timeline>
+          {order.Timeline.map((event, index) => (
+            <li key={index}>
+              <strong>{eventText(event.Note)}</strong>
+              <span className="muted">
+                <time dateTime={event.At}>{formatDateTime(event.At, locale)}</time> · {t(`account.orderDetail.source.${event.Source}`)}
+              </span>
+            </li>
+          ))}
+        </ol>
+      </section>
+      {back}
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * The phone's page after scanning (spec §2 /wechatpay). The real WeChat Pay
+ * code opens in WeChat itself, so a phone that lands here was pointed at the
+ * page by mistake and is told to use WeChat. With the development payment
+ * sandbox, the code leads here with `?pr=`, and the "customer" approves,
+ * declines, lets the payment expire or pays twice; the sandbox then notifies
+ * the shop as the provider would.
+ */
+import { useEffect, useState } from 'react';
+import { paymentSandbox, type SandboxAction, type SandboxTransaction } from '#contract/dev.ts';
+import { formatPrice } from '#contract/facts.ts';
+import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import type { LocaleCode } from '@/i18n/locales.ts';
+import { translator, type Strings } from '@/i18n/strings.ts';
+import type { KeysUnder } from '@/i18n/t.ts';
+import { call } from '@/lib/api/client.ts';
+
+interface Props {
+  strings: Strings<KeysUnder<'pay' | 'api' | 'common.loading'>>;
+  locale: LocaleCode;
+}
+
+const actions: SandboxAction[] = ['approve', 'decline', 'expire', 'payTwice'];
+const stateKeys = ['NOTPAY', 'SUCCESS', 'CLOSED', 'PAYERROR', 'REFUND'] as const;
+
+export default function PhonePay({ strings, locale }: Props) {
+  const t = translator(strings);
+  const prepay = new URLSearchParams(location.search).get('pr');
+  const [transaction, setTransaction] = useState<SandboxTransaction | null | undefined>(prepay ? undefined : null);
+  const [done, setDone] = useState(false);
+  const action = useAction(t);
+
+  useEffect(() => {
+    if (prepay) call(paymentSandbox.transaction, { params: { id: prepay } }).then(setTransaction, () => setTransaction(null));
+  }, []);
+
+  if (transaction === undefined) return <Loading text={t('common.loading')} />;
+  if (transaction === null) return <p className="notice notice-info">{t('pay.phone.openInWeChat')}</p>;
+
+  async function act(chosen: SandboxAction) {
+    const updated = await action.run(() => call(paymentSandbox.act, { params: { id: transaction!.Id }, body: { Action: chosen } }));
+    if (updated) {
+      setTransaction(updated);
+      setDone(true);
+    }
+  }
+
+  const state = stateKeys.find((known) => known === transaction.State);
+  const open = transaction.State === 'NOTPAY';
+  return (
+    <div className="card sandbox-pay" data-sandbox-state={transaction.State}>
+      <h2>{t('pay.sandbox.title')}</h2>
+      <p className="muted">{t('pay.sandbox.intro')}</p>
+      <dl className="facts">
+        <div>
+          <dt>{t('pay.item')}</dt>
+          <dd>{transaction.Description}</dd>
+        </div>
+        <div>
+          <dt>{t('pay.amountDue')}</dt>
+          <dd className="pay-amount">{formatPrice(transaction.Total, locale)}</dd>
+        </div>
+        <div>
+          <dt>{t('pay.orderNumber')}</dt>
+          <dd className="order-key">{transaction.OrderKey}</dd>
+        </div>
+      </dl>
+      <p role="status">{t('pay.sandbox.state', { state: state ? t(`pay.sandbox.state.${state}`) : transaction.State })}</p>
+      <div className="sandbox-actions">
+        {actions.map((chosen) => (
+          <button
+            key={chosen}
+            type="button"
+            className={chosen === 'approve' ? 'button' : 'button button-secondary'}
+            disabled={action.busy || (!open && !(chosen === 'payTwice' && transaction.State === 'SUCCESS'))}
+            onClick={() => void act(chosen)}
+          >
+            {t(`pay.sandbox.${chosen}`)}
+          </button>
+        ))}
+      </div>
+      {done && !action.notice && <p className="notice notice-ok">{t('pay.sandbox.done')}</p>}
+      <NoticeLine notice={action.notice} />
+    </div>
+  );
+}

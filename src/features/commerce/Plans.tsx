@@ -1,0 +1,59 @@
+/**
+ * The cloud-idling plans (membership products): each with its period and
+ * price, bought by making an order and paying for it on the pay page. A plan
+ * runs from payment; buying again adds to the time left.
+ */
+import { useEffect, useState } from 'react';
+import { commerceCalls, type Product } from '#contract/commerce.ts';
+import { formatMonths, formatPrice } from '#contract/facts.ts';
+import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { formatDate } from '@/i18n/dates.ts';
+import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
+import { translator, type Strings } from '@/i18n/strings.ts';
+import type { KeysUnder } from '@/i18n/t.ts';
+import { call } from '@/lib/api/client.ts';
+
+interface Props {
+  strings: Strings<KeysUnder<'plans' | 'api' | 'common.loading'>>;
+  locale: LocaleCode;
+}
+
+export default function Plans({ strings, locale }: Props) {
+  const t = translator(strings);
+  const [plans, setPlans] = useState<Product[] | null>(null);
+  const [until, setUntil] = useState<string | null>(null);
+  const action = useAction(t);
+
+  useEffect(() => {
+    void action.run(async () => setPlans((await call(commerceCalls.products)).filter((product) => product.Kind === 'membership')));
+    authCall(commerceCalls.summary).then(
+      (summary) => setUntil(summary.MembershipUntil),
+      () => {},
+    );
+  }, []);
+  if (!plans) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t('common.loading')} />;
+
+  async function buy(plan: Product) {
+    const order = await action.run(() => authCall(commerceCalls.createOrder, { body: { Product: plan.Code } }));
+    if (order) location.assign(`${localizePath(locale, '/payment')}?key=${order.Key}`);
+  }
+
+  return (
+    <section className="card" aria-labelledby="plans-heading">
+      <h2 id="plans-heading">{t('plans.title')}</h2>
+      <p className="muted">{t('plans.intro')}</p>
+      {until && <p data-plan-until>{t('plans.until', { date: formatDate(new Date(until), locale) })}</p>}
+      <ul className="plan-grid">
+        {plans.map((plan) => (
+          <li key={plan.Code} className="plan" data-plan={plan.Code}>
+            <strong>{t('plans.period', { period: formatMonths(plan.Months ?? 0, locale) })}</strong>
+            <button type="button" className="button" disabled={action.busy} onClick={() => void buy(plan)}>
+              {t('plans.buy', { price: formatPrice(plan.Price ?? 0, locale) })}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <NoticeLine notice={action.notice} />
+    </section>
+  );
+}

@@ -1,0 +1,327 @@
+/**
+ * Buying end to end against the real server and its payment sandbox (which
+ * speaks WeChat Pay APIv3 over the server's own loopback address): orders,
+ * scan-to-pay outcomes, the wallet, notifications that are forged, stale or
+ * replayed, and the races that must never charge or credit twice.
+ */
+import { createSign, randomBytes } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commerceCalls, type Order } from '#contract/commerce.ts';
+import { paymentSandbox } from '#contract/dev.ts';
+import { ErrorCode } from '#contract/errors.ts';
+import { orders, payments, products, walletLedger, wallets } from '../../../server/db/schema.ts';
+import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
+import { closeExpiredOrders } from '../../../server/modules/commerce/payments.ts';
+import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
+import { sealResource } from '../../../server/services/wechatpay.ts';
+import { sandboxCredentials } from '../../../server/services/wechatpay-sandbox.ts';
+import { expectBadTokensRefused } from './bad-tokens.ts';
+import { loginBySms } from './codes.ts';
+import { startApp, type TestApp } from './harness.ts';
+
+let t: TestApp;
+let phoneSeq = 0;
+const newUser = async () => {
+  const login = await loginBySms(t, `1390000${String(++phoneSeq).padStart(4, '0')}`, `device-${phoneSeq}`);
+  return { token: login.AccessToken, userId: login.User.Id };
+};
+
+beforeAll(async () => {
+  t = await startApp({ SITE_URL: 'https://beacon.test' });
+  await t.app.db.insert(products).values(demoProducts);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(() => t.close());
+
+const friendCode = '12345678';
+
+async function newOrder(token: string, body: Record<string, unknown> = { Product: 'steam-cn', Amount: 5000, Target: friendCode }): Promise<Order> {
+  const response = await t.call(commerceCalls.createOrder, { token, body });
+  expect(response.body.code).toBe(200);
+  return response.body.data;
+}
+
+const detail = async (token: string, key: string) => (await t.call(commerceCalls.order, { token, params: { key } })).body.data;
+const prepayOf = (codeUrl: string) => new URL(codeUrl).searchParams.get('pr')!;
+
+async function scan(token: string, key: string): Promise<string> {
+  const response = await t.call(commerceCalls.pay, { token, params: { key }, body: { Method: 'wechatpay' } });
+  expect(response.body.code).toBe(200);
+  expect(response.body.data.QrSvg).toContain('<svg');
+  return prepayOf(response.body.data.CodeUrl!);
+}
+
+const act = (id: string, Action: string) => t.call(paymentSandbox.act, { params: { id }, body: { Action } });
+
+/** A notification as the platform signs it; `timestamp` and `nonce` may be set to make it stale or a replay. */
+function notification(resource: object, options: { timestamp?: number; nonce?: string } = {}) {
+  const credentials = sandboxCredentials();
+  const body = JSON.stringify({
+    id: randomBytes(8).toString('hex'),
+    create_time: new Date().toISOString(),
+    resource_type: 'encrypt-resource',
+    event_type: 'TRANSACTION.SUCCESS',
+    resource: sealResource(JSON.stringify({ mchid: credentials.mchid, appid: credentials.appid, ...resource }), credentials.apiV3Key, 'transaction'),
+  });
+  const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
+  const nonce = options.nonce ?? randomBytes(16).toString('hex');
+  const signature = createSign('RSA-SHA256').update(`${timestamp}\n${nonce}\n${body}\n`).sign(credentials.platformPrivateKey, 'base64');
+  const headers = {
+    'content-type': 'application/json',
+    'wechatpay-timestamp': timestamp,
+    'wechatpay-nonce': nonce,
+    'wechatpay-signature': signature,
+    'wechatpay-serial': credentials.platformSerial,
+  };
+  return { body, headers };
+}
+
+const success = (order: Order, transactionId: string) => ({
+  out_trade_no: order.Key,
+  transaction_id: transactionId,
+  trade_state: 'SUCCESS',
+  amount: { total: order.Price },
+});
+
+const deliver = (note: { body: string; headers: Record<string, string> }) =>
+  t.app.inject({ method: 'POST', url: `/api${commerceCalls.notify.path}`, headers: note.headers, payload: note.body });
+
+async function credit(userId: number, fen: number) {
+  await t.app.db.transaction((tx) => changeBalance(tx, userId, fen, 'credit', null));
+}
+
+describe('scan to pay through the sandbox', () => {
+  it('prices a recharge by the rate, pays it by scanning, and keeps the timeline', async () => {
+    const { token } = await newUser();
+    const usd = await newOrder(token, {
+      Product: 'steam-us',
+      Amount: 1999,
+      Target: `https://steamcommunity.com/tradeoffer/new/?partner=${friendCode}&token=AbCdEf12`,
+    });
+    expect(usd.Price).toBe(14593); // 19.99 USD at 7.3, rounded up to the fen
+    expect(usd.Item.SteamId).toBe('76561197972611406');
+
+    const order = await newOrder(token);
+    const prepay = await scan(token, order.Key);
+    expect((await t.call(paymentSandbox.transaction, { params: { id: prepay } })).body.data).toMatchObject({
+      OrderKey: order.Key,
+      Total: 5000,
+      State: 'NOTPAY',
+    });
+    expect((await act(prepay, 'approve')).body.data.State).toBe('SUCCESS');
+
+    const paid = await detail(token, order.Key);
+    expect(paid).toMatchObject({ State: 'paid', Outcome: 'successful', Method: 'wechatpay' });
+    expect(paid.Timeline.map((event) => [event.State, event.Source, event.Note])).toEqual([
+      ['created', 'customer', 'created'],
+      ['paying', 'customer', 'paymentStarted'],
+      ['paid', 'provider', 'paid'],
+    ]);
+  });
+
+  it('shows a decline as failed and an expiry as a timeout', async () => {
+    const { token } = await newUser();
+    const declined = await newOrder(token);
+    await act(await scan(token, declined.Key), 'decline');
+    expect(await detail(token, declined.Key)).toMatchObject({ State: 'failed', Outcome: 'failed' });
+
+    const expired = await newOrder(token);
+    await act(await scan(token, expired.Key), 'expire');
+    expect(await detail(token, expired.Key)).toMatchObject({ State: 'closed', Outcome: 'timeout' });
+    const again = await t.call(commerceCalls.pay, { token, params: { key: expired.Key }, body: { Method: 'wechatpay' } });
+    expect(again.body.code).toBe(ErrorCode.OrderClosed);
+  });
+
+  it('sends a second payment of a paid order to the wallet, once, with "paid by another method"', async () => {
+    const { token, userId } = await newUser();
+    const order = await newOrder(token);
+    await act(await scan(token, order.Key), 'payTwice');
+    expect(await detail(token, order.Key)).toMatchObject({ State: 'paid', Outcome: 'paidByOther' });
+    const wallet = (await t.call(commerceCalls.wallet, { token, params: { page: 1 } })).body.data;
+    expect(wallet.Balance).toBe(order.Price);
+    expect(wallet.Items.map((entry) => [entry.Reason, entry.Delta, entry.Order])).toEqual([['duplicatePayment', order.Price, order.Key]]);
+    const rows = await t.app.db.select().from(walletLedger).where(eq(walletLedger.userId, userId));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('applies a membership at once, and pays from the wallet only what it holds', async () => {
+    const { token, userId } = await newUser();
+    const plan = await newOrder(token, { Product: 'cloud-idle-monthly' });
+    const short = await t.call(commerceCalls.pay, { token, params: { key: plan.Key }, body: { Method: 'wallet' } });
+    expect(short.body).toMatchObject({
+      code: ErrorCode.InsufficientBalance,
+      message: 'Your wallet balance is not enough for this order. Choose another payment method.',
+    });
+
+    await credit(userId, 1000);
+    const paid = await t.call(commerceCalls.pay, { token, params: { key: plan.Key }, body: { Method: 'wallet' } });
+    expect(paid.body.data.Order).toMatchObject({ State: 'fulfilled', Method: 'wallet', Outcome: 'successful' });
+    const summary = (await t.call(commerceCalls.summary, { token })).body.data;
+    expect(summary.Balance).toBe(1000 - plan.Price);
+    expect(Date.parse(summary.MembershipUntil!)).toBeGreaterThan(Date.now() + 27 * 86_400_000);
+  });
+
+  it('answers maintenance and unsupported payment types with their own codes', async () => {
+    const { token } = await newUser();
+    const order = await newOrder(token);
+    const unsupported = await t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'alipay' } });
+    expect(unsupported.body.code).toBe(ErrorCode.PayMethodUnsupported);
+    await t.app.db.execute(sql`insert into settings (key, value) values ('maintenance', 'true'::jsonb) on conflict (key) do update set value = 'true'::jsonb`);
+    try {
+      const paused = await t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'wechatpay' } });
+      expect(paused.status).toBe(503);
+      expect(paused.body).toMatchObject({
+        code: ErrorCode.Maintenance,
+        message: 'Payments are paused for maintenance. Nothing was charged; please try again later.',
+      });
+    } finally {
+      await t.app.db.execute(sql`update settings set value = 'false'::jsonb where key = 'maintenance'`);
+    }
+  });
+
+  it("refuses bad amounts and Steam accounts in the user's language", async () => {
+    const { token } = await newUser();
+    const tooSmall = await t.call(commerceCalls.createOrder, { token, body: { Product: 'steam-cn', Amount: 999, Target: friendCode } });
+    expect(tooSmall.body.code).toBe(ErrorCode.AmountInvalid);
+    const badTarget = await t.call(commerceCalls.createOrder, {
+      token,
+      locale: 'ja',
+      body: { Product: 'steam-cn', Amount: 5000, Target: 'https://evil.test/tradeoffer/new/?partner=1&token=abcdef' },
+    });
+    expect(badTarget.body.code).toBe(ErrorCode.SteamTargetInvalid);
+    expect(badTarget.body.message).toMatch(/[\u3040-\u30ff]/);
+    const noSteam = await t.call(commerceCalls.createOrder, { token, body: { Product: 'steam-cn', Amount: 5000 } });
+    expect(noSteam.body.code).toBe(ErrorCode.SteamNotLinked);
+  });
+});
+
+describe('notifications', () => {
+  it('refuses a bad signature, a stale timestamp and a replayed nonce, and changes nothing', async () => {
+    const { token } = await newUser();
+    const order = await newOrder(token);
+    await scan(token, order.Key);
+
+    const forged = notification(success(order, 'forged-1'));
+    expect((await deliver({ ...forged, body: forged.body.replace('"id":"', '"id":"x') })).statusCode).toBe(400);
+    expect((await deliver(notification(success(order, 'stale-1'), { timestamp: Math.floor(Date.now() / 1000) - 301 }))).statusCode).toBe(400);
+    const other = notification(success(order, 'wrong-key'));
+    expect((await deliver({ ...other, headers: { ...other.headers, 'wechatpay-serial': 'NOT-THE-PLATFORM' } })).statusCode).toBe(400);
+    expect((await detail(token, order.Key)).State).toBe('paying');
+
+    const real = notification(success(order, 'real-1'), { nonce: 'nonce-once' });
+    expect((await deliver(real)).statusCode).toBe(200);
+    const replay = notification(success(order, 'real-2'), { nonce: 'nonce-once' });
+    expect((await deliver(replay)).statusCode).toBe(400);
+    expect(await t.app.db.select().from(payments).where(eq(payments.reference, 'real-2'))).toHaveLength(0);
+    expect((await detail(token, order.Key)).State).toBe('paid');
+  });
+
+  it('changes an order once when its notification is replayed 100 times in parallel', async () => {
+    const { token } = await newUser();
+    const order = await newOrder(token);
+    await scan(token, order.Key);
+    const note = notification(success(order, `tx-${order.Key}`));
+    const answers = await Promise.all(Array.from({ length: 100 }, () => deliver(note)));
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.statusCode === 400)).toHaveLength(99);
+    const paid = await detail(token, order.Key);
+    expect(paid.Timeline.filter((event) => event.State === 'paid')).toHaveLength(1);
+  });
+
+  it('credits a second payment once when its retries (fresh nonces) race 100 times', async () => {
+    const { token, userId } = await newUser();
+    await credit(userId, 5000);
+    const order = await newOrder(token);
+    await scan(token, order.Key);
+    expect((await t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'wallet' } })).body.code).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 100 }, () => deliver(notification(success(order, `second-${order.Key}`)))));
+    expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
+    const ledger = await t.app.db.select().from(walletLedger).where(eq(walletLedger.userId, userId));
+    expect(ledger.map((row) => row.reason).sort()).toEqual(['credit', 'duplicatePayment', 'payment']);
+    expect((await detail(token, order.Key)).Outcome).toBe('paidByOther');
+  });
+});
+
+describe('races', () => {
+  it('never takes a wallet below zero: 200 parallel payments of orders worth more than the balance', async () => {
+    const { token, userId } = await newUser();
+    await credit(userId, 600 * 50 + 599);
+    const planOrders = await Promise.all(Array.from({ length: 200 }, () => newOrder(token, { Product: 'cloud-idle-monthly' })));
+    const answers = await Promise.all(planOrders.map((order) => t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'wallet' } })));
+    const paid = answers.filter((answer) => answer.body.code === 200);
+    expect(paid).toHaveLength(50);
+    expect(answers.filter((answer) => answer.body.code === ErrorCode.InsufficientBalance)).toHaveLength(150);
+    const [wallet] = await t.app.db.select().from(wallets).where(eq(wallets.userId, userId));
+    expect(wallet.balance).toBe(599);
+    const [{ sum }] = await t.app.db
+      .select({ sum: sql<number>`sum(${walletLedger.delta})::int` })
+      .from(walletLedger)
+      .where(eq(walletLedger.userId, userId));
+    expect(sum).toBe(599);
+    console.log(`wallet race: 200 parallel payments, ${paid.length} paid, balance ${wallet.balance} fen`);
+  });
+
+  it('ends paying, cancelling and expiry racing for one order in exactly one final state', async () => {
+    const { token, userId } = await newUser();
+    await credit(userId, 100_000);
+    const finals: string[] = [];
+    for (let round = 0; round < 10; round++) {
+      const order = await newOrder(token);
+      await scan(token, order.Key);
+      await t.app.db
+        .update(orders)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(orders.key, order.Key));
+      await Promise.allSettled([
+        t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'wallet' } }),
+        t.call(commerceCalls.cancel, { token, params: { key: order.Key } }),
+        closeExpiredOrders(
+          t.app.db,
+          t.app.payments.provider(),
+          () => {},
+          () => {},
+        ),
+      ]);
+      const final = await detail(token, order.Key);
+      const finalEvents = final.Timeline.filter((event) => ['paid', 'closed'].includes(event.State) && event.Note !== 'duplicatePayment');
+      expect(finalEvents).toHaveLength(1);
+      finals.push(final.State);
+    }
+    const [wallet] = await t.app.db.select().from(wallets).where(eq(wallets.userId, userId));
+    expect(wallet.balance).toBe(100_000 - finals.filter((state) => state === 'paid').length * 5000);
+    console.log(`close race: 10 rounds, final states ${finals.join(', ')}`);
+  });
+});
+
+describe('who may see and pay an order', () => {
+  it('refuses missing, made-up, expired and revoked tokens on every commerce call', async () => {
+    const { token } = await newUser();
+    const order = await newOrder(token);
+    const calls = [
+      [commerceCalls.createOrder, { body: { Product: 'steam-cn', Amount: 5000, Target: friendCode } }],
+      [commerceCalls.orders, { params: { page: 1 } }],
+      [commerceCalls.order, { params: { key: order.Key } }],
+      [commerceCalls.pay, { params: { key: order.Key }, body: { Method: 'wallet' } }],
+      [commerceCalls.cancel, { params: { key: order.Key } }],
+      [commerceCalls.wallet, { params: { page: 1 } }],
+      [commerceCalls.summary, {}],
+    ] as const;
+    for (const [route, options] of calls) await expectBadTokensRefused(t, route, options, newUser);
+  });
+
+  it("treats another user's order as unknown", async () => {
+    const owner = await newUser();
+    const other = await newUser();
+    const order = await newOrder(owner.token);
+    for (const route of [commerceCalls.order, commerceCalls.cancel] as const) {
+      const response = await t.call(route, { token: other.token, params: { key: order.Key } });
+      expect(response.body.code).toBe(ErrorCode.NotFound);
+    }
+    await credit(other.userId, 10_000);
+    const pay = await t.call(commerceCalls.pay, { token: other.token, params: { key: order.Key }, body: { Method: 'wallet' } });
+    expect(pay.body.code).toBe(ErrorCode.NotFound);
+    expect((await t.call(commerceCalls.orders, { token: other.token, params: { page: 1 } })).body.data.Total).toBe(0);
+    expect((await detail(owner.token, order.Key)).State).toBe('created');
+  });
+});
