@@ -69,7 +69,7 @@ async function linkedSteamId(db: Database, userId: number): Promise<string> {
 
 const cny = (price: { cny: number }) => price.cny;
 
-/** The products of a fresh embedded database: recharges to Chinese and US Steam wallets and the three cloud-idling plans (content/facts.json). */
+/** The products of a fresh embedded database: the recharge of a Chinese Steam wallet (the one the recharge page describes) and the three cloud-idling plans (content/facts.json). */
 export const demoProducts: Array<typeof products.$inferInsert> = [
   {
     code: 'steam-cn',
@@ -81,17 +81,6 @@ export const demoProducts: Array<typeof products.$inferInsert> = [
     presets: facts.recharge.amounts.map(cny),
     minAmount: cny(facts.recharge.customMin),
     maxAmount: cny(facts.recharge.customMax),
-  },
-  {
-    code: 'steam-us',
-    kind: 'steamRecharge',
-    sort: 2,
-    currency: 'USD',
-    region: 'US',
-    ratePpm: 7_300_000,
-    presets: [500, 1000, 2000, 5000],
-    minAmount: 500,
-    maxAmount: 20000,
   },
   { code: 'cloud-idle-monthly', kind: 'membership', sort: 10, months: facts.cloudIdle.monthlyPeriod.months, price: cny(facts.cloudIdle.monthlyPrice) },
   { code: 'cloud-idle-quarterly', kind: 'membership', sort: 11, months: facts.cloudIdle.quarterlyPeriod.months, price: cny(facts.cloudIdle.quarterlyPrice) },

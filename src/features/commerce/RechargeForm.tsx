@@ -7,7 +7,7 @@
  */
 import { useStore } from '@nanostores/preact';
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { commerceCalls, rechargePrice, steamTargetOf, type Product } from '#contract/commerce.ts';
+import { commerceCalls, payCurrency, rechargePrice, steamTargetOf, type Product } from '#contract/commerce.ts';
 import { formatMoney, formatPrice } from '#contract/facts.ts';
 import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
@@ -145,9 +145,11 @@ export default function RechargeForm({ strings, locale }: Props) {
             </label>
           )}
         </fieldset>
-        <p className="muted" data-rate>
-          {t('recharge.rate', { amount: money(unit * 100), price: formatPrice(rechargePrice(unit * 100, rate), locale) })}
-        </p>
+        {currency !== payCurrency && (
+          <p className="muted" data-rate>
+            {t('recharge.rate', { amount: money(unit * 100), price: formatPrice(rechargePrice(unit * 100, rate), locale) })}
+          </p>
+        )}
         <dl className="facts">
           <div>
             <dt>{t('recharge.total')}</dt>
