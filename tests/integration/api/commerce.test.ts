@@ -30,18 +30,16 @@ const newUser = async () => {
 beforeAll(async () => {
   t = await startApp({ SITE_URL: 'https://beacon.test' });
   await t.app.db.insert(products).values(demoProducts);
-  await t.app.db
-    .insert(products)
-    .values({
-      code: 'steam-us',
-      kind: 'steamRecharge',
-      currency: 'USD',
-      region: 'US',
-      ratePpm: 7_300_000,
-      presets: [500, 1000],
-      minAmount: 500,
-      maxAmount: 20000,
-    });
+  await t.app.db.insert(products).values({
+    code: 'steam-us',
+    kind: 'steamRecharge',
+    currency: 'USD',
+    region: 'US',
+    ratePpm: 7_300_000,
+    presets: [500, 1000],
+    minAmount: 500,
+    maxAmount: 20000,
+  });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(() => t.close());
