@@ -32,10 +32,15 @@ export const factPlaceholder = /\{\{\s*([A-Za-z]\w*(?:\.\w+)+)(\|number|\|or)?\s
 /** A price that is no standing fact (a raffle prize, an example), in whole yuan: `{{cny:50}}`. */
 export const pricePlaceholder = /\{\{\s*cny:(\d+)\s*\}\}/g;
 
-/** An amount in a currency's smallest unit, as the locale writes money (its digits after the point from the currency: none for JPY). */
+/** How many of a currency's smallest unit make one (100 for CNY and USD, 1 for JPY). */
+export function minorPerMajor(currency: string): number {
+  return 10 ** (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2);
+}
+
+/** An amount in a currency's smallest unit, as the locale writes money. */
 export function formatMoney(minor: number, currency: string, locale: string): string {
   const format = new Intl.NumberFormat(formattingTag(locale), { style: 'currency', currency, trailingZeroDisplay: 'stripIfInteger' });
-  return format.format(minor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+  return format.format(minor / minorPerMajor(currency));
 }
 
 /** A price in the smallest unit of CNY (fen), as the locale writes money: never a bare ¥, which reads as yen in Japan. */

@@ -67,19 +67,24 @@ function sandbox(app: FastifyInstance): Payments {
   let provider: PaymentProvider | null = null;
   app.server.once('listening', () => {
     const address = app.server.address();
-    if (!address || typeof address === 'string') return;
-    origin = loopbackOrigin(address);
-    const credentials = sandboxCredentials();
-    provider = wechatPay({
-      baseUrl: `${origin}/api${sandboxBasePath}`,
-      appid: credentials.appid,
-      merchant: { mchid: credentials.mchid, serial: credentials.merchantSerial, privateKey: credentials.merchantPrivateKey },
-      platform: { serial: credentials.platformSerial, publicKey: credentials.platformPublicKey },
-      apiV3Key: credentials.apiV3Key,
-    });
+    if (address && typeof address !== 'string') origin = loopbackOrigin(address);
   });
   return {
-    provider: () => provider,
+    // Made on the first payment, not at start: the sandbox's keys take a moment to generate and most runs never pay.
+    provider() {
+      if (!origin) return null;
+      if (!provider) {
+        const credentials = sandboxCredentials();
+        provider = wechatPay({
+          baseUrl: `${origin}/api${sandboxBasePath}`,
+          appid: credentials.appid,
+          merchant: { mchid: credentials.mchid, serial: credentials.merchantSerial, privateKey: credentials.merchantPrivateKey },
+          platform: { serial: credentials.platformSerial, publicKey: credentials.platformPublicKey },
+          apiV3Key: credentials.apiV3Key,
+        });
+      }
+      return provider;
+    },
     notifyUrl: () => `${origin}/api${commerceCalls.notify.path}`,
     scanTarget: (codeUrl, request) => `${siteOrigin(app.config, request)}/wechatpay?pr=${encodeURIComponent(new URL(codeUrl).searchParams.get('pr') ?? '')}`,
   };

@@ -11,7 +11,7 @@ import { orders, products } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { message } from '../../i18n/messages.ts';
 import { toProduct } from './catalogue.ts';
-import { toOrder, type OrderRow } from './orders.ts';
+import { orderNotice, toOrder, type OrderRow } from './orders.ts';
 import { fulfilOrder, refundOrder, setMaintenance, underMaintenance } from './payments.ts';
 
 const withActive = (row: typeof products.$inferSelect): Product & { Active: boolean } => ({ ...toProduct(row), Active: row.active });
@@ -77,7 +77,7 @@ function usage(text: string): never {
 /** Tells the order's owner's open pages, when something can reach them. */
 async function push(context: CommandContext, row: OrderRow): Promise<boolean> {
   if (!context.pusher || row.userId === null) return false;
-  await context.pusher.toUser(row.userId, hubEvents.orderStatus, [{ Key: row.key, State: row.state, Outcome: toOrder(row).Outcome }]);
+  await context.pusher.toUser(row.userId, hubEvents.orderStatus, [orderNotice(row)]);
   return true;
 }
 
@@ -162,7 +162,7 @@ export const commerceCommands: AdminCommand[] = [
     usage: "order refund <order>            give a paid order's money back the way it came (wallet or provider)",
     parse(rest) {
       const key = oneOrder('order refund', rest);
-      return (context) => orderStep(context, 'order refund', key, () => refundOrder(context.db, context.paymentProvider(), key));
+      return (context) => orderStep(context, 'order refund', key, () => refundOrder(context.db, context.paymentProvider, key));
     },
   },
   ...(['on', 'off', 'status'] as const).map((action): AdminCommand => ({

@@ -7,7 +7,16 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, count, desc, eq } from 'drizzle-orm';
 import dayjs from 'dayjs';
-import { orderPayWindowMs, pageSize, type Order, type OrderDetail, type OrderItem, type OrderState, type PayOutcome } from '#contract/commerce.ts';
+import {
+  orderPayWindowMs,
+  pageSize,
+  type Order,
+  type OrderDetail,
+  type OrderItem,
+  type OrderNotice,
+  type OrderState,
+  type PayOutcome,
+} from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Database, Transaction } from '../../db/open.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -37,6 +46,21 @@ export function toOrder(row: OrderRow): Order {
     CreatedAt: row.createdAt.toISOString(),
     ExpiresAt: row.expiresAt.toISOString(),
   };
+}
+
+/** What the hub pushes to the owner's open pages about an order. */
+export function orderNotice(row: OrderRow): OrderNotice {
+  return { Key: row.key, State: row.state, Outcome: toOrder(row).Outcome };
+}
+
+/** The user's order by its number (unlocked); another user's order is as unknown as a missing one. */
+export async function findOrder(db: Database, key: string, userId?: number): Promise<OrderRow> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(userId === undefined ? eq(orders.key, key) : and(eq(orders.key, key), eq(orders.userId, userId)));
+  if (!row) throw new ApiError(ErrorCode.NotFound, 'orderNotFound');
+  return row;
 }
 
 export async function insertOrder(db: Database, userId: number, product: string, item: OrderItem, price: number): Promise<OrderRow> {
@@ -91,11 +115,7 @@ export async function note(tx: Transaction, row: OrderRow, source: Source, text:
 }
 
 export async function orderDetail(db: Database, key: string, userId: number): Promise<OrderDetail> {
-  const [row] = await db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.key, key), eq(orders.userId, userId)));
-  if (!row) throw new ApiError(ErrorCode.NotFound, 'orderNotFound');
+  const row = await findOrder(db, key, userId);
   const events = await db.select().from(orderEvents).where(eq(orderEvents.orderId, row.id)).orderBy(asc(orderEvents.id));
   return {
     ...toOrder(row),

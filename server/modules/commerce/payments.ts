@@ -8,14 +8,17 @@
  * transactions, before the change they guard.
  */
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { PayOutcome } from '#contract/commerce.ts';
+import type { OrderItem, PayOutcome } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Database, Transaction as Tx } from '../../db/open.ts';
 import { memberships, orders, paymentNonces, payments, settings } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
-import { advance, lockOrder, note, payable, type OrderRow, type Source } from './orders.ts';
+import { advance, findOrder, lockOrder, note, payable, type OrderRow, type Source } from './orders.ts';
 import { changeBalance } from './wallet.ts';
 import { AlreadyPaidError, ProviderError, type PaymentProvider, type Transaction } from '../../services/wechatpay-adapter.ts';
+
+/** The payment provider, asked for only when a step needs it (the sandbox's is made on first use). */
+export type ProviderOf = () => PaymentProvider | null;
 
 /** Tells the order's owner's open pages that it changed. */
 export type Announce = (row: OrderRow) => void;
@@ -33,6 +36,12 @@ export async function setMaintenance(db: Database, on: boolean): Promise<void> {
     .insert(settings)
     .values({ key: 'maintenance', value: on })
     .onConflictDoUpdate({ target: settings.key, set: { value: on } });
+}
+
+function requireProvider(provider: ProviderOf): PaymentProvider {
+  const reached = provider();
+  if (!reached) throw new ApiError(ErrorCode.PaymentProviderFailed, 'paymentProviderFailed');
+  return reached;
 }
 
 function refuseUnpayable(row: OrderRow): void {
@@ -62,16 +71,6 @@ export async function payFromWallet(db: Database, userId: number, key: string): 
     await changeBalance(tx, userId, -row.price, 'payment', row.id);
     await tx.insert(payments).values({ orderId: row.id, method: 'wallet', reference: `order-${row.id}`, amount: row.price, disposition: 'applied' });
     return paid(tx, row, 'wallet', 'wallet');
-  });
-}
-
-/** Marks a payable order as being paid by scanning `codeUrl`. */
-export async function startedScanPay(db: Database, userId: number, key: string, codeUrl: string): Promise<OrderRow> {
-  return db.transaction(async (tx) => {
-    const row = await lockOrder(tx, key, userId);
-    refuseUnpayable(row);
-    if (row.state === 'paying' && row.codeUrl === codeUrl) return row;
-    return advance(tx, row, 'paying', 'customer', 'paymentStarted', { method: 'wechatpay', codeUrl });
   });
 }
 
@@ -126,38 +125,66 @@ export async function applyTransaction(db: Database, transaction: Transaction, n
  */
 export async function closeOrder(
   db: Database,
-  provider: PaymentProvider | null,
+  provider: ProviderOf,
   key: string,
   why: { outcome: PayOutcome; source: Source; note: string; userId?: number },
 ): Promise<OrderRow[]> {
-  const [current] = await db
-    .select()
-    .from(orders)
-    .where(why.userId === undefined ? eq(orders.key, key) : and(eq(orders.key, key), eq(orders.userId, why.userId)));
-  if (!current) throw new ApiError(ErrorCode.NotFound, 'orderNotFound');
+  const current = await findOrder(db, key, why.userId);
   refuseUnpayable(current);
-  const changed: OrderRow[] = [];
-  if (current.method === 'wechatpay' && current.codeUrl) {
-    if (!provider) throw new ApiError(ErrorCode.PaymentProviderFailed, 'paymentProviderFailed');
-    try {
-      await provider.close(key);
-    } catch (error) {
-      if (!(error instanceof AlreadyPaidError)) throw error;
-      const transaction = await provider.query(key);
-      const applied = transaction && (await applyTransaction(db, transaction));
-      if (applied) changed.push(applied);
-    }
-  }
+  const changed = await closeAtProvider(db, provider, current);
   const closed = await db.transaction(async (tx) => {
     const row = await lockOrder(tx, key);
     return payable.includes(row.state) ? advance(tx, row, 'closed', why.source, why.note, { outcome: why.outcome }) : null;
   });
-  if (closed) changed.push(closed);
-  return changed;
+  return closed ? [...changed, closed] : changed;
+}
+
+/**
+ * Closes the order's scan-to-pay transaction at the provider, if it has one.
+ * If the customer paid meanwhile, the payment is applied (to the order, or to
+ * the wallet when the order is settled already); answers what that changed.
+ */
+export async function closeAtProvider(db: Database, provider: ProviderOf, row: OrderRow): Promise<OrderRow[]> {
+  if (row.method !== 'wechatpay' || !row.codeUrl) return [];
+  const wechatPay = requireProvider(provider);
+  try {
+    await wechatPay.close(row.key);
+    return [];
+  } catch (error) {
+    if (!(error instanceof AlreadyPaidError)) throw error;
+    const transaction = await wechatPay.query(row.key);
+    const applied = transaction && (await applyTransaction(db, transaction));
+    return applied ? [applied] : [];
+  }
+}
+
+/** What the provider's payment is for, in its records and the customer's payment app. */
+const descriptionOf = (item: OrderItem) =>
+  item.Kind === 'membership'
+    ? `Beacon Toolkit cloud idling, ${item.Months} month(s)`
+    : `Steam wallet ${((item.Amount ?? 0) / 100).toFixed(2)} ${item.Currency}`;
+
+/** Starts (or shows again) the order's scan-to-pay transaction at the provider; answers the order, now paying, with its code URL. */
+export async function startScanPay(db: Database, provider: ProviderOf, userId: number, key: string, notifyUrl: string): Promise<OrderRow> {
+  const order = await findOrder(db, key, userId);
+  refuseUnpayable(order);
+  const codeUrl = await requireProvider(provider).createNative({
+    outTradeNo: order.key,
+    description: descriptionOf(order.item),
+    total: order.price,
+    expiresAt: order.expiresAt,
+    notifyUrl,
+  });
+  return db.transaction(async (tx) => {
+    const row = await lockOrder(tx, key, userId);
+    refuseUnpayable(row);
+    if (row.state === 'paying' && row.codeUrl === codeUrl) return row;
+    return advance(tx, row, 'paying', 'customer', 'paymentStarted', { method: 'wechatpay', codeUrl });
+  });
 }
 
 /** Closes the orders whose pay window has passed; one that the provider cannot be asked about now is tried again next time. */
-export async function closeExpiredOrders(db: Database, provider: PaymentProvider | null, announce: Announce, log: (error: unknown) => void): Promise<number> {
+export async function closeExpiredOrders(db: Database, provider: ProviderOf, announce: Announce, log: (error: unknown) => void): Promise<number> {
   const due = await db
     .select({ key: orders.key })
     .from(orders)
@@ -196,14 +223,10 @@ export async function fulfilOrder(db: Database, key: string): Promise<OrderRow> 
  * asking again after a failure cannot refund twice). A membership loses the
  * months it added.
  */
-export async function refundOrder(db: Database, provider: PaymentProvider | null, key: string): Promise<OrderRow> {
-  const [current] = await db.select().from(orders).where(eq(orders.key, key));
-  if (!current) throw new ApiError(ErrorCode.NotFound, 'orderNotFound');
+export async function refundOrder(db: Database, provider: ProviderOf, key: string): Promise<OrderRow> {
+  const current = await findOrder(db, key);
   if (current.state !== 'paid' && current.state !== 'fulfilled') throw new ApiError(ErrorCode.OrderClosed, 'orderNotRefundable');
-  if (current.method === 'wechatpay') {
-    if (!provider) throw new ApiError(ErrorCode.PaymentProviderFailed, 'paymentProviderFailed');
-    await provider.refund(key, `${key}R`, current.price, current.price);
-  }
+  if (current.method === 'wechatpay') await requireProvider(provider).refund(key, `${key}R`, current.price, current.price);
   return db.transaction(async (tx) => {
     const row = await lockOrder(tx, key);
     if (row.state !== 'paid' && row.state !== 'fulfilled') throw new ApiError(ErrorCode.OrderClosed, 'orderNotRefundable');

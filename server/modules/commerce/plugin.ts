@@ -16,27 +16,23 @@ import { qrSvg } from '../../services/qr-svg.ts';
 import { activeProducts, demoProducts, priceOrder } from './catalogue.ts';
 import { seedDemoOrders } from './demo.ts';
 import { notificationRoute } from './notify-route.ts';
-import { insertOrder, orderDetail, orderPage, toOrder, type OrderRow } from './orders.ts';
-import { closeExpiredOrders, closeOrder, payFromWallet, startedScanPay, underMaintenance, applyTransaction } from './payments.ts';
+import { findOrder, insertOrder, orderDetail, orderNotice, orderPage, toOrder, type OrderRow } from './orders.ts';
+import { closeAtProvider, closeExpiredOrders, closeOrder, payFromWallet, startScanPay, underMaintenance } from './payments.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
-import { AlreadyPaidError } from '../../services/wechatpay-adapter.ts';
+import { ProviderError } from '../../services/wechatpay-adapter.ts';
 
 /** How often unpaid orders past their window are looked for. */
 const expirySweepMs = 5_000;
-
-const descriptionOf = (row: OrderRow) =>
-  row.item.Kind === 'membership'
-    ? `Beacon Toolkit cloud idling, ${row.item.Months} month(s)`
-    : `Steam wallet ${((row.item.Amount ?? 0) / 100).toFixed(2)} ${row.item.Currency}`;
 
 export default fp(
   async (app) => {
     const { db } = app;
     const pay = app.payments;
+    const { provider } = pay;
 
     const announce = (row: OrderRow) => {
       if (row.userId === null) return;
-      app.hub.toUser(row.userId, hubEvents.orderStatus, [{ Key: row.key, State: row.state, Outcome: row.outcome as never }]).catch((error: unknown) => {
+      app.hub.toUser(row.userId, hubEvents.orderStatus, [orderNotice(row)]).catch((error: unknown) => {
         app.log.warn({ err: error }, 'could not push an order change');
       });
     };
@@ -68,61 +64,42 @@ export default fp(
       const method = PayMethod.safeParse(body.Method);
       if (!method.success) throw new ApiError(ErrorCode.PayMethodUnsupported, 'payMethodUnsupported');
       await refuseInMaintenance();
-      const provider = pay.provider();
 
       if (method.data === 'wallet') {
         const row = await payFromWallet(db, auth.userId, params.key);
         announce(row);
         // A code shown before is closed at the provider; if it was paid meanwhile, that money goes to the wallet.
-        if (row.codeUrl && provider) {
-          await provider.close(row.key).catch(async (error: unknown) => {
-            if (!(error instanceof AlreadyPaidError)) return app.log.warn({ err: error }, 'could not close a scan-to-pay transaction');
-            const transaction = await provider.query(row.key);
-            const changed = transaction && (await applyTransaction(db, transaction));
-            if (changed) announce(changed);
-          });
-        }
+        await closeAtProvider(db, provider, row).then(
+          (changed) => changed.forEach(announce),
+          (error: unknown) => app.log.warn({ err: error }, 'could not close a scan-to-pay transaction'),
+        );
         return { data: { Order: toOrder(row), CodeUrl: null, QrSvg: null } satisfies Payment };
       }
 
-      const { Timeline: _, ...order } = await orderDetail(db, params.key, auth.userId);
-      if (order.State !== 'created' && order.State !== 'paying') {
-        throw order.State === 'closed' || order.State === 'failed'
-          ? new ApiError(ErrorCode.OrderClosed, 'orderClosed')
-          : new ApiError(ErrorCode.OrderPaid, 'orderPaid');
-      }
-      if (!provider) throw new ApiError(ErrorCode.PaymentProviderFailed, 'paymentProviderFailed');
-      let codeUrl: string;
+      let row: OrderRow;
       try {
-        codeUrl = await provider.createNative({
-          outTradeNo: order.Key,
-          description: descriptionOf({ item: order.Item } as OrderRow),
-          total: order.Price,
-          expiresAt: new Date(order.ExpiresAt),
-          notifyUrl: pay.notifyUrl(),
-        });
+        row = await startScanPay(db, provider, auth.userId, params.key, pay.notifyUrl());
       } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
         app.log.error({ err: error }, 'the payment provider refused a new payment');
         throw new ApiError(ErrorCode.PaymentProviderFailed, 'paymentProviderFailed');
       }
-      const row = await startedScanPay(db, auth.userId, params.key, codeUrl);
       announce(row);
-      const target = pay.scanTarget(codeUrl, request);
+      const target = pay.scanTarget(row.codeUrl!, request);
       return { data: { Order: toOrder(row), CodeUrl: target, QrSvg: await qrSvg(target) } satisfies Payment };
     });
 
     registerRoute(app, commerceCalls.cancel, async ({ auth, params }) => {
       let changed: OrderRow[];
       try {
-        changed = await closeOrder(db, pay.provider(), params.key, { outcome: 'canceled', source: 'customer', note: 'canceled', userId: auth.userId });
+        changed = await closeOrder(db, provider, params.key, { outcome: 'canceled', source: 'customer', note: 'canceled', userId: auth.userId });
       } catch (error) {
         if (error instanceof ApiError) throw error;
         app.log.error({ err: error }, 'the payment provider did not close a payment');
         throw new ApiError(ErrorCode.PaymentProviderFailed, 'paymentProviderFailed');
       }
       changed.forEach(announce);
-      const { Timeline: _, ...order } = await orderDetail(db, params.key, auth.userId);
-      return { data: order };
+      return { data: toOrder(await findOrder(db, params.key, auth.userId)) };
     });
 
     registerRoute(app, commerceCalls.wallet, async ({ auth, params }) => ({
@@ -140,7 +117,7 @@ export default fp(
     // Unpaid orders close when their window passes. The orders themselves are the queue, so a restart loses nothing and the row lock makes each close happen once across instances.
     let sweeping: Promise<unknown> | null = null;
     const sweeper = setInterval(() => {
-      sweeping ??= closeExpiredOrders(db, pay.provider(), announce, (error) => app.log.warn({ err: error }, 'could not close an expired order'))
+      sweeping ??= closeExpiredOrders(db, provider, announce, (error) => app.log.warn({ err: error }, 'could not close an expired order'))
         .catch((error: unknown) => app.log.error({ err: error }, 'closing expired orders failed'))
         .finally(() => (sweeping = null));
     }, expirySweepMs);

@@ -3,7 +3,7 @@
  * The balance changes only here, with its ledger row in the same transaction,
  * under a lock on the wallet's row, so racing payments cannot both spend it.
  */
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { count, desc, eq, sql } from 'drizzle-orm';
 import { ErrorCode } from '#contract/errors.ts';
 import { pageSize, type LedgerEntry } from '#contract/commerce.ts';
 import type { Database, Transaction } from '../../db/open.ts';
@@ -47,10 +47,7 @@ export async function ledgerPage(db: Database, userId: number, page: number): Pr
     .orderBy(desc(walletLedger.id))
     .limit(pageSize)
     .offset((page - 1) * pageSize);
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(walletLedger)
-    .where(and(eq(walletLedger.userId, userId)));
+  const [{ total }] = await db.select({ total: count() }).from(walletLedger).where(eq(walletLedger.userId, userId));
   return {
     Items: rows.map(({ entry, order }) => ({
       Id: entry.id,

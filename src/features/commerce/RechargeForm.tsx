@@ -8,7 +8,7 @@
 import { useStore } from '@nanostores/preact';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { commerceCalls, payCurrency, rechargePrice, steamTargetOf, type Product } from '#contract/commerce.ts';
-import { formatMoney, formatPrice } from '#contract/facts.ts';
+import { formatMoney, formatPrice, minorPerMajor } from '#contract/facts.ts';
 import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
@@ -23,10 +23,11 @@ interface Props {
 
 /** "12.5" in a currency with two decimals → 1250; null for anything else. */
 function minorOf(typed: string, currency: string): number | null {
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const unit = minorPerMajor(currency);
+  const digits = String(unit).length - 1;
   const match = new RegExp(`^(\\d{1,7})(?:[.,](\\d{1,${Math.max(digits, 1)}}))?$`).exec(typed.trim());
   if (!match || (digits === 0 && match[2])) return null;
-  return Number(match[1]) * 10 ** digits + Number((match[2] ?? '').padEnd(digits, '0') || 0);
+  return Number(match[1]) * unit + Number((match[2] ?? '').padEnd(digits, '0') || 0);
 }
 
 export default function RechargeForm({ strings, locale }: Props) {
@@ -59,7 +60,7 @@ export default function RechargeForm({ strings, locale }: Props) {
   const amount = preset ?? minorOf(custom, currency);
   const amountOk = amount !== null && (product.Presets.includes(amount) || (amount >= min && amount <= max));
   const steamId = linked ? steam!.Subject : steamTargetOf(target);
-  const unit = 10 ** (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2);
+  const unit = minorPerMajor(currency);
 
   async function submit(event: SubmitEvent) {
     event.preventDefault();

@@ -288,7 +288,7 @@ describe('races', () => {
         t.call(commerceCalls.cancel, { token, params: { key: order.Key } }),
         closeExpiredOrders(
           t.app.db,
-          t.app.payments.provider(),
+          t.app.payments.provider,
           () => {},
           () => {},
         ),

@@ -90,28 +90,26 @@ async function notify(tx: SandboxTx, transactionId: string | null, state: State,
   }
 }
 
+/** The customer pays once more: a new provider transaction, notified. */
+async function payOnce(tx: SandboxTx, log: FastifyInstance['log']): Promise<void> {
+  const transactionId = `42000${newId(23)}`;
+  tx.state = 'SUCCESS';
+  tx.transactionIds.push(transactionId);
+  await notify(tx, transactionId, 'SUCCESS', log);
+}
+
 async function act(tx: SandboxTx, action: SandboxAction, log: FastifyInstance['log']): Promise<void> {
   const open = tx.state === 'NOTPAY' && tx.expiresAt.getTime() > Date.now();
   if (action === 'payTwice' && (open || tx.state === 'SUCCESS')) {
-    for (let payment = open ? 0 : 1; payment < 2; payment++) {
-      const transactionId = `42000${newId(23)}`;
-      tx.state = 'SUCCESS';
-      tx.transactionIds.push(transactionId);
-      await notify(tx, transactionId, 'SUCCESS', log);
-    }
+    if (open) await payOnce(tx, log);
+    await payOnce(tx, log);
     return;
   }
   if (!open) return;
-  if (action === 'approve') {
-    const transactionId = `42000${newId(23)}`;
-    tx.state = 'SUCCESS';
-    tx.transactionIds.push(transactionId);
-    await notify(tx, transactionId, 'SUCCESS', log);
-  } else {
-    // The real provider notifies only successes and the shop learns the rest by asking; the sandbox says at once, so a try-out need not wait.
-    tx.state = action === 'decline' ? 'PAYERROR' : 'CLOSED';
-    await notify(tx, null, tx.state, log);
-  }
+  if (action === 'approve') return payOnce(tx, log);
+  // The real provider notifies only successes and the shop learns the rest by asking; the sandbox says at once, so a try-out need not wait.
+  tx.state = action === 'decline' ? 'PAYERROR' : 'CLOSED';
+  await notify(tx, null, tx.state, log);
 }
 
 /** A transaction by its prepay id, or by its order number (so a tester can open the phone page for an order). */
@@ -134,14 +132,15 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
     async (api) => {
       // Signatures cover the body exactly as sent, so this scope keeps it as text.
       api.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-      const { merchantPublicKey, mchid, platformSerial, platformPrivateKey } = sandboxCredentials();
-
+      // The keys are made on the first payment, not at start: most runs never pay.
       const answer = (reply: FastifyReply, status: number, payload?: object) => {
         const body = payload === undefined ? '' : JSON.stringify(payload);
+        const { platformSerial, platformPrivateKey } = sandboxCredentials();
         reply.headers(platformHeaders(body, { serial: platformSerial, privateKey: platformPrivateKey })).code(status);
         return payload === undefined ? reply.send() : reply.type('application/json').send(body);
       };
       const signed = (request: FastifyRequest) => {
+        const { merchantPublicKey, mchid } = sandboxCredentials();
         const parsed = parseAuthorization(request.headers.authorization);
         const body = typeof request.body === 'string' ? request.body : '';
         return parsed !== null && parsed.mchid === mchid && requestSignatureHolds(request.method, request.url, body, parsed, merchantPublicKey);
