@@ -4,8 +4,7 @@
  * server starts, refuses, and closes as an operator expects.
  */
 import { spawn } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -20,34 +19,7 @@ import { loadKeys } from '../../server/crypto/keys.ts';
 import { signToken } from '../../server/crypto/signed.ts';
 import { adminFilePath } from '../../server/modules/admin/admin-file.ts';
 import { startApp } from './api/harness.ts';
-
-/** A merchant's WeChat Pay files, as an operator would keep them. */
-const payFiles = mkdtempSync(path.join(tmpdir(), 'beacon-pay-'));
-const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
-writeFileSync(path.join(payFiles, 'merchant.pem'), merchant.privateKey.export({ type: 'pkcs8', format: 'pem' }));
-writeFileSync(path.join(payFiles, 'platform.pem'), generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }));
-
-const wechatPay = {
-  PAYMENT_PROVIDER: 'wechatpay',
-  WECHATPAY_MCHID: '1900000109',
-  WECHATPAY_APPID: 'wx0000000000000001',
-  WECHATPAY_MERCHANT_SERIAL: 'MERCHANT-SERIAL',
-  WECHATPAY_MERCHANT_KEY_FILE: path.join(payFiles, 'merchant.pem'),
-  WECHATPAY_PLATFORM_SERIAL: 'PLATFORM-SERIAL',
-  WECHATPAY_PLATFORM_CERT_FILE: path.join(payFiles, 'platform.pem'),
-  WECHATPAY_APIV3_KEY: 'an-apiv3-key-of-32-characters-xx',
-  WECHATPAY_NOTIFY_URL: 'https://api.beacon.test/api/commerce/v1/notify/wechatpay',
-};
-
-const gateways = {
-  ...wechatPay,
-  SMS_PROVIDER: 'http',
-  SMS_GATEWAY_URL: 'http://127.0.0.1:9/sms',
-  SMS_GATEWAY_SECRET: 'a-secret-of-sixteen-chars',
-  EMAIL_PROVIDER: 'http',
-  EMAIL_GATEWAY_URL: 'http://127.0.0.1:9/email',
-  EMAIL_GATEWAY_SECRET: 'a-secret-of-sixteen-chars',
-};
+import { productionSettings as gateways } from './production-settings.ts';
 
 const refusal = (env: Record<string, string>) => {
   try {

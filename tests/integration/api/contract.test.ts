@@ -11,6 +11,7 @@ import { text } from '#contract/fields.ts';
 import { users } from '../../../server/db/schema.ts';
 import { registerRoute } from '../../../server/http/route.ts';
 import locale from '../../../server/plugins/locale.ts';
+import { productionSettings } from '../production-settings.ts';
 import { startApp, type TestApp } from './harness.ts';
 
 const greeting = route({
@@ -51,18 +52,7 @@ describe('answers checked against the contract', () => {
   });
 
   it('does not spend the check in production', async () => {
-    const app = await appAnswering(
-      { Txet: 'hello' },
-      {
-        NODE_ENV: 'production',
-        SMS_PROVIDER: 'http',
-        SMS_GATEWAY_URL: 'http://127.0.0.1:9/',
-        SMS_GATEWAY_SECRET: 'a-secret-of-sixteen-chars',
-        EMAIL_PROVIDER: 'http',
-        EMAIL_GATEWAY_URL: 'http://127.0.0.1:9/',
-        EMAIL_GATEWAY_SECRET: 'a-secret-of-sixteen-chars',
-      },
-    );
+    const app = await appAnswering({ Txet: 'hello' }, { NODE_ENV: 'production', ...productionSettings });
     expect((await app.app.inject({ url: '/api/greeting' })).json()).toMatchObject({ code: 200, data: { Txet: 'hello' } });
   });
 });
