@@ -20,6 +20,7 @@ import { SUCCESS } from '#contract/envelope.ts';
 import { identity, system } from '#contract/identity.ts';
 import { createSealer, importPublicKey } from '../src/lib/api/crypto.ts';
 import { runBenchmark, startServerChild } from './child-server.ts';
+import { productionSettings } from '../tests/integration/production-settings.ts';
 
 /** The part of autocannon's programmatic API used here (the package ships no types). */
 interface CannonOptions {
@@ -75,13 +76,8 @@ async function run(): Promise<void> {
     RATE_LIMIT_PER_MINUTE: '100000000',
     IDENTITY_RATE_LIMIT_PER_MINUTE: '100000000',
     SITE_DIR: siteDir,
-    ...Object.fromEntries(
-      ['SMS', 'EMAIL'].flatMap((channel) => [
-        [`${channel}_PROVIDER`, 'http'],
-        [`${channel}_GATEWAY_URL`, 'http://127.0.0.1:9/unused'],
-        [`${channel}_GATEWAY_SECRET`, 'never-called-by-the-bench'],
-      ]),
-    ),
+    // Gateways and payment provider settings that the benchmark never calls.
+    ...productionSettings,
     BENCH_ACCOUNT: account.phone,
     BENCH_PASSWORD: account.password,
   });
