@@ -52,6 +52,8 @@ test('an expired login on an account page says so and goes to login, then back',
   await page.goto('/en/account/login');
   await registerBySms(page, newPhone());
   await expect(page).toHaveURL(/\/en\/account\/center\/info$/);
+  // The profile has made its calls: expiring the login while one is still to go would send this page to login too.
+  await expect(page.locator('[data-summary]')).toBeVisible();
 
   await page.evaluate(() => {
     const token = JSON.parse(localStorage.getItem('beacon.auth')!);

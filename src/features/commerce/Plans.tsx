@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { commerceCalls, type Product } from '#contract/commerce.ts';
 import { formatMonths, formatPrice } from '#contract/facts.ts';
-import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall, NoticeLine, useAction } from '@/components/island.tsx';
 import { formatDate } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
@@ -14,7 +14,7 @@ import type { KeysUnder } from '@/i18n/t.ts';
 import { call } from '@/lib/api/client.ts';
 
 interface Props {
-  strings: Strings<KeysUnder<'plans' | 'api' | 'common.loading'>>;
+  strings: Strings<KeysUnder<'plans' | 'api'>>;
   locale: LocaleCode;
 }
 
@@ -31,7 +31,8 @@ export default function Plans({ strings, locale }: Props) {
       () => {},
     );
   }, []);
-  if (!plans) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t('common.loading')} />;
+  // Beside another island's live status, the plans wait quietly: no second status line while they load.
+  if (!plans) return <NoticeLine notice={action.notice} />;
 
   async function buy(plan: Product) {
     const order = await action.run(() => authCall(commerceCalls.createOrder, { body: { Product: plan.Code } }));
