@@ -41,6 +41,8 @@ export const Product = z.object({
   Presets: z.array(Minor),
   MinAmount: z.nullable(Minor),
   MaxAmount: z.nullable(Minor),
+  /** membership: whether it can renew automatically (an auto-renewal agreement with the payment provider). */
+  AutoRenew: z.boolean(),
 });
 export type Product = z.infer<typeof Product>;
 
@@ -94,14 +96,16 @@ export const PayOutcome = z.enum([
 ]);
 export type PayOutcome = z.infer<typeof PayOutcome>;
 
-/** The ways this server takes money; the desktop client may ask for others, which are "unsupported payment type". */
 /** Refusals of a payment that are §4 outcomes in their own right, so the pay page shows them as such. */
 export const outcomeOfRefusal: Partial<Record<number, PayOutcome>> = {
   [ErrorCode.Maintenance]: 'maintenance',
   [ErrorCode.PayMethodUnsupported]: 'unsupportedType',
   [ErrorCode.OrderClosed]: 'closed',
+  [ErrorCode.AgreementSigned]: 'agreementSigned',
+  [ErrorCode.UserSigned]: 'userSigned',
 };
 
+/** The ways this server takes money; the desktop client may ask for others, which are "unsupported payment type". */
 export const PayMethod = z.enum(['wechatpay', 'wallet']);
 export type PayMethod = z.infer<typeof PayMethod>;
 
@@ -133,6 +137,8 @@ export const Order = z.object({
   CreatedAt: z.iso.datetime(),
   /** Unpaid, it closes at this time. */
   ExpiresAt: z.iso.datetime(),
+  /** The auto-renewal agreement the order pays a period of (its first, or a renewal); paying it signs the agreement. */
+  Agreement: z.nullable(text()),
 });
 export type Order = z.infer<typeof Order>;
 
@@ -168,12 +174,39 @@ export const LedgerEntry = z.object({
 });
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
 
+/**
+ * An auto-renewal agreement: signed with the payment provider when its first
+ * period is paid (pending until then), it is charged again when each period
+ * ends (active) until the customer cancels it or its charges keep failing
+ * (lapsed).
+ */
+export const AgreementState = z.enum(['pending', 'active', 'canceled', 'lapsed']);
+export type AgreementState = z.infer<typeof AgreementState>;
+
+export const Agreement = z.object({
+  Key: text(),
+  State: AgreementState,
+  Product: text(),
+  Months: z.int(),
+  /** Charged each period, in fen. */
+  Price: Minor,
+  CreatedAt: z.iso.datetime(),
+  SignedAt: z.nullable(z.iso.datetime()),
+  /** active: when the next period is charged. */
+  NextChargeAt: z.nullable(z.iso.datetime()),
+  /** Charges that failed since the last one that went through. */
+  FailedCharges: z.int(),
+  EndedAt: z.nullable(z.iso.datetime()),
+});
+export type Agreement = z.infer<typeof Agreement>;
+
 function paged<T extends z.ZodMiniType>(item: T) {
   return z.object({ Items: z.array(item), Total: z.int(), Page: z.int() });
 }
 
 const page = z.object({ page: z.pipe(text(z.regex(/^[0-9]{1,6}$/)), z.pipe(z.transform(Number), z.int().check(z.positive()))) });
 const orderKey = z.object({ key: text(z.regex(/^[0-9]{20}$/)) });
+const agreementKey = z.object({ key: text(z.regex(/^A[0-9]{20}$/)) });
 
 export const NewOrder = z.object({
   Product: text(z.maxLength(40)),
@@ -246,7 +279,7 @@ export const commerceCalls = {
     response: z.extend(paged(LedgerEntry), { Balance: Minor }),
   }),
   /**
-   * WeChat Pay's notification of a transaction (APIv3): signed in the
+   * WeChat Pay's notification of a transaction or of an auto-renewal contract (APIv3): signed in the
    * `Wechatpay-*` headers over the body as sent, its resource sealed under the
    * APIv3 key. Anything not signed, stale or replayed is refused (4xx), and the
    * provider tries again later.
@@ -264,6 +297,36 @@ export const commerceCalls = {
       resource: z.object({ algorithm: text(), ciphertext: text(), nonce: text(), associated_data: z.optional(text()), original_type: text() }),
     }),
     response: z.object({ code: text(), message: text() }),
+  }),
+  agreements: route({
+    method: 'GET',
+    path: '/commerce/v1/agreements',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    request: Empty,
+    response: z.array(Agreement),
+  }),
+  /** Starts an auto-renewal agreement for a membership: answers it (pending) and the order of its first period, to pay on the pay page. */
+  createAgreement: route({
+    method: 'POST',
+    path: '/commerce/v1/agreements',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    request: z.object({ Product: text(z.maxLength(40)) }),
+    response: z.object({ Agreement, Order }),
+  }),
+  /** Ends an agreement: nothing more is charged; the period already paid runs to its end. */
+  cancelAgreement: route({
+    method: 'POST',
+    path: '/commerce/v1/agreements/:key/cancel',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    params: agreementKey,
+    request: Empty,
+    response: Agreement,
   }),
   /** The account centre's glance: the balance and until when the cloud-idling plan runs (null: none). */
   summary: route({

@@ -46,11 +46,18 @@ export const devIdentityProvider = {
   clientSecret: 'beacon-dev-secret',
 } as const;
 
-/** The payment sandbox's phone page (`/wechatpay?pr=`): what a scanned code is for, and what the "customer" does with it. */
-export const SandboxAction = z.enum(['approve', 'decline', 'expire', 'payTwice']);
+/**
+ * The payment sandbox's phone page (`/wechatpay?pr=`): what a scanned code is
+ * for — a payment, or an auto-renewal contract to sign — and what the
+ * "customer" does with it. For a signed contract, `failCharges` makes its
+ * later charges fail (as an empty account would) and `terminate` ends it from
+ * the payment app.
+ */
+export const SandboxAction = z.enum(['approve', 'decline', 'expire', 'payTwice', 'failCharges', 'terminate']);
 export type SandboxAction = z.infer<typeof SandboxAction>;
 
 export const SandboxTransaction = z.object({
+  Kind: z.enum(['payment', 'contract']),
   Id: text(),
   OrderKey: text(),
   Description: text(),

@@ -66,6 +66,10 @@ export const ErrorCode = {
   SteamNotLinked: 4030,
   /** The payment provider did not answer as it should; nothing was charged. */
   PaymentProviderFailed: 4031,
+  /** Auto-renewal: this agreement is signed already (§4 "agreement already signed"). */
+  AgreementSigned: 4032,
+  /** Auto-renewal: the user has a signed agreement already (§4 "user already signed"). */
+  UserSigned: 4033,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -103,6 +107,8 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.SteamTargetInvalid]: 400,
   [ErrorCode.SteamNotLinked]: 409,
   [ErrorCode.PaymentProviderFailed]: 502,
+  [ErrorCode.AgreementSigned]: 409,
+  [ErrorCode.UserSigned]: 409,
 };
 
 export function httpStatusOf(code: number): number {

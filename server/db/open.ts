@@ -23,6 +23,8 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface OpenDatabase {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** The embedded database's one connection, which the job queue shares; null on PostgreSQL. */
+  pglite: PGlite | null;
   close(): Promise<void>;
 }
 
@@ -50,7 +52,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
       throw error;
     }
   }
-  return { db: opened.db, kind: opened.kind, close: opened.close };
+  return { db: opened.db, kind: opened.kind, pglite: opened.pglite, close: opened.close };
 }
 
 function openPostgres(url: string) {
@@ -59,6 +61,7 @@ function openPostgres(url: string) {
   return {
     db: db as unknown as Database,
     kind: 'postgres' as const,
+    pglite: null,
     migrate: () => migratePg(db, { migrationsFolder }),
     close: () => pool.end(),
   };
@@ -86,6 +89,7 @@ async function openPglite(url: string, log: (line: string) => void) {
   return {
     db: db as unknown as Database,
     kind: 'pglite' as const,
+    pglite: client,
     migrate: () => migratePglite(db, { migrationsFolder }),
     close: async () => {
       await client.close();

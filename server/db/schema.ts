@@ -240,8 +240,49 @@ export const products = pgTable('products', {
   presets: jsonb('presets').$type<number[]>().notNull().default([]),
   minAmount: integer('min_amount'),
   maxAmount: integer('max_amount'),
+  /** membership: the payment provider's auto-renewal template (WeChat Pay `plan_id`); none, no auto-renewal. */
+  renewalPlan: integer('renewal_plan'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * An auto-renewal agreement (contract `Agreement`): `key` is the contract code
+ * the provider knows it by. A user has at most one that is pending or active.
+ * Its notices go out in the language it was made in.
+ */
+export const agreements = pgTable(
+  'agreements',
+  {
+    id: serial('id').primaryKey(),
+    key: text('key').notNull().unique(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    product: text('product').notNull(),
+    plan: integer('plan').notNull(),
+    months: integer('months').notNull(),
+    price: integer('price').notNull(),
+    locale: text('locale').notNull(),
+    state: text('state', { enum: ['pending', 'active', 'canceled', 'lapsed'] }).notNull(),
+    /** The provider's id of the signed contract, which charges name. */
+    contractId: text('contract_id'),
+    nextChargeAt: timestamp('next_charge_at', { withTimezone: true }),
+    /** The charge date a reminder went out for, so each is reminded of once. */
+    remindedFor: timestamp('reminded_for', { withTimezone: true }),
+    failedCharges: integer('failed_charges').notNull().default(0),
+    createdAt: createdAt(),
+    signedAt: timestamp('signed_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('agreements_one_live')
+      .on(t.userId)
+      .where(sql`state in ('pending', 'active')`),
+    index('agreements_due')
+      .on(t.nextChargeAt)
+      .where(sql`state = 'active'`),
+  ],
+);
 
 /** A purchase; kept when its user deletes the account (order records are retained, content/facts.json legal.orderRecordRetention). */
 export const orders = pgTable(
@@ -260,6 +301,8 @@ export const orders = pgTable(
     method: text('method'),
     /** The provider's code to scan while paying. */
     codeUrl: text('code_url'),
+    /** The auto-renewal agreement whose period this pays. */
+    agreement: text('agreement').references(() => agreements.key, { onDelete: 'set null' }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },

@@ -1,18 +1,37 @@
-/** The app's database (DATABASE_URL), opened and migrated at start and closed with the app: `app.db`. */
+/**
+ * The app's database (DATABASE_URL), opened and migrated at start and closed
+ * with the app: `app.db`; and the job queue that lives in it: `app.jobs`.
+ */
 import fp from 'fastify-plugin';
+import { openJobs, type Jobs } from '../db/jobs.ts';
 import { openDatabase, type Database } from '../db/open.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
+    jobs: Jobs;
   }
 }
+
+/** How long closing waits for running jobs before it leaves them to be retried. */
+const jobsStopTimeoutMs = 10_000;
 
 export default fp(
   async (app) => {
     const database = await openDatabase(app.config.DATABASE_URL, { log: (line) => app.log.warn(line) });
+    let jobs: Jobs;
+    try {
+      jobs = await openJobs(database, app.config.DATABASE_URL, { warn: (error) => app.log.warn({ err: error }, 'job queue') });
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
     app.decorate('db', database.db);
-    app.addHook('onClose', () => database.close());
+    app.decorate('jobs', jobs);
+    app.addHook('onClose', async () => {
+      await jobs.stop({ graceful: true, close: true, timeout: jobsStopTimeoutMs });
+      await database.close();
+    });
   },
   { name: 'database', dependencies: ['config'] },
 );

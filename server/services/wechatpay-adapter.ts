@@ -1,5 +1,7 @@
 /**
- * The payment provider: WeChat Pay APIv3 Native (scan-to-pay). Every request
+ * The payment provider: WeChat Pay APIv3 Native (scan-to-pay) and entrusted
+ * payments (委托代扣: an auto-renewal contract signed by scanning a code, then
+ * charged each period without the customer). Every request
  * is signed with the merchant key; every answer and notification must carry
  * the platform's signature, and a notification's resource opens only under
  * the APIv3 key. The development sandbox (modules/dev) speaks the same
@@ -32,6 +34,44 @@ export class ProviderError extends Error {}
 /** Closing was refused because the customer has paid. */
 export class AlreadyPaidError extends ProviderError {}
 
+/** Signing was refused: this contract is signed already, or the customer has another under the same plan. */
+export class AlreadySignedError extends ProviderError {
+  readonly which: 'agreement' | 'user';
+  constructor(which: 'agreement' | 'user') {
+    super(which === 'agreement' ? 'the contract is signed already' : 'the user has signed a contract under this plan');
+    this.which = which;
+  }
+}
+
+/** An auto-renewal contract as the provider reports it. */
+export interface Contract {
+  planId: number;
+  contractCode: string;
+  contractId: string;
+  state: 'SIGNED' | 'TERMINATED';
+}
+
+export interface NewContract {
+  planId: number;
+  /** Our agreement's key. */
+  contractCode: string;
+  /** How the customer's account is shown in the payment app. */
+  displayAccount: string;
+  userCode: string;
+  notifyUrl: string;
+}
+
+export interface ContractCharge {
+  outTradeNo: string;
+  contractId: string;
+  description: string;
+  total: number;
+  notifyUrl: string;
+}
+
+/** What a notification reports: a transaction's state, or a contract signed or ended. */
+export type ProviderEvent = { kind: 'transaction'; transaction: Transaction } | { kind: 'contract'; contract: Contract };
+
 export interface NewTransaction {
   outTradeNo: string;
   description: string;
@@ -48,8 +88,13 @@ export interface PaymentProvider {
   /** Closes an unpaid transaction; throws AlreadyPaidError when it was paid. */
   close(outTradeNo: string): Promise<void>;
   refund(outTradeNo: string, outRefundNo: string, amount: number, total: number): Promise<void>;
-  /** The transaction a notification reports and its nonce; throws SignatureError for anything not signed and sealed by the platform. */
-  readNotification(headers: Record<string, string | string[] | undefined>, body: string): { nonce: string; transaction: Transaction };
+  /** Starts signing an auto-renewal contract; answers the code URL the customer scans to sign. Throws AlreadySignedError. */
+  signContract(contract: NewContract): Promise<string>;
+  /** Asks for a period's payment under a signed contract; its outcome comes as a transaction notification. */
+  chargeContract(charge: ContractCharge): Promise<void>;
+  terminateContract(planId: number, contractCode: string): Promise<void>;
+  /** What a notification reports, and its nonce; throws SignatureError for anything not signed and sealed by the platform. */
+  readNotification(headers: Record<string, string | string[] | undefined>, body: string): { nonce: string; event: ProviderEvent };
 }
 
 interface TransactionResource {
@@ -59,6 +104,22 @@ interface TransactionResource {
   transaction_id?: string;
   trade_state?: TradeState;
   amount?: { total?: number };
+}
+
+interface ContractResource {
+  mchid?: string;
+  appid?: string;
+  plan_id?: number;
+  out_contract_code?: string;
+  contract_id?: string;
+  contract_state?: string;
+}
+
+function toContract(resource: ContractResource): Contract {
+  const { plan_id: planId, out_contract_code: contractCode, contract_id: contractId, contract_state: state } = resource;
+  if (typeof planId !== 'number' || typeof contractCode !== 'string' || typeof contractId !== 'string' || (state !== 'SIGNED' && state !== 'TERMINATED'))
+    throw new ProviderError('contract without plan, code, id or state');
+  return { planId, contractCode, contractId, state };
 }
 
 function toTransaction(resource: TransactionResource): Transaction {
@@ -144,23 +205,60 @@ export function wechatPay(credentials: WechatPayCredentials): PaymentProvider {
       if (answer.status !== 200 || (answer.json?.status !== 'SUCCESS' && answer.json?.status !== 'PROCESSING')) throw failure('refund', answer);
     },
 
+    async signContract(contract) {
+      const answer = await request('POST', '/v3/papay/sign/contracts/pre-entrust-sign', {
+        sign_scene: 'SIGN_SCENE_QRCODE',
+        appid,
+        plan_id: contract.planId,
+        out_contract_code: contract.contractCode,
+        contract_display_account: contract.displayAccount,
+        contract_notify_url: contract.notifyUrl,
+        out_user_code: contract.userCode,
+      });
+      if (answer.json?.code === 'CONTRACT_ALREADY_SIGNED') throw new AlreadySignedError('agreement');
+      if (answer.json?.code === 'USER_ALREADY_SIGNED') throw new AlreadySignedError('user');
+      if (answer.status !== 200 || typeof answer.json?.redirect_url !== 'string') throw failure('start signing a contract', answer);
+      return answer.json.redirect_url;
+    },
+
+    async chargeContract(charge) {
+      const answer = await request('POST', '/v3/papay/pay/transactions/apply', {
+        appid,
+        out_trade_no: charge.outTradeNo,
+        description: charge.description,
+        transaction_notify_url: charge.notifyUrl,
+        contract_id: charge.contractId,
+        amount: { total: charge.total, currency: 'CNY' },
+      });
+      if (answer.status !== 200) throw failure('charge a contract', answer);
+    },
+
+    async terminateContract(planId, contractCode) {
+      const path = `/v3/papay/sign/contracts/plan-id/${planId}/out-contract-code/${encodeURIComponent(contractCode)}/terminate`;
+      const answer = await request('POST', path, { contract_termination_remark: 'cancelled by the customer' });
+      if (answer.status !== 204 && answer.status !== 200 && answer.status !== 404) throw failure('terminate a contract', answer);
+    },
+
     readNotification(headers, body) {
       const nonce = verifyPlatformSignature(headers, body, credentials.platform);
-      let notification: { resource?: SealedResource };
+      let notification: { event_type?: string; resource?: SealedResource };
       try {
-        notification = JSON.parse(body) as { resource?: SealedResource };
+        notification = JSON.parse(body) as typeof notification;
       } catch {
         throw new SignatureError('not JSON');
       }
       if (!notification.resource) throw new SignatureError('no resource');
-      let resource: TransactionResource;
+      let resource: TransactionResource & ContractResource;
       try {
-        resource = JSON.parse(openResource(notification.resource, credentials.apiV3Key)) as TransactionResource;
+        resource = JSON.parse(openResource(notification.resource, credentials.apiV3Key)) as typeof resource;
       } catch (error) {
         throw error instanceof SignatureError ? error : new SignatureError('resource is not JSON');
       }
       if (resource.mchid !== merchant.mchid || resource.appid !== appid) throw new SignatureError('for another merchant');
-      return { nonce, transaction: toTransaction(resource) };
+      const event: ProviderEvent = notification.event_type?.startsWith('PAPAY.')
+        ? { kind: 'contract', contract: toContract(resource) }
+        : { kind: 'transaction', transaction: toTransaction(resource) };
+      return { nonce, event };
     },
   };
 }

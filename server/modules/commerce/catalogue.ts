@@ -25,7 +25,13 @@ export function toProduct(row: ProductRow): Product {
     Presets: row.presets,
     MinAmount: row.minAmount,
     MaxAmount: row.maxAmount,
+    AutoRenew: row.kind === 'membership' && row.renewalPlan !== null,
   };
+}
+
+/** What a membership order buys. */
+export function membershipItem(product: string, months: number): OrderItem {
+  return { Kind: 'membership', Product: product, Months: months, Amount: null, Currency: null, RatePpm: null, SteamId: null };
 }
 
 export async function activeProducts(db: Database): Promise<Product[]> {
@@ -40,11 +46,9 @@ export async function priceOrder(db: Database, userId: number, request: z.output
     .from(products)
     .where(and(eq(products.code, request.Product), eq(products.active, true)));
   if (!row) throw new ApiError(ErrorCode.ProductUnavailable, 'productUnavailable');
-  const base = { Product: row.code, Months: null, Amount: null, Currency: null, RatePpm: null, SteamId: null };
-
   if (row.kind === 'membership') {
     if (!row.months || row.price === null) throw new ApiError(ErrorCode.ProductUnavailable, 'productUnavailable');
-    return { item: { ...base, Kind: 'membership', Months: row.months }, price: row.price };
+    return { item: membershipItem(row.code, row.months), price: row.price };
   }
 
   const amount = request.Amount;
@@ -54,7 +58,15 @@ export async function priceOrder(db: Database, userId: number, request: z.output
   if (!row.presets.includes(amount) && (amount < row.minAmount || amount > row.maxAmount)) throw new ApiError(ErrorCode.AmountInvalid, 'amountInvalid');
   const steamId = request.Target === undefined ? await linkedSteamId(db, userId) : steamTargetOf(request.Target);
   if (!steamId) throw new ApiError(ErrorCode.SteamTargetInvalid, 'steamTargetInvalid');
-  const item: OrderItem = { ...base, Kind: 'steamRecharge', Amount: amount, Currency: row.currency, RatePpm: row.ratePpm, SteamId: steamId };
+  const item: OrderItem = {
+    Kind: 'steamRecharge',
+    Product: row.code,
+    Months: null,
+    Amount: amount,
+    Currency: row.currency,
+    RatePpm: row.ratePpm,
+    SteamId: steamId,
+  };
   return { item, price: rechargePrice(amount, row.ratePpm) };
 }
 
@@ -69,7 +81,12 @@ async function linkedSteamId(db: Database, userId: number): Promise<string> {
 
 const cny = (price: { cny: number }) => price.cny;
 
-/** The products of a fresh embedded database: the recharge of a Chinese Steam wallet (the one the recharge page describes) and the three cloud-idling plans (content/facts.json). */
+/**
+ * The products of a fresh embedded database: the recharge of a Chinese Steam
+ * wallet (the one the recharge page describes) and the three cloud-idling
+ * plans (content/facts.json), each with an auto-renewal template the payment
+ * sandbox accepts.
+ */
 export const demoProducts: Array<typeof products.$inferInsert> = [
   {
     code: 'steam-cn',
@@ -82,7 +99,28 @@ export const demoProducts: Array<typeof products.$inferInsert> = [
     minAmount: cny(facts.recharge.customMin),
     maxAmount: cny(facts.recharge.customMax),
   },
-  { code: 'cloud-idle-monthly', kind: 'membership', sort: 10, months: facts.cloudIdle.monthlyPeriod.months, price: cny(facts.cloudIdle.monthlyPrice) },
-  { code: 'cloud-idle-quarterly', kind: 'membership', sort: 11, months: facts.cloudIdle.quarterlyPeriod.months, price: cny(facts.cloudIdle.quarterlyPrice) },
-  { code: 'cloud-idle-yearly', kind: 'membership', sort: 12, months: facts.cloudIdle.yearlyPeriod.months, price: cny(facts.cloudIdle.yearlyPrice) },
+  {
+    code: 'cloud-idle-monthly',
+    kind: 'membership',
+    sort: 10,
+    months: facts.cloudIdle.monthlyPeriod.months,
+    price: cny(facts.cloudIdle.monthlyPrice),
+    renewalPlan: 1001,
+  },
+  {
+    code: 'cloud-idle-quarterly',
+    kind: 'membership',
+    sort: 11,
+    months: facts.cloudIdle.quarterlyPeriod.months,
+    price: cny(facts.cloudIdle.quarterlyPrice),
+    renewalPlan: 1003,
+  },
+  {
+    code: 'cloud-idle-yearly',
+    kind: 'membership',
+    sort: 12,
+    months: facts.cloudIdle.yearlyPeriod.months,
+    price: cny(facts.cloudIdle.yearlyPrice),
+    renewalPlan: 1012,
+  },
 ];

@@ -55,6 +55,7 @@ function parseProduct(rest: string[]): typeof products.$inferInsert {
     else if (flag === '--min') product.minAmount = wholeNumber(flag, value);
     else if (flag === '--max') product.maxAmount = wholeNumber(flag, value);
     else if (flag === '--sort') product.sort = wholeNumber(flag, value);
+    else if (flag === '--renewal-plan') product.renewalPlan = wholeNumber(flag, value);
     else throw new UsageError(`product set does not know ${flag}`);
   }
   const parsedKind = ProductKind.safeParse(kind);
@@ -118,7 +119,8 @@ export const commerceCommands: AdminCommand[] = [
     name: 'product set',
     usage: `product set <code> --kind <kind> [flags]
                                   add or change a product; kind is membership
-                                  (--months N --price FEN) or steamRecharge
+                                  (--months N --price FEN [--renewal-plan ID],
+                                  the provider's auto-renewal template) or steamRecharge
                                   (--currency USD --region US --rate FEN_PER_UNIT
                                   --presets 500,1000 --min N --max N, amounts in
                                   the currency's smallest unit); --sort N;

@@ -1,5 +1,6 @@
 /**
- * WeChat Pay's notifications (contract `commerceCalls.notify`). The signature
+ * WeChat Pay's notifications (contract `commerceCalls.notify`) of transactions
+ * and of auto-renewal contracts. The signature
  * covers the body exactly as sent, so this route's scope keeps it as text
  * beside the parsed JSON. A notification that is not signed by the platform,
  * is stale, replays a nonce or does not open under the APIv3 key is refused
@@ -12,12 +13,14 @@ import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { ProviderError } from '../../services/wechatpay-adapter.ts';
 import { SignatureError } from '../../services/wechatpay.ts';
+import { applyContract, chargePeriod } from './agreements.ts';
+import { ReplayedNotification } from './nonces.ts';
 import type { OrderRow } from './orders.ts';
-import { applyTransaction, ReplayedNotification } from './payments.ts';
+import { applyTransaction, type PayContext } from './payments.ts';
 
 const rawBodies = new WeakMap<FastifyRequest, string>();
 
-export async function notificationRoute(app: FastifyInstance, announce: (row: OrderRow) => void): Promise<void> {
+export async function notificationRoute(app: FastifyInstance, context: PayContext, announce: (row: OrderRow) => void): Promise<void> {
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
       rawBodies.set(request, body as string);
@@ -29,12 +32,14 @@ export async function notificationRoute(app: FastifyInstance, announce: (row: Or
     });
 
     registerRoute(scope, commerceCalls.notify, async ({ request }) => {
-      const provider = app.payments.provider();
+      const provider = context.provider();
       if (!provider) throw new ApiError(ErrorCode.ServerError, 'serverError');
-      let changed: OrderRow | null;
+      let changed: OrderRow | null = null;
+      let signed: Awaited<ReturnType<typeof applyContract>> = null;
       try {
-        const { nonce, transaction } = provider.readNotification(request.headers, rawBodies.get(request) ?? '');
-        changed = await applyTransaction(app.db, transaction, nonce);
+        const { nonce, event } = provider.readNotification(request.headers, rawBodies.get(request) ?? '');
+        if (event.kind === 'transaction') changed = await applyTransaction(context, event.transaction, nonce);
+        else signed = await applyContract(context.db, context.jobs, event.contract, nonce);
       } catch (error) {
         if (error instanceof SignatureError || error instanceof ProviderError || error instanceof ReplayedNotification) {
           app.log.warn(`refused a payment notification: ${error.message}`);
@@ -43,6 +48,12 @@ export async function notificationRoute(app: FastifyInstance, announce: (row: Or
         throw error;
       }
       if (changed) announce(changed);
+      if (signed) {
+        // Signed: the first period is charged under the contract now; the charge's outcome comes as its own notification.
+        announce(signed.charge);
+        const failed = await chargePeriod(context.db, context.jobs, provider, signed.agreement, signed.charge, app.payments.notifyUrl());
+        if (failed) announce(failed);
+      }
       return { code: 'SUCCESS', message: 'OK' };
     });
   });

@@ -20,17 +20,21 @@ import {
 import { ErrorCode } from '#contract/errors.ts';
 import type { Database, Transaction } from '../../db/open.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { inTransaction, type Jobs } from '../../db/jobs.ts';
 import { orderEvents, orders } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type Source = 'customer' | 'provider' | 'wallet' | 'operator' | 'system';
 
+/** The queue of orders to close when their pay window passes: one job per order, sent with it. */
+export const orderExpiryJob = 'order-expiry';
+
 /** States an order can still be paid in. */
 export const payable: readonly OrderState[] = ['created', 'paying'];
 
-/** The order number: the date, then twelve random digits. */
-function newOrderKey(): string {
+/** The order number: the date, then twelve random digits (an agreement's key is the same behind an A). */
+export function newOrderKey(): string {
   const random = Array.from({ length: 12 }, () => randomInt(10)).join('');
   return `${dayjs().format('YYYYMMDD')}${random}`;
 }
@@ -45,6 +49,7 @@ export function toOrder(row: OrderRow): Order {
     Method: (row.method as Order['Method']) ?? null,
     CreatedAt: row.createdAt.toISOString(),
     ExpiresAt: row.expiresAt.toISOString(),
+    Agreement: row.agreement,
   };
 }
 
@@ -63,15 +68,31 @@ export async function findOrder(db: Database, key: string, userId?: number): Pro
   return row;
 }
 
-export async function insertOrder(db: Database, userId: number, product: string, item: OrderItem, price: number): Promise<OrderRow> {
+export interface NewOrderRow {
+  userId: number;
+  product: string;
+  item: OrderItem;
+  price: number;
+  /** The auto-renewal agreement whose period it pays. */
+  agreement?: string;
+  source?: Source;
+}
+
+/**
+ * Makes an order, with its first timeline event and the job that closes it
+ * unpaid, all in one transaction (a savepoint inside one already open).
+ */
+export async function insertOrder(db: Database | Transaction, jobs: Jobs, order: NewOrderRow): Promise<OrderRow> {
+  const { source = 'customer', ...values } = order;
   for (let attempt = 0; ; attempt++) {
     try {
       return await db.transaction(async (tx) => {
         const [row] = await tx
           .insert(orders)
-          .values({ key: newOrderKey(), userId, product, item, price, state: 'created', expiresAt: new Date(Date.now() + orderPayWindowMs) })
+          .values({ ...values, key: newOrderKey(), state: 'created', expiresAt: new Date(Date.now() + orderPayWindowMs) })
           .returning();
-        await tx.insert(orderEvents).values({ orderId: row.id, state: 'created', source: 'customer', note: 'created' });
+        await tx.insert(orderEvents).values({ orderId: row.id, state: 'created', source, note: 'created' });
+        await jobs.sendAfter(orderExpiryJob, { key: row.key }, inTransaction(tx), row.expiresAt);
         return row;
       });
     } catch (error) {

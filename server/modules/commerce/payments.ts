@@ -7,24 +7,28 @@
  * lost: it goes to the customer's wallet. Calls to the provider happen outside
  * transactions, before the change they guard.
  */
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { OrderItem, PayOutcome } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
+import type { Jobs } from '../../db/jobs.ts';
 import type { Database, Transaction as Tx } from '../../db/open.ts';
-import { memberships, orders, paymentNonces, payments, settings } from '../../db/schema.ts';
+import { memberships, orders, payments, settings } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
+import { AlreadyPaidError, type PaymentProvider, type Transaction } from '../../services/wechatpay-adapter.ts';
+import { periodFailed, periodPaid, signingCode } from './agreements.ts';
+import { acceptNonce } from './nonces.ts';
 import { advance, findOrder, lockOrder, note, payable, type OrderRow, type Source } from './orders.ts';
 import { changeBalance } from './wallet.ts';
-import { AlreadyPaidError, ProviderError, type PaymentProvider, type Transaction } from '../../services/wechatpay-adapter.ts';
 
-/** The payment provider, asked for only when a step needs it (the sandbox's is made on first use). */
-export type ProviderOf = () => PaymentProvider | null;
+/** What paying needs: the database, its job queue, and the payment provider, asked for only when a step needs it (the sandbox's is made on first use). */
+export interface PayContext {
+  db: Database;
+  jobs: Jobs;
+  provider: () => PaymentProvider | null;
+}
 
 /** Tells the order's owner's open pages that it changed. */
 export type Announce = (row: OrderRow) => void;
-
-/** A notification whose nonce was accepted before. */
-export class ReplayedNotification extends Error {}
 
 export async function underMaintenance(db: Database): Promise<boolean> {
   const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'maintenance'));
@@ -38,7 +42,7 @@ export async function setMaintenance(db: Database, on: boolean): Promise<void> {
     .onConflictDoUpdate({ target: settings.key, set: { value: on } });
 }
 
-function requireProvider(provider: ProviderOf): PaymentProvider {
+export function requireProvider(provider: PayContext['provider']): PaymentProvider {
   const reached = provider();
   if (!reached) throw new ApiError(ErrorCode.PaymentProviderFailed, 'paymentProviderFailed');
   return reached;
@@ -60,6 +64,7 @@ async function paid(tx: Tx, row: OrderRow, source: Source, method: 'wechatpay' |
       .values({ userId: current.userId, until: sql`now() + ${months}` })
       .onConflictDoUpdate({ target: memberships.userId, set: { until: sql`greatest(${memberships.until}, now()) + ${months}` } });
     current = await advance(tx, current, 'fulfilled', 'system', 'membershipApplied');
+    await periodPaid(tx, current);
   }
   return current;
 }
@@ -68,6 +73,8 @@ export async function payFromWallet(db: Database, userId: number, key: string): 
   return db.transaction(async (tx) => {
     const row = await lockOrder(tx, key, userId);
     refuseUnpayable(row);
+    // An auto-renewal is signed and charged through the provider's contract, which the wallet has none of.
+    if (row.agreement) throw new ApiError(ErrorCode.PayMethodUnsupported, 'payMethodUnsupported');
     await changeBalance(tx, userId, -row.price, 'payment', row.id);
     await tx.insert(payments).values({ orderId: row.id, method: 'wallet', reference: `order-${row.id}`, amount: row.price, disposition: 'applied' });
     return paid(tx, row, 'wallet', 'wallet');
@@ -79,12 +86,9 @@ export async function payFromWallet(db: Database, userId: number, key: string): 
  * notification's nonce, refuses a replay. Answers the changed order, or null
  * when nothing changed (a retry, an unknown order, a state that says nothing).
  */
-export async function applyTransaction(db: Database, transaction: Transaction, nonce?: string): Promise<OrderRow | null> {
+export async function applyTransaction({ db, jobs }: PayContext, transaction: Transaction, nonce?: string): Promise<OrderRow | null> {
   return db.transaction(async (tx) => {
-    if (nonce !== undefined) {
-      const fresh = await tx.insert(paymentNonces).values({ nonce }).onConflictDoNothing().returning({ nonce: paymentNonces.nonce });
-      if (fresh.length === 0) throw new ReplayedNotification(nonce);
-    }
+    if (nonce !== undefined) await acceptNonce(tx, nonce);
     const [row] = await tx.select().from(orders).where(eq(orders.key, transaction.outTradeNo)).for('update');
     if (!row) return null;
 
@@ -111,10 +115,13 @@ export async function applyTransaction(db: Database, transaction: Transaction, n
       return note(tx, row, 'provider', late ? 'latePayment' : 'duplicatePayment', late ? {} : { outcome: 'paidByOther' });
     }
     if (!payable.includes(row.state)) return null;
-    if (transaction.tradeState === 'PAYERROR') return advance(tx, row, 'failed', 'provider', 'paymentFailed', { outcome: 'failed' });
-    if (transaction.tradeState === 'CLOSED' || transaction.tradeState === 'REVOKED')
-      return advance(tx, row, 'closed', 'provider', 'closedByProvider', { outcome: 'timeout' });
-    return null;
+    let ended: OrderRow;
+    if (transaction.tradeState === 'PAYERROR') ended = await advance(tx, row, 'failed', 'provider', 'paymentFailed', { outcome: 'failed' });
+    else if (transaction.tradeState === 'CLOSED' || transaction.tradeState === 'REVOKED')
+      ended = await advance(tx, row, 'closed', 'provider', 'closedByProvider', { outcome: 'timeout' });
+    else return null;
+    await periodFailed(tx, jobs, ended);
+    return ended;
   });
 }
 
@@ -124,17 +131,19 @@ export async function applyTransaction(db: Database, transaction: Transaction, n
  * meantime, the payment is applied instead and the order stays paid.
  */
 export async function closeOrder(
-  db: Database,
-  provider: ProviderOf,
+  context: PayContext,
   key: string,
   why: { outcome: PayOutcome; source: Source; note: string; userId?: number },
 ): Promise<OrderRow[]> {
-  const current = await findOrder(db, key, why.userId);
+  const current = await findOrder(context.db, key, why.userId);
   refuseUnpayable(current);
-  const changed = await closeAtProvider(db, provider, current);
-  const closed = await db.transaction(async (tx) => {
+  const changed = await closeAtProvider(context, current);
+  const closed = await context.db.transaction(async (tx) => {
     const row = await lockOrder(tx, key);
-    return payable.includes(row.state) ? advance(tx, row, 'closed', why.source, why.note, { outcome: why.outcome }) : null;
+    if (!payable.includes(row.state)) return null;
+    const ended = await advance(tx, row, 'closed', why.source, why.note, { outcome: why.outcome });
+    await periodFailed(tx, context.jobs, ended);
+    return ended;
   });
   return closed ? [...changed, closed] : changed;
 }
@@ -144,16 +153,16 @@ export async function closeOrder(
  * If the customer paid meanwhile, the payment is applied (to the order, or to
  * the wallet when the order is settled already); answers what that changed.
  */
-export async function closeAtProvider(db: Database, provider: ProviderOf, row: OrderRow): Promise<OrderRow[]> {
-  if (row.method !== 'wechatpay' || !row.codeUrl) return [];
-  const wechatPay = requireProvider(provider);
+export async function closeAtProvider(context: PayContext, row: OrderRow): Promise<OrderRow[]> {
+  if (row.method !== 'wechatpay' || (!row.codeUrl && !row.agreement)) return [];
+  const wechatPay = requireProvider(context.provider);
   try {
     await wechatPay.close(row.key);
     return [];
   } catch (error) {
     if (!(error instanceof AlreadyPaidError)) throw error;
     const transaction = await wechatPay.query(row.key);
-    const applied = transaction && (await applyTransaction(db, transaction));
+    const applied = transaction && (await applyTransaction(context, transaction));
     return applied ? [applied] : [];
   }
 }
@@ -164,17 +173,24 @@ const descriptionOf = (item: OrderItem) =>
     ? `Beacon Toolkit cloud idling, ${item.Months} month(s)`
     : `Steam wallet ${((item.Amount ?? 0) / 100).toFixed(2)} ${item.Currency}`;
 
-/** Starts (or shows again) the order's scan-to-pay transaction at the provider; answers the order, now paying, with its code URL. */
-export async function startScanPay(db: Database, provider: ProviderOf, userId: number, key: string, notifyUrl: string): Promise<OrderRow> {
+/**
+ * Starts (or shows again) the order's scan-to-pay transaction at the provider
+ * — for the first period of an auto-renewal, the contract to sign — and
+ * answers the order, now paying, with the code URL.
+ */
+export async function startScanPay({ db, provider }: PayContext, userId: number, key: string, notifyUrl: string): Promise<OrderRow> {
   const order = await findOrder(db, key, userId);
   refuseUnpayable(order);
-  const codeUrl = await requireProvider(provider).createNative({
-    outTradeNo: order.key,
-    description: descriptionOf(order.item),
-    total: order.price,
-    expiresAt: order.expiresAt,
-    notifyUrl,
-  });
+  const wechatPay = requireProvider(provider);
+  const codeUrl = order.agreement
+    ? await signingCode(db, wechatPay, order, notifyUrl)
+    : await wechatPay.createNative({
+        outTradeNo: order.key,
+        description: descriptionOf(order.item),
+        total: order.price,
+        expiresAt: order.expiresAt,
+        notifyUrl,
+      });
   return db.transaction(async (tx) => {
     const row = await lockOrder(tx, key, userId);
     refuseUnpayable(row);
@@ -183,29 +199,14 @@ export async function startScanPay(db: Database, provider: ProviderOf, userId: n
   });
 }
 
-/** Closes the orders whose pay window has passed; one that the provider cannot be asked about now is tried again next time. */
-export async function closeExpiredOrders(db: Database, provider: ProviderOf, announce: Announce, log: (error: unknown) => void): Promise<number> {
-  const due = await db
-    .select({ key: orders.key })
-    .from(orders)
-    .where(and(inArray(orders.state, [...payable]), lt(orders.expiresAt, sql`now()`)))
-    .orderBy(asc(orders.expiresAt))
-    .limit(100);
-  let closed = 0;
-  for (const { key } of due) {
-    try {
-      const changed = await closeOrder(db, provider, key, { outcome: 'timeout', source: 'system', note: 'expired' });
-      changed.forEach(announce);
-      closed += changed.filter((row) => row.state === 'closed').length;
-    } catch (error) {
-      if (error instanceof ApiError) continue; // paid or closed meanwhile
-      if (error instanceof ProviderError) log(error);
-      else throw error;
-    }
+/** The expiry job of one order: closes it if it is still unpaid. A provider that cannot be asked now throws, and the job is tried again. */
+export async function closeExpiredOrder(context: PayContext, key: string): Promise<OrderRow[]> {
+  try {
+    return await closeOrder(context, key, { outcome: 'timeout', source: 'system', note: 'expired' });
+  } catch (error) {
+    if (error instanceof ApiError) return []; // paid, closed or gone meanwhile
+    throw error;
   }
-  // Nonces older than any notification the provider's signature check still accepts can go.
-  await db.delete(paymentNonces).where(lt(paymentNonces.at, sql`now() - interval '1 hour'`));
-  return closed;
 }
 
 /** An operator delivered a paid Steam recharge. */
@@ -223,7 +224,7 @@ export async function fulfilOrder(db: Database, key: string): Promise<OrderRow> 
  * asking again after a failure cannot refund twice). A membership loses the
  * months it added.
  */
-export async function refundOrder(db: Database, provider: ProviderOf, key: string): Promise<OrderRow> {
+export async function refundOrder(db: Database, provider: PayContext['provider'], key: string): Promise<OrderRow> {
   const current = await findOrder(db, key);
   if (current.state !== 'paid' && current.state !== 'fulfilled') throw new ApiError(ErrorCode.OrderClosed, 'orderNotRefundable');
   if (current.method === 'wechatpay') await requireProvider(provider).refund(key, `${key}R`, current.price, current.price);

@@ -1,34 +1,46 @@
 /**
  * The commerce module (contract/commerce.ts): the catalogue, orders, paying by
- * scanning a code or from the wallet, the provider's notifications, the
- * closing of unpaid orders, and the pushes that let open pages follow an
- * order without polling.
+ * scanning a code or from the wallet, auto-renewal agreements, the provider's
+ * notifications, the jobs that close unpaid orders and renew agreements, and
+ * the pushes that let open pages follow an order without polling.
  */
 import { count, eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { commerceCalls, PayMethod, type Payment } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { hubEvents } from '#contract/realtime.ts';
-import { memberships, products } from '../../db/schema.ts';
+import { memberships, products, users } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { qrSvg } from '../../services/qr-svg.ts';
+import { ProviderError } from '../../services/wechatpay-adapter.ts';
+import {
+  agreementNoticeJob,
+  cancelAgreement,
+  chargeDueAgreements,
+  contractEndJob,
+  listAgreements,
+  noticeText,
+  remindOfCharges,
+  renewalsJob,
+  startAgreement,
+  toAgreement,
+  type AgreementNotice,
+} from './agreements.ts';
 import { activeProducts, demoProducts, priceOrder } from './catalogue.ts';
 import { seedDemoOrders } from './demo.ts';
+import { forgetOldNonces, nonceCleanupJob } from './nonces.ts';
 import { notificationRoute } from './notify-route.ts';
-import { findOrder, insertOrder, orderDetail, orderNotice, orderPage, toOrder, type OrderRow } from './orders.ts';
-import { closeAtProvider, closeExpiredOrders, closeOrder, payFromWallet, startScanPay, underMaintenance } from './payments.ts';
+import { findOrder, insertOrder, orderDetail, orderExpiryJob, orderNotice, orderPage, toOrder, type OrderRow } from './orders.ts';
+import { closeAtProvider, closeExpiredOrder, closeOrder, payFromWallet, requireProvider, startScanPay, underMaintenance, type PayContext } from './payments.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
-import { ProviderError } from '../../services/wechatpay-adapter.ts';
-
-/** How often unpaid orders past their window are looked for. */
-const expirySweepMs = 5_000;
 
 export default fp(
   async (app) => {
-    const { db } = app;
+    const { db, jobs } = app;
     const pay = app.payments;
     const { provider } = pay;
+    const context: PayContext = { db, jobs, provider };
 
     const announce = (row: OrderRow) => {
       if (row.userId === null) return;
@@ -41,7 +53,7 @@ export default fp(
       const [{ existing }] = await db.select({ existing: count() }).from(products);
       if (existing === 0) {
         await db.insert(products).values(demoProducts);
-        if (await seedDemoOrders(db)) app.log.info('Seeded the demo products and orders');
+        if (await seedDemoOrders(db, jobs)) app.log.info('Seeded the demo products and orders');
       }
     }
 
@@ -54,7 +66,7 @@ export default fp(
     registerRoute(app, commerceCalls.createOrder, async ({ auth, body }) => {
       await refuseInMaintenance();
       const { item, price } = await priceOrder(db, auth.userId, body);
-      return { data: toOrder(await insertOrder(db, auth.userId, body.Product, item, price)) };
+      return { data: toOrder(await insertOrder(db, jobs, { userId: auth.userId, product: body.Product, item, price })) };
     });
 
     registerRoute(app, commerceCalls.orders, async ({ auth, params }) => ({ data: await orderPage(db, auth.userId, params.page) }));
@@ -69,7 +81,7 @@ export default fp(
         const row = await payFromWallet(db, auth.userId, params.key);
         announce(row);
         // A code shown before is closed at the provider; if it was paid meanwhile, that money goes to the wallet.
-        await closeAtProvider(db, provider, row).then(
+        await closeAtProvider(context, row).then(
           (changed) => changed.forEach(announce),
           (error: unknown) => app.log.warn({ err: error }, 'could not close a scan-to-pay transaction'),
         );
@@ -78,7 +90,7 @@ export default fp(
 
       let row: OrderRow;
       try {
-        row = await startScanPay(db, provider, auth.userId, params.key, pay.notifyUrl());
+        row = await startScanPay(context, auth.userId, params.key, pay.notifyUrl());
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
         app.log.error({ err: error }, 'the payment provider refused a new payment');
@@ -92,7 +104,7 @@ export default fp(
     registerRoute(app, commerceCalls.cancel, async ({ auth, params }) => {
       let changed: OrderRow[];
       try {
-        changed = await closeOrder(db, provider, params.key, { outcome: 'canceled', source: 'customer', note: 'canceled', userId: auth.userId });
+        changed = await closeOrder(context, params.key, { outcome: 'canceled', source: 'customer', note: 'canceled', userId: auth.userId });
       } catch (error) {
         if (error instanceof ApiError) throw error;
         app.log.error({ err: error }, 'the payment provider did not close a payment');
@@ -112,20 +124,55 @@ export default fp(
       return { data: { Balance: await balanceOf(db, auth.userId), MembershipUntil: running ? membership.until.toISOString() : null } };
     });
 
-    await notificationRoute(app, announce);
+    registerRoute(app, commerceCalls.agreements, async ({ auth }) => ({ data: await listAgreements(db, auth.userId) }));
 
-    // Unpaid orders close when their window passes. The orders themselves are the queue, so a restart loses nothing and the row lock makes each close happen once across instances.
-    let sweeping: Promise<unknown> | null = null;
-    const sweeper = setInterval(() => {
-      sweeping ??= closeExpiredOrders(db, provider, announce, (error) => app.log.warn({ err: error }, 'could not close an expired order'))
-        .catch((error: unknown) => app.log.error({ err: error }, 'closing expired orders failed'))
-        .finally(() => (sweeping = null));
-    }, expirySweepMs);
-    sweeper.unref();
-    app.addHook('onClose', async () => {
-      clearInterval(sweeper);
-      await sweeping;
+    registerRoute(app, commerceCalls.createAgreement, async ({ auth, body, request }) => {
+      await refuseInMaintenance();
+      const { agreement, order } = await startAgreement(db, jobs, auth.userId, body.Product, request.locale);
+      return { data: { Agreement: toAgreement(agreement), Order: toOrder(order) } };
     });
+
+    registerRoute(app, commerceCalls.cancelAgreement, async ({ auth, params }) => {
+      try {
+        return { data: toAgreement(await cancelAgreement(db, provider, auth.userId, params.key)) };
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        app.log.error({ err: error }, 'the payment provider did not end a contract');
+        throw new ApiError(ErrorCode.PaymentProviderFailed, 'paymentProviderFailed');
+      }
+    });
+
+    await notificationRoute(app, context, announce);
+
+    // The jobs: pg-boss keeps them in the database, so a restart loses none, and hands each to one instance.
+    await jobs.createQueue(orderExpiryJob, { retryLimit: 20, retryDelay: 30, retryBackoff: true, retryDelayMax: 600 });
+    await jobs.work<{ key: string }>(orderExpiryJob, async ([job]) => {
+      (await closeExpiredOrder(context, job.data.key)).forEach(announce);
+    });
+
+    await jobs.createQueue(renewalsJob, { policy: 'singleton', retryLimit: 0 });
+    await jobs.schedule(renewalsJob, '* * * * *');
+    await jobs.work(renewalsJob, async () => {
+      await remindOfCharges(db, jobs);
+      await chargeDueAgreements(db, jobs, requireProvider(provider), pay.notifyUrl(), announce);
+    });
+
+    await jobs.createQueue(agreementNoticeJob, { retryLimit: 10, retryDelay: 60, retryBackoff: true });
+    await jobs.work<AgreementNotice>(agreementNoticeJob, async ([job]) => {
+      const [user] = await db.select({ phone: users.phone, email: users.email }).from(users).where(eq(users.id, job.data.userId));
+      const { subject, text } = noticeText(job.data);
+      if (user?.phone) await app.sms.send({ to: user.phone, text });
+      else if (user?.email) await app.email.send({ to: user.email, subject, text });
+    });
+
+    await jobs.createQueue(contractEndJob, { retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600 });
+    await jobs.work<{ plan: number; key: string }>(contractEndJob, async ([job]) => {
+      await requireProvider(provider).terminateContract(job.data.plan, job.data.key);
+    });
+
+    await jobs.createQueue(nonceCleanupJob, { policy: 'singleton' });
+    await jobs.schedule(nonceCleanupJob, '17 * * * *');
+    await jobs.work(nonceCleanupJob, () => forgetOldNonces(db));
   },
   { name: 'commerce', dependencies: ['database', 'hub', 'payments'] },
 );

@@ -4,7 +4,7 @@
  * scan-to-pay outcomes, the wallet, notifications that are forged, stale or
  * replayed, and the races that must never charge or credit twice.
  */
-import { createSign, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commerceCalls, type Order } from '#contract/commerce.ts';
@@ -12,13 +12,12 @@ import { paymentSandbox } from '#contract/dev.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { orders, payments, products, walletLedger, wallets } from '../../../server/db/schema.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
-import { closeExpiredOrders } from '../../../server/modules/commerce/payments.ts';
+import { closeExpiredOrder } from '../../../server/modules/commerce/payments.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
-import { sealResource } from '../../../server/services/wechatpay.ts';
-import { sandboxCredentials } from '../../../server/services/wechatpay-sandbox.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
 import { loginBySms } from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
+import { deliverNotification, notification } from './wechatpay-notifications.ts';
 
 let t: TestApp;
 let phoneSeq = 0;
@@ -64,29 +63,6 @@ async function scan(token: string, key: string): Promise<string> {
 
 const act = (id: string, Action: string) => t.call(paymentSandbox.act, { params: { id }, body: { Action } });
 
-/** A notification as the platform signs it; `timestamp` and `nonce` may be set to make it stale or a replay. */
-function notification(resource: object, options: { timestamp?: number; nonce?: string } = {}) {
-  const credentials = sandboxCredentials();
-  const body = JSON.stringify({
-    id: randomBytes(8).toString('hex'),
-    create_time: new Date().toISOString(),
-    resource_type: 'encrypt-resource',
-    event_type: 'TRANSACTION.SUCCESS',
-    resource: sealResource(JSON.stringify({ mchid: credentials.mchid, appid: credentials.appid, ...resource }), credentials.apiV3Key, 'transaction'),
-  });
-  const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
-  const nonce = options.nonce ?? randomBytes(16).toString('hex');
-  const signature = createSign('RSA-SHA256').update(`${timestamp}\n${nonce}\n${body}\n`).sign(credentials.platformPrivateKey, 'base64');
-  const headers = {
-    'content-type': 'application/json',
-    'wechatpay-timestamp': timestamp,
-    'wechatpay-nonce': nonce,
-    'wechatpay-signature': signature,
-    'wechatpay-serial': credentials.platformSerial,
-  };
-  return { body, headers };
-}
-
 const success = (order: Order, transactionId: string) => ({
   out_trade_no: order.Key,
   transaction_id: transactionId,
@@ -94,8 +70,7 @@ const success = (order: Order, transactionId: string) => ({
   amount: { total: order.Price },
 });
 
-const deliver = (note: { body: string; headers: Record<string, string> }) =>
-  t.app.inject({ method: 'POST', url: `/api${commerceCalls.notify.path}`, headers: note.headers, payload: note.body });
+const deliver = (note: { body: string; headers: Record<string, string> }) => deliverNotification(t, note);
 
 async function credit(userId: number, fen: number) {
   await t.app.db.transaction((tx) => changeBalance(tx, userId, fen, 'credit', null));
@@ -286,12 +261,7 @@ describe('races', () => {
       await Promise.allSettled([
         t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'wallet' } }),
         t.call(commerceCalls.cancel, { token, params: { key: order.Key } }),
-        closeExpiredOrders(
-          t.app.db,
-          t.app.payments.provider,
-          () => {},
-          () => {},
-        ),
+        closeExpiredOrder({ db: t.app.db, jobs: t.app.jobs, provider: t.app.payments.provider }, order.Key),
       ]);
       const final = await detail(token, order.Key);
       const finalEvents = final.Timeline.filter((event) => ['paid', 'closed'].includes(event.State) && event.Note !== 'duplicatePayment');

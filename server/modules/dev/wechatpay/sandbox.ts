@@ -1,10 +1,12 @@
 /**
- * The payment sandbox: WeChat Pay APIv3 Native as the provider speaks it —
- * requests checked against the merchant's signature, answers signed with the
- * platform key, notifications signed and their resource sealed under the
- * APIv3 key — plus the phone page's calls (contract/dev.ts `paymentSandbox`)
- * to approve, decline, let expire or pay twice. Transactions live in memory:
- * it is a stand-in for trying things out, not a ledger.
+ * The payment sandbox: WeChat Pay APIv3 Native and entrusted payments as the
+ * provider speaks them — requests checked against the merchant's signature,
+ * answers signed with the platform key, notifications signed and their
+ * resource sealed under the APIv3 key — plus the phone page's calls
+ * (contract/dev.ts `paymentSandbox`) to approve, decline, let expire or pay
+ * twice, and to sign, fail the charges of or end an auto-renewal contract.
+ * Everything lives in memory: it is a stand-in for trying things out, not a
+ * ledger.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -30,14 +32,38 @@ interface SandboxTx {
   refunds: Set<string>;
 }
 
+type ContractState = 'NOTSIGNED' | 'SIGNED' | 'DECLINED' | 'TERMINATED';
+
+interface SandboxContract {
+  preEntrustId: string;
+  planId: number;
+  contractCode: string;
+  contractId: string;
+  display: string;
+  userCode: string;
+  notifyUrl: string;
+  /** The signing session's end. */
+  expiresAt: Date;
+  state: ContractState;
+  /** Charges under it fail, as with an empty account. */
+  failCharges: boolean;
+}
+
+/** How long a code to sign stays valid, as the provider's pre-signing session. */
+const signingSessionMs = 2 * 60 * 60 * 1000;
+
 const byOrder = new Map<string, SandboxTx>();
 const byPrepay = new Map<string, SandboxTx>();
+const contractsByCode = new Map<string, SandboxContract>();
+const contractsBySession = new Map<string, SandboxContract>();
+const contractsById = new Map<string, SandboxContract>();
 
 const newId = (length: number) => randomBytes(length).toString('hex').slice(0, length);
 
 function view(tx: SandboxTx): SandboxTransaction {
   const expired = tx.state === 'NOTPAY' && tx.expiresAt.getTime() <= Date.now();
   return {
+    Kind: 'payment',
     Id: tx.prepayId,
     OrderKey: tx.outTradeNo,
     Description: tx.description,
@@ -63,16 +89,31 @@ function resourceOf(tx: SandboxTx, transactionId: string | null, state: State) {
   };
 }
 
+function contractView(contract: SandboxContract): SandboxTransaction {
+  const expired = contract.state === 'NOTSIGNED' && contract.expiresAt.getTime() <= Date.now();
+  return {
+    Kind: 'contract',
+    Id: contract.preEntrustId,
+    OrderKey: contract.contractCode,
+    Description: contract.display,
+    Total: 0,
+    State: expired ? 'DECLINED' : contract.state,
+    ExpiresAt: contract.expiresAt.toISOString(),
+  };
+}
+
+const providerTime = () => new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
+
 /** Sends a notification as the provider does, retrying briefly while the shop does not answer 200/204. */
-async function notify(tx: SandboxTx, transactionId: string | null, state: State, log: FastifyInstance['log']): Promise<void> {
+async function deliver(url: string, event: string, what: string, resource: object, log: FastifyInstance['log']): Promise<void> {
   const credentials = sandboxCredentials();
   const body = JSON.stringify({
     id: randomUUID(),
-    create_time: new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+    create_time: providerTime(),
     resource_type: 'encrypt-resource',
-    event_type: `TRANSACTION.${state}`,
-    summary: state === 'SUCCESS' ? '支付成功' : state,
-    resource: sealResource(JSON.stringify(resourceOf(tx, transactionId, state)), credentials.apiV3Key, 'transaction'),
+    event_type: event,
+    summary: event,
+    resource: sealResource(JSON.stringify(resource), credentials.apiV3Key, event.startsWith('PAPAY.') ? 'papay' : 'transaction'),
   });
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -80,14 +121,61 @@ async function notify(tx: SandboxTx, transactionId: string | null, state: State,
         'content-type': 'application/json',
         ...platformHeaders(body, { serial: credentials.platformSerial, privateKey: credentials.platformPrivateKey }),
       };
-      const answer = await fetch(tx.notifyUrl, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
+      const answer = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
       if (answer.status === 200 || answer.status === 204) return;
-      log.warn(`payment sandbox: the shop answered HTTP ${answer.status} to a notification for ${tx.outTradeNo}`);
+      log.warn(`payment sandbox: the shop answered HTTP ${answer.status} to a notification for ${what}`);
     } catch (error) {
-      log.warn(`payment sandbox: could not deliver a notification for ${tx.outTradeNo}: ${(error as Error).message}`);
+      log.warn(`payment sandbox: could not deliver a notification for ${what}: ${(error as Error).message}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+}
+
+const notify = (tx: SandboxTx, transactionId: string | null, state: State, log: FastifyInstance['log']) =>
+  deliver(tx.notifyUrl, `TRANSACTION.${state}`, tx.outTradeNo, resourceOf(tx, transactionId, state), log);
+
+function notifyContract(contract: SandboxContract, log: FastifyInstance['log']): Promise<void> {
+  const { mchid, appid } = sandboxCredentials();
+  const resource = {
+    mchid,
+    appid,
+    plan_id: contract.planId,
+    out_contract_code: contract.contractCode,
+    contract_id: contract.contractId,
+    contract_state: contract.state,
+    openid: 'o-sandbox-payer',
+    operate_time: providerTime(),
+  };
+  return deliver(contract.notifyUrl, contract.state === 'SIGNED' ? 'PAPAY.SIGN' : 'PAPAY.TERMINATE', contract.contractCode, resource, log);
+}
+
+async function actOnContract(contract: SandboxContract, action: SandboxAction, log: FastifyInstance['log']): Promise<void> {
+  if (contract.state === 'SIGNED') {
+    if (action === 'failCharges') contract.failCharges = true;
+    if (action === 'terminate') {
+      contract.state = 'TERMINATED';
+      await notifyContract(contract, log);
+    }
+    return;
+  }
+  if (contractView(contract).State !== 'NOTSIGNED') return;
+  if (action === 'approve') {
+    contract.state = 'SIGNED';
+    contractsById.set(contract.contractId, contract);
+    await notifyContract(contract, log);
+  } else if (action === 'decline' || action === 'expire') {
+    // The provider tells the shop nothing of a signing that did not happen.
+    contract.state = 'DECLINED';
+  }
+}
+
+/** A charge under a contract: accepted now, paid (or failed) a moment later, and notified like any payment. */
+function charge(tx: SandboxTx, contract: SandboxContract, log: FastifyInstance['log']): void {
+  setTimeout(() => {
+    if (!contract.failCharges) return void payOnce(tx, log);
+    tx.state = 'PAYERROR';
+    void notify(tx, null, 'PAYERROR', log);
+  }, 50);
 }
 
 /** The customer pays once more: a new provider transaction, notified. */
@@ -112,20 +200,28 @@ async function act(tx: SandboxTx, action: SandboxAction, log: FastifyInstance['l
   await notify(tx, null, tx.state, log);
 }
 
-/** A transaction by its prepay id, or by its order number (so a tester can open the phone page for an order). */
-const find = (id: string) => byPrepay.get(id) ?? byOrder.get(id);
+/** A transaction or contract by the id in its code, or by its order number or contract code (so a tester can open the phone page for an order). */
+function find(id: string): { tx: SandboxTx } | { contract: SandboxContract } {
+  const tx = byPrepay.get(id) ?? byOrder.get(id);
+  if (tx) return { tx };
+  const contract = contractsBySession.get(id) ?? contractsByCode.get(id);
+  if (contract) return { contract };
+  throw new ApiError(ErrorCode.NotFound, 'notFound');
+}
 
 export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
   registerRoute(app, paymentSandbox.transaction, async ({ params }) => {
-    const tx = find(params.id);
-    if (!tx) throw new ApiError(ErrorCode.NotFound, 'notFound');
-    return { data: view(tx) };
+    const found = find(params.id);
+    return { data: 'tx' in found ? view(found.tx) : contractView(found.contract) };
   });
   registerRoute(app, paymentSandbox.act, async ({ params, body }) => {
-    const tx = find(params.id);
-    if (!tx) throw new ApiError(ErrorCode.NotFound, 'notFound');
-    await act(tx, body.Action, app.log);
-    return { data: view(tx) };
+    const found = find(params.id);
+    if ('tx' in found) {
+      await act(found.tx, body.Action, app.log);
+      return { data: view(found.tx) };
+    }
+    await actOnContract(found.contract, body.Action, app.log);
+    return { data: contractView(found.contract) };
   });
 
   await app.register(
@@ -169,6 +265,71 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
         byOrder.set(tx.outTradeNo, tx);
         byPrepay.set(tx.prepayId, tx);
         return answer(reply, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${tx.prepayId}` });
+      });
+
+      api.post('/v3/papay/sign/contracts/pre-entrust-sign', async (request, reply) => {
+        const sign = json(request) as {
+          plan_id: number;
+          out_contract_code: string;
+          contract_display_account: string;
+          contract_notify_url: string;
+          out_user_code: string;
+        };
+        const existing = contractsByCode.get(sign.out_contract_code);
+        if (existing?.state === 'SIGNED') return answer(reply, 400, { code: 'CONTRACT_ALREADY_SIGNED', message: 'contract signed already' });
+        const signedByUser = [...contractsById.values()].some(
+          (contract) => contract.state === 'SIGNED' && contract.planId === sign.plan_id && contract.userCode === sign.out_user_code,
+        );
+        if (signedByUser) return answer(reply, 400, { code: 'USER_ALREADY_SIGNED', message: 'the user has signed under this plan' });
+        const contract: SandboxContract = {
+          preEntrustId: newId(16),
+          planId: sign.plan_id,
+          contractCode: sign.out_contract_code,
+          contractId: `2026${newId(16)}`,
+          display: sign.contract_display_account,
+          userCode: sign.out_user_code,
+          notifyUrl: sign.contract_notify_url,
+          expiresAt: new Date(Date.now() + signingSessionMs),
+          state: 'NOTSIGNED',
+          failCharges: false,
+        };
+        contractsByCode.set(contract.contractCode, contract);
+        contractsBySession.set(contract.preEntrustId, contract);
+        return answer(reply, 200, { pre_entrustweb_id: contract.preEntrustId, redirect_url: `weixin://papay/sign?pr=${contract.preEntrustId}` });
+      });
+
+      api.post('/v3/papay/pay/transactions/apply', async (request, reply) => {
+        const apply = json(request) as {
+          out_trade_no: string;
+          description: string;
+          transaction_notify_url: string;
+          contract_id: string;
+          amount: { total: number };
+        };
+        const contract = contractsById.get(apply.contract_id);
+        if (contract?.state !== 'SIGNED') return answer(reply, 400, { code: 'CONTRACT_NOT_EXIST', message: 'no signed contract' });
+        if (byOrder.get(apply.out_trade_no)?.state === 'SUCCESS') return answer(reply, 400, { code: 'ORDERPAID', message: 'order paid' });
+        const tx: SandboxTx = {
+          prepayId: newId(16),
+          outTradeNo: apply.out_trade_no,
+          description: apply.description,
+          total: apply.amount.total,
+          notifyUrl: apply.transaction_notify_url,
+          expiresAt: new Date(Date.now() + signingSessionMs),
+          state: 'NOTPAY',
+          transactionIds: [],
+          refunds: new Set(),
+        };
+        byOrder.set(tx.outTradeNo, tx);
+        charge(tx, contract, app.log);
+        return answer(reply, 200, { out_trade_no: tx.outTradeNo, amount: { total: tx.total, currency: 'CNY' } });
+      });
+
+      api.post('/v3/papay/sign/contracts/plan-id/:plan/out-contract-code/:code/terminate', async (request, reply) => {
+        const contract = contractsByCode.get((request.params as { code: string }).code);
+        if (contract?.state !== 'SIGNED') return answer(reply, 404, { code: 'CONTRACT_NOT_EXIST', message: 'no signed contract' });
+        contract.state = 'TERMINATED';
+        return answer(reply, 204);
       });
 
       api.get('/v3/pay/transactions/out-trade-no/:no', async (request, reply) => {
