@@ -75,14 +75,15 @@ export function registerRoute<R extends ApiRoute>(
   app: FastifyInstance,
   route: R,
   handler: (call: Call<R>) => Promise<Result<R>>,
-  options: { rateLimit?: { max: number; timeWindow: number } } = {},
+  /** A limit of its own instead of the API's per-address one, or none (for a caller that proves who it is by signature). */
+  options: { rateLimit?: { max: number; timeWindow: number } | false } = {},
 ): void {
   const checkAnswers = app.config.NODE_ENV !== 'production';
   app.route({
     method: route.method,
     url: route.path,
     bodyLimit: route.maxBodyBytes,
-    config: options.rateLimit ? { rateLimit: options.rateLimit } : {},
+    config: options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit },
     // Operators' calls are refused before their body is even read; to anyone else the path does not exist.
     onRequest:
       route.auth === 'admin'

@@ -31,30 +31,36 @@ export async function notificationRoute(app: FastifyInstance, context: PayContex
       }
     });
 
-    registerRoute(scope, commerceCalls.notify, async ({ request }) => {
-      const provider = context.provider();
-      if (!provider) throw new ApiError(ErrorCode.ServerError, 'serverError');
-      let changed: OrderRow | null = null;
-      let signed: Awaited<ReturnType<typeof applyContract>> = null;
-      try {
-        const { nonce, event } = provider.readNotification(request.headers, rawBodies.get(request) ?? '');
-        if (event.kind === 'transaction') changed = await applyTransaction(context, event.transaction, nonce);
-        else signed = await applyContract(context.db, context.jobs, event.contract, nonce);
-      } catch (error) {
-        if (error instanceof SignatureError || error instanceof ProviderError || error instanceof ReplayedNotification) {
-          app.log.warn(`refused a payment notification: ${error.message}`);
-          throw new ApiError(ErrorCode.BadRequest, 'badRequest');
+    registerRoute(
+      scope,
+      commerceCalls.notify,
+      async ({ request }) => {
+        const provider = context.provider();
+        if (!provider) throw new ApiError(ErrorCode.ServerError, 'serverError');
+        let changed: OrderRow | null = null;
+        let signed: Awaited<ReturnType<typeof applyContract>> = null;
+        try {
+          const { nonce, event } = provider.readNotification(request.headers, rawBodies.get(request) ?? '');
+          if (event.kind === 'transaction') changed = await applyTransaction(context, event.transaction, nonce);
+          else signed = await applyContract(context.db, context.jobs, event.contract, nonce);
+        } catch (error) {
+          if (error instanceof SignatureError || error instanceof ProviderError || error instanceof ReplayedNotification) {
+            app.log.warn(`refused a payment notification: ${error.message}`);
+            throw new ApiError(ErrorCode.BadRequest, 'badRequest');
+          }
+          throw error;
         }
-        throw error;
-      }
-      if (changed) announce(changed);
-      if (signed) {
-        // Signed: the first period is charged under the contract now; the charge's outcome comes as its own notification.
-        announce(signed.charge);
-        const failed = await chargePeriod(context.db, context.jobs, provider, signed.agreement, signed.charge, app.payments.notifyUrl());
-        if (failed) announce(failed);
-      }
-      return { code: 'SUCCESS', message: 'OK' };
-    });
+        if (changed) announce(changed);
+        if (signed) {
+          // Signed: the first period is charged under the contract now; the charge's outcome comes as its own notification.
+          announce(signed.charge);
+          const failed = await chargePeriod(context.db, context.jobs, provider, signed.agreement, signed.charge, app.payments.notifyUrl());
+          if (failed) announce(failed);
+        }
+        return { code: 'SUCCESS', message: 'OK' };
+      },
+      // The provider sends every shop's notifications from a few addresses; each is proven by its signature, not counted per address.
+      { rateLimit: false },
+    );
   });
 }

@@ -9,7 +9,7 @@
 import { useEffect, useState } from 'react';
 import { commerceCalls, outcomeOfRefusal, type OrderDetail, type PayOutcome, type Payment } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import { formatPrice } from '#contract/facts.ts';
+import { formatMonths, formatPrice } from '#contract/facts.ts';
 import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
@@ -111,6 +111,7 @@ export default function PayPage({ strings, locale }: Props) {
   const outcome = order.Outcome ?? refusal;
   const open = (order.State === 'created' || order.State === 'paying') && !outcome;
   const price = formatPrice(order.Price, locale);
+  const renewing = order.Agreement !== null;
   const left = Date.parse(order.ExpiresAt) - now;
 
   return (
@@ -155,7 +156,8 @@ export default function PayPage({ strings, locale }: Props) {
 
       {open && (
         <section className="card" aria-labelledby="pay-how">
-          <h2 id="pay-how">{payment?.QrSvg ? t('pay.scan') : t('pay.choose')}</h2>
+          <h2 id="pay-how">{payment?.QrSvg ? t(renewing ? 'pay.signScan' : 'pay.scan') : t('pay.choose')}</h2>
+          {renewing && <p data-auto-renew>{t('pay.autoRenewNote', { price, period: formatMonths(order.Item.Months ?? 0, locale) })}</p>}
           {payment?.QrSvg ? (
             <div className="pay-code">
               <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(payment.QrSvg)}`} alt={t('pay.qrLabel', { price })} width={220} height={220} />
@@ -170,17 +172,20 @@ export default function PayPage({ strings, locale }: Props) {
           ) : (
             <div className="form-actions">
               <button type="button" className="button" disabled={action.busy} onClick={() => void pay('wechatpay')}>
-                {t('pay.showCode')}
+                {t(renewing ? 'pay.showSignCode' : 'pay.showCode')}
               </button>
-              <button
-                type="button"
-                className="button button-secondary"
-                disabled={action.busy || (balance !== null && balance < order.Price)}
-                onClick={() => void pay('wallet')}
-              >
-                {t('pay.payWallet', { price })}
-              </button>
-              {balance !== null && <span className="muted">{t('pay.balance', { balance: formatPrice(balance, locale) })}</span>}
+              {/* An auto-renewal is signed and charged through the provider's contract: the wallet cannot pay it. */}
+              {!renewing && (
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  disabled={action.busy || (balance !== null && balance < order.Price)}
+                  onClick={() => void pay('wallet')}
+                >
+                  {t('pay.payWallet', { price })}
+                </button>
+              )}
+              {!renewing && balance !== null && <span className="muted">{t('pay.balance', { balance: formatPrice(balance, locale) })}</span>}
             </div>
           )}
           <div className="form-actions">

@@ -3,8 +3,9 @@
  * code opens in WeChat itself, so a phone that lands here was pointed at the
  * page by mistake and is told to use WeChat. With the development payment
  * sandbox, the code leads here with `?pr=`, and the "customer" approves,
- * declines, lets the payment expire or pays twice; the sandbox then notifies
- * the shop as the provider would.
+ * declines, lets the payment expire or pays twice — or, for an auto-renewal
+ * contract, signs it, makes its later charges fail or ends it; the sandbox
+ * then notifies the shop as the provider would.
  */
 import { useEffect, useState } from 'react';
 import { paymentSandbox, type SandboxAction, type SandboxTransaction } from '#contract/dev.ts';
@@ -20,8 +21,17 @@ interface Props {
   locale: LocaleCode;
 }
 
-const actions: SandboxAction[] = ['approve', 'decline', 'expire', 'payTwice'];
-const stateKeys = ['NOTPAY', 'SUCCESS', 'CLOSED', 'PAYERROR', 'REFUND'] as const;
+const stateKeys = ['NOTPAY', 'SUCCESS', 'CLOSED', 'PAYERROR', 'REFUND', 'NOTSIGNED', 'SIGNED', 'DECLINED', 'TERMINATED'] as const;
+
+/** What the "customer" can do with what was scanned, as it stands. */
+function actionsFor(transaction: SandboxTransaction): SandboxAction[] {
+  if (transaction.Kind === 'contract') {
+    if (transaction.State === 'NOTSIGNED') return ['approve', 'decline'];
+    return transaction.State === 'SIGNED' ? ['failCharges', 'terminate'] : [];
+  }
+  if (transaction.State === 'NOTPAY') return ['approve', 'decline', 'expire', 'payTwice'];
+  return transaction.State === 'SUCCESS' ? ['payTwice'] : [];
+}
 
 export default function PhonePay({ strings, locale }: Props) {
   const t = translator(strings);
@@ -46,36 +56,39 @@ export default function PhonePay({ strings, locale }: Props) {
   }
 
   const state = stateKeys.find((known) => known === transaction.State);
-  const open = transaction.State === 'NOTPAY';
+  const contract = transaction.Kind === 'contract';
   return (
     <div className="card sandbox-pay" data-sandbox-state={transaction.State}>
       <h2>{t('pay.sandbox.title')}</h2>
       <p className="muted">{t('pay.sandbox.intro')}</p>
+      {contract && <p>{t('pay.sandbox.contractIntro')}</p>}
       <dl className="facts">
         <div>
-          <dt>{t('pay.item')}</dt>
+          <dt>{t(contract ? 'pay.sandbox.account' : 'pay.item')}</dt>
           <dd>{transaction.Description}</dd>
         </div>
+        {!contract && (
+          <div>
+            <dt>{t('pay.amountDue')}</dt>
+            <dd className="pay-amount">{formatPrice(transaction.Total, locale)}</dd>
+          </div>
+        )}
         <div>
-          <dt>{t('pay.amountDue')}</dt>
-          <dd className="pay-amount">{formatPrice(transaction.Total, locale)}</dd>
-        </div>
-        <div>
-          <dt>{t('pay.orderNumber')}</dt>
+          <dt>{t(contract ? 'pay.sandbox.agreementNumber' : 'pay.orderNumber')}</dt>
           <dd className="order-key">{transaction.OrderKey}</dd>
         </div>
       </dl>
       <p role="status">{t('pay.sandbox.state', { state: state ? t(`pay.sandbox.state.${state}`) : transaction.State })}</p>
       <div className="sandbox-actions">
-        {actions.map((chosen) => (
+        {actionsFor(transaction).map((chosen) => (
           <button
             key={chosen}
             type="button"
             className={chosen === 'approve' ? 'button' : 'button button-secondary'}
-            disabled={action.busy || (!open && !(chosen === 'payTwice' && transaction.State === 'SUCCESS'))}
+            disabled={action.busy}
             onClick={() => void act(chosen)}
           >
-            {t(`pay.sandbox.${chosen}`)}
+            {t(contract && chosen === 'approve' ? 'pay.sandbox.sign' : `pay.sandbox.${chosen}`)}
           </button>
         ))}
       </div>

@@ -1,6 +1,7 @@
 /**
  * The cloud-idling plans (membership products): each with its period and
- * price, bought by making an order and paying for it on the pay page. A plan
+ * price, bought once (an order paid on the pay page) or with auto-renewal (an
+ * agreement whose first period is paid, and signed, on the pay page). A plan
  * runs from payment; buying again adds to the time left.
  */
 import { useEffect, useState } from 'react';
@@ -39,6 +40,11 @@ export default function Plans({ strings, locale }: Props) {
     if (order) location.assign(`${localizePath(locale, '/payment')}?key=${order.Key}`);
   }
 
+  async function subscribe(plan: Product) {
+    const started = await action.run(() => authCall(commerceCalls.createAgreement, { body: { Product: plan.Code } }));
+    if (started) location.assign(`${localizePath(locale, '/payment')}?key=${started.Order.Key}`);
+  }
+
   return (
     <section className="card" aria-labelledby="plans-heading">
       <h2 id="plans-heading">{t('plans.title')}</h2>
@@ -51,9 +57,19 @@ export default function Plans({ strings, locale }: Props) {
             <button type="button" className="button" disabled={action.busy} onClick={() => void buy(plan)}>
               {t('plans.buy', { price: formatPrice(plan.Price ?? 0, locale) })}
             </button>
+            {plan.AutoRenew && (
+              <button type="button" className="button button-secondary" disabled={action.busy} onClick={() => void subscribe(plan)}>
+                {t('plans.subscribe')}
+              </button>
+            )}
           </li>
         ))}
       </ul>
+      {plans.some((plan) => plan.AutoRenew) && (
+        <p className="muted">
+          {t('plans.autoRenewNote')} <a href={localizePath(locale, '/account/center/agreements')}>{t('plans.manageAgreements')}</a>
+        </p>
+      )}
       <NoticeLine notice={action.notice} />
     </section>
   );

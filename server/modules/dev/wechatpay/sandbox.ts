@@ -242,11 +242,13 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
         return parsed !== null && parsed.mchid === mchid && requestSignatureHolds(request.method, request.url, body, parsed, merchantPublicKey);
       };
       const json = (request: FastifyRequest) => JSON.parse(request.body as string) as Record<string, unknown>;
+      // The provider's side: the shop calls it from its own address, as often as it pays, like the real provider's API.
+      const asProvider = { config: { rateLimit: false } };
       api.addHook('preHandler', async (request, reply) => {
         if (!signed(request)) return answer(reply, 401, { code: 'SIGN_ERROR', message: 'signature does not hold' });
       });
 
-      api.post('/v3/pay/transactions/native', async (request, reply) => {
+      api.post('/v3/pay/transactions/native', asProvider, async (request, reply) => {
         const order = json(request) as { out_trade_no: string; description: string; notify_url: string; time_expire: string; amount: { total: number } };
         const existing = byOrder.get(order.out_trade_no);
         if (existing?.state === 'SUCCESS') return answer(reply, 400, { code: 'ORDERPAID', message: 'order paid' });
@@ -267,7 +269,7 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
         return answer(reply, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${tx.prepayId}` });
       });
 
-      api.post('/v3/papay/sign/contracts/pre-entrust-sign', async (request, reply) => {
+      api.post('/v3/papay/sign/contracts/pre-entrust-sign', asProvider, async (request, reply) => {
         const sign = json(request) as {
           plan_id: number;
           out_contract_code: string;
@@ -298,7 +300,7 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
         return answer(reply, 200, { pre_entrustweb_id: contract.preEntrustId, redirect_url: `weixin://papay/sign?pr=${contract.preEntrustId}` });
       });
 
-      api.post('/v3/papay/pay/transactions/apply', async (request, reply) => {
+      api.post('/v3/papay/pay/transactions/apply', asProvider, async (request, reply) => {
         const apply = json(request) as {
           out_trade_no: string;
           description: string;
@@ -325,27 +327,27 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
         return answer(reply, 200, { out_trade_no: tx.outTradeNo, amount: { total: tx.total, currency: 'CNY' } });
       });
 
-      api.post('/v3/papay/sign/contracts/plan-id/:plan/out-contract-code/:code/terminate', async (request, reply) => {
+      api.post('/v3/papay/sign/contracts/plan-id/:plan/out-contract-code/:code/terminate', asProvider, async (request, reply) => {
         const contract = contractsByCode.get((request.params as { code: string }).code);
         if (contract?.state !== 'SIGNED') return answer(reply, 404, { code: 'CONTRACT_NOT_EXIST', message: 'no signed contract' });
         contract.state = 'TERMINATED';
         return answer(reply, 204);
       });
 
-      api.get('/v3/pay/transactions/out-trade-no/:no', async (request, reply) => {
+      api.get('/v3/pay/transactions/out-trade-no/:no', asProvider, async (request, reply) => {
         const tx = byOrder.get((request.params as { no: string }).no);
         if (!tx) return answer(reply, 404, { code: 'ORDER_NOT_EXIST', message: 'order does not exist' });
         return answer(reply, 200, resourceOf(tx, tx.transactionIds[0] ?? null, view(tx).State as State));
       });
 
-      api.post('/v3/pay/transactions/out-trade-no/:no/close', async (request, reply) => {
+      api.post('/v3/pay/transactions/out-trade-no/:no/close', asProvider, async (request, reply) => {
         const tx = byOrder.get((request.params as { no: string }).no);
         if (tx?.state === 'SUCCESS' || tx?.state === 'REFUND') return answer(reply, 400, { code: 'ORDERPAID', message: 'order paid' });
         if (tx) tx.state = 'CLOSED';
         return answer(reply, 204);
       });
 
-      api.post('/v3/refund/domestic/refunds', async (request, reply) => {
+      api.post('/v3/refund/domestic/refunds', asProvider, async (request, reply) => {
         const refund = json(request) as { out_trade_no: string; out_refund_no: string; amount: { refund: number } };
         const tx = byOrder.get(refund.out_trade_no);
         if (!tx || (tx.state !== 'SUCCESS' && tx.state !== 'REFUND')) return answer(reply, 404, { code: 'RESOURCE_NOT_EXISTS', message: 'no paid order' });
