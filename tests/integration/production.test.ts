@@ -3,7 +3,6 @@
  * production, secrets stay out of console output and admin.json, and the
  * server starts, refuses, and closes as an operator expects.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +19,7 @@ import { signToken } from '../../server/crypto/signed.ts';
 import { adminFilePath } from '../../server/modules/admin/admin-file.ts';
 import { startApp } from './api/harness.ts';
 import { productionSettings as gateways } from './production-settings.ts';
+import { runServer } from './server-process.ts';
 
 const refusal = (env: Record<string, string>) => {
   try {
@@ -104,26 +104,6 @@ describe('development stand-ins', () => {
     }
   });
 });
-
-/** `node server/main.ts` in a child process, with its output collected. */
-async function runServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['server/main.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const listening = async () => {
-    for (let i = 0; i < 200 && !/running at/.test(stdout); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    const port = /localhost:(\d+)/.exec(stdout)?.[1];
-    if (!port) throw new Error(`The server did not start:\n${stdout}\n${stderr}`);
-    return Number(port);
-  };
-  return { child, exit, listening, stderr: () => stderr };
-}
 
 describe('npm start', () => {
   it('tells the CLI where it is without the database URL, and on SIGTERM tells hub clients to reconnect and exits cleanly', { timeout: 60_000 }, async () => {

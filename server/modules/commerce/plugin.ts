@@ -49,6 +49,13 @@ export default fp(
       });
     };
 
+    // The queues first: a job sent inside a transaction must find its queue known already (on PGlite, looking it up would wait for that very transaction).
+    await jobs.createQueue(orderExpiryJob, { retryLimit: 20, retryDelay: 30, retryBackoff: true, retryDelayMax: 600 });
+    await jobs.createQueue(renewalsJob, { policy: 'singleton', retryLimit: 0 });
+    await jobs.createQueue(agreementNoticeJob, { retryLimit: 10, retryDelay: 60, retryBackoff: true });
+    await jobs.createQueue(contractEndJob, { retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600 });
+    await jobs.createQueue(nonceCleanupJob, { policy: 'singleton' });
+
     if (app.config.DEMO_DATA) {
       const [{ existing }] = await db.select({ existing: count() }).from(products);
       if (existing === 0) {
@@ -144,20 +151,17 @@ export default fp(
 
     await notificationRoute(app, context, announce);
 
-    // The jobs: pg-boss keeps them in the database, so a restart loses none, and hands each to one instance.
-    await jobs.createQueue(orderExpiryJob, { retryLimit: 20, retryDelay: 30, retryBackoff: true, retryDelayMax: 600 });
+    // The workers: pg-boss keeps the jobs in the database, so a restart loses none, and hands each to one instance.
     await jobs.work<{ key: string }>(orderExpiryJob, async ([job]) => {
       (await closeExpiredOrder(context, job.data.key)).forEach(announce);
     });
 
-    await jobs.createQueue(renewalsJob, { policy: 'singleton', retryLimit: 0 });
     await jobs.schedule(renewalsJob, '* * * * *');
     await jobs.work(renewalsJob, async () => {
       await remindOfCharges(db, jobs);
       await chargeDueAgreements(db, jobs, requireProvider(provider), pay.notifyUrl(), announce);
     });
 
-    await jobs.createQueue(agreementNoticeJob, { retryLimit: 10, retryDelay: 60, retryBackoff: true });
     await jobs.work<AgreementNotice>(agreementNoticeJob, async ([job]) => {
       const [user] = await db.select({ phone: users.phone, email: users.email }).from(users).where(eq(users.id, job.data.userId));
       const { subject, text } = noticeText(job.data);
@@ -165,12 +169,10 @@ export default fp(
       else if (user?.email) await app.email.send({ to: user.email, subject, text });
     });
 
-    await jobs.createQueue(contractEndJob, { retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600 });
     await jobs.work<{ plan: number; key: string }>(contractEndJob, async ([job]) => {
       await requireProvider(provider).terminateContract(job.data.plan, job.data.key);
     });
 
-    await jobs.createQueue(nonceCleanupJob, { policy: 'singleton' });
     await jobs.schedule(nonceCleanupJob, '17 * * * *');
     await jobs.work(nonceCleanupJob, () => forgetOldNonces(db));
   },

@@ -4,7 +4,6 @@
  * scan-to-pay outcomes, the wallet, notifications that are forged, stale or
  * replayed, and the races that must never charge or credit twice.
  */
-import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commerceCalls, type Order } from '#contract/commerce.ts';

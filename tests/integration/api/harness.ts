@@ -12,6 +12,7 @@ import pg from 'pg';
 import { pathOf, requestInQuery, type ApiRoute, type ResponseOf } from '#contract/api.ts';
 import { encryption } from '#contract/crypto.ts';
 import { SUCCESS } from '#contract/envelope.ts';
+import { system } from '#contract/identity.ts';
 import { buildApp, type BuildOptions } from '../../../server/app.ts';
 import { loadConfig } from '../../../server/config.ts';
 import { createSealer, importPublicKey, requestParts } from '../../../src/lib/api/crypto.ts';
@@ -63,31 +64,62 @@ function parseReply<R extends ApiRoute>(route: R, status: number, json: unknown)
   return { ...envelope, data: envelope.code === SUCCESS ? route.response.parse(envelope.data) : envelope.data } as Reply<R>;
 }
 
+/** How a call reaches the server: Fastify's inject in the test's process, or HTTP to a server in another. */
+type Send = (request: {
+  method: string;
+  url: string;
+  query?: Record<string, string>;
+  headers: Record<string, string>;
+  payload?: string;
+  remoteAddress: string;
+}) => Promise<{
+  statusCode: number;
+  headers: Record<string, unknown>;
+  body: string;
+}>;
+
+function caller(publicKey: CryptoKey, send: Send): TestApp['call'] {
+  return async (route, options = {}) => {
+    const sealer = route.encrypted ? await createSealer(publicKey) : null;
+    // A plain GET call's request is its query string.
+    const query = requestInQuery(route) ? (options.body as Record<string, string> | undefined) : undefined;
+    const parts = await requestParts({ ...options, body: query ? undefined : options.body, locale: options.locale ?? 'en' }, sealer);
+    const response = await send({
+      method: route.method,
+      url: `/api${pathOf(route.path, options.params)}`,
+      query,
+      headers: { ...parts.headers, ...options.headers },
+      payload: parts.body,
+      remoteAddress: options.ip ?? randomAddress(),
+    });
+    const sealed = String(response.headers['content-type'] ?? '').startsWith(encryption.contentType);
+    const text = sealed && sealer ? await sealer.open(response.body) : response.body;
+    return { status: response.statusCode, body: parseReply(route, response.statusCode, JSON.parse(text)), headers: response.headers };
+  };
+}
+
 export async function startApp(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'beacon-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: await databaseUrl(), DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_DATA: 'false', ...env });
   const app = await buildApp(config, options);
   const publicKey = await importPublicKey(app.keys.publicSpki);
-
   return {
     app,
-    async call(route, options = {}) {
-      const sealer = route.encrypted ? await createSealer(publicKey) : null;
-      // A plain GET call's request is its query string.
-      const query = requestInQuery(route) ? (options.body as Record<string, string> | undefined) : undefined;
-      const parts = await requestParts({ ...options, body: query ? undefined : options.body, locale: options.locale ?? 'en' }, sealer);
-      const response = await app.inject({
-        method: route.method,
-        url: `/api${pathOf(route.path, options.params)}`,
-        query,
-        headers: { ...parts.headers, ...options.headers },
-        payload: parts.body,
-        remoteAddress: options.ip ?? randomAddress(),
-      });
-      const sealed = String(response.headers['content-type'] ?? '').startsWith(encryption.contentType);
-      const text = sealed && sealer ? await sealer.open(response.body) : response.body;
-      return { status: response.statusCode, body: parseReply(route, response.statusCode, JSON.parse(text)), headers: response.headers };
-    },
+    call: caller(publicKey, async (request) => {
+      const response = await app.inject(request);
+      return { statusCode: response.statusCode, headers: response.headers, body: response.body };
+    }),
     close: () => app.close(),
   };
+}
+
+/** Calls, sealed as the site seals them, to a server running in another process at `origin` (every call comes from loopback). */
+export async function httpCaller(origin: string): Promise<TestApp['call']> {
+  const key = (await (await fetch(`${origin}/api${system.publicKey.path}`)).json()) as { data: { Spki: string } };
+  return caller(await importPublicKey(key.data.Spki), async (request) => {
+    const url = new URL(`${origin}${request.url}`);
+    for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
+    const response = await fetch(url, { method: request.method, headers: request.headers, body: request.payload });
+    return { statusCode: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
+  });
 }
