@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commerceCalls } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { hubEvents } from '#contract/realtime.ts';
 import { buildApp } from '../../../server/app.ts';
@@ -11,6 +12,8 @@ import { loadConfig } from '../../../server/config.ts';
 import { openDatabase, type Database } from '../../../server/db/open.ts';
 import { externalAccounts, sessions, tokens, users } from '../../../server/db/schema.ts';
 import { databaseFingerprint, writeAdminFile } from '../../../server/modules/admin/admin-file.ts';
+import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
+import { loginBySms } from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
 
 const hour = 3_600_000;
@@ -149,6 +152,68 @@ describe('POST /api/admin/run', () => {
     expect((await run(['idle', 'set', 'nobody@example.com', '--state', 'Stopped'])).json().data).toMatchObject({ userId: null, status: null, pushed: false });
   });
 
+  it('sells: sets and lists products, lists, fulfils and refunds orders, and turns payments off for maintenance', async () => {
+    const set = await run(['product', 'set', 'cloud-idle-test', '--kind', 'membership', '--months', '2', '--price', '1100', '--renewal-plan', '77']);
+    expect(set.json().data).toMatchObject({
+      command: 'product set',
+      product: { Code: 'cloud-idle-test', Months: 2, Price: 1100, AutoRenew: true, Active: true },
+    });
+    expect(
+      (
+        await run([
+          'product',
+          'set',
+          'steam-us',
+          '--kind',
+          'steamRecharge',
+          '--currency',
+          'USD',
+          '--region',
+          'US',
+          '--rate',
+          '7.3',
+          '--presets',
+          '500,1000',
+          '--min',
+          '500',
+          '--max',
+          '20000',
+        ])
+      ).json().data.product,
+    ).toMatchObject({ RatePpm: 7_300_000, Presets: [500, 1000] });
+    expect(
+      (await run(['product', 'set', 'cloud-idle-test', '--kind', 'membership', '--months', '2', '--price', '1100', '--inactive'])).json().data.product,
+    ).toMatchObject({ Active: false, AutoRenew: true });
+    const listed = (await run(['product', 'list'])).json().data.products.map((product: { Code: string }) => product.Code);
+    expect(listed).toEqual(expect.arrayContaining(['cloud-idle-test', 'steam-us']));
+
+    // A customer pays two recharges from the wallet.
+    const { AccessToken: token, User } = await loginBySms(t, '13911119999', 'admin-test-device');
+    await t.app.db.transaction((tx) => changeBalance(tx, User.Id, 20_000, 'credit', null));
+    const paid: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const order = (await t.call(commerceCalls.createOrder, { token, body: { Product: 'steam-us', Amount: 1000, Target: '12345678' } })).body.data;
+      expect((await t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'wallet' } })).body.code).toBe(200);
+      paid.push(order.Key);
+    }
+    const waiting = (await run(['order', 'list', '--state', 'paid'])).json().data.orders.map((order: { Key: string }) => order.Key);
+    expect(waiting).toEqual(expect.arrayContaining(paid));
+
+    const fulfilled = (await run(['order', 'fulfil', paid[0]])).json().data;
+    expect(fulfilled).toMatchObject({ command: 'order fulfil', key: paid[0], order: { State: 'fulfilled' }, refused: null });
+    expect((await run(['order', 'fulfil', paid[0]])).json().data).toMatchObject({ order: null, refused: expect.any(String) });
+    const refunded = (await run(['order', 'refund', paid[1]])).json().data;
+    expect(refunded).toMatchObject({ command: 'order refund', order: { State: 'refunded' }, refused: null });
+    expect((await t.call(commerceCalls.wallet, { token, params: { page: 1 } })).body.data.Balance).toBe(20_000 - 7300);
+
+    expect((await run(['maintenance', 'on'])).json().data).toEqual({ command: 'maintenance on', maintenance: true });
+    const refused = await t.call(commerceCalls.createOrder, { token, body: { Product: 'steam-us', Amount: 1000, Target: '12345678' } });
+    expect(refused.body.code).toBe(ErrorCode.Maintenance);
+    expect((await run(['maintenance', 'status'])).json().data.maintenance).toBe(true);
+    expect((await run(['maintenance', 'off'])).json().data).toEqual({ command: 'maintenance off', maintenance: false });
+    expect((await t.call(commerceCalls.createOrder, { token, body: { Product: 'steam-us', Amount: 1000, Target: '12345678' } })).body.code).toBe(200);
+  });
+
   it('refuses what the CLI would refuse', async () => {
     for (const command of [
       [],
@@ -162,6 +227,11 @@ describe('POST /api/admin/run', () => {
       ['idle', 'set', '1', '--state', 'Idling', '--cards', '-3'],
       ['idle', 'set', '1', '--state', 'Idling', '--colour', 'red'],
       ['idle', 'show'],
+      ['product', 'set', 'x', '--kind', 'membership'],
+      ['product', 'set', 'steam-xx', '--kind', 'steamRecharge', '--rate', 'abc'],
+      ['order', 'fulfil', '123'],
+      ['order', 'list', '--state', 'lost'],
+      ['maintenance', 'sideways'],
     ]) {
       expect((await run(command)).json().code).toBe(ErrorCode.BadRequest);
     }
