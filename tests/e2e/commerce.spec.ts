@@ -3,10 +3,26 @@
  * with the payment sandbox's phone page in a second browser context as the
  * phone; the pay page turns to the outcome by itself, without a reload.
  */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { localizePath, say } from './routes.ts';
 import { signInAsDemo } from './session.ts';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
+
+// One at a time: maintenance stops every payment, and the demo account has one auto-renewal at most.
+test.describe.configure({ mode: 'serial' });
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** `npm run admin -- maintenance on|off` against the browser tests' server. */
+async function maintenance(state: 'on' | 'off'): Promise<void> {
+  await promisify(execFile)(path.join(root, 'node_modules/.bin/node'), ['server/cli/admin.ts', 'maintenance', state], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: 'memory://', LOG_LEVEL: 'warn' },
+  });
+}
 
 /** Orders a recharge to the linked Steam account and shows its code; answers the order number. */
 async function orderRecharge(page: Page, locale: LocaleCode): Promise<string> {
@@ -18,8 +34,8 @@ async function orderRecharge(page: Page, locale: LocaleCode): Promise<string> {
   return new URL(page.url()).searchParams.get('key')!;
 }
 
-/** The phone: another browser, on the sandbox's page for the order. */
-async function phoneDoes(browser: Browser, locale: LocaleCode, key: string, action: 'approve' | 'decline' | 'expire'): Promise<void> {
+/** The phone: another browser, on the sandbox's page for the order (or the agreement to sign). */
+async function phoneDoes(browser: Browser, locale: LocaleCode, key: string, action: 'approve' | 'decline' | 'expire' | 'sign'): Promise<void> {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await phone.newPage();
   await page.goto(`${localizePath(locale, '/wechatpay')}?pr=${key}`);
@@ -69,4 +85,54 @@ test('the wallet shows the balance and its ledger', async ({ page }) => {
   await expect(page.locator('[data-balance]')).toBeVisible();
   await expect(page.locator('[data-ledger] li').first()).toBeVisible();
   await expect(page.locator('[data-ledger]')).toContainText(say('en', 'account.wallet.reason.credit'));
+});
+
+test('under maintenance, paying shows the maintenance message', async ({ page }) => {
+  await page.goto('/en/');
+  await signInAsDemo(page);
+  await page.goto('/en/recharge/steam');
+  await page.getByRole('button', { name: say('en', 'recharge.submit') }).click();
+  await page.waitForURL(/\/payment\?key=\d{20}$/);
+  await maintenance('on');
+  try {
+    await page.getByRole('button', { name: say('en', 'pay.showCode') }).click();
+    await expect(page.getByText(say('en', 'pay.outcome.maintenance'))).toBeVisible();
+  } finally {
+    await maintenance('off');
+  }
+});
+
+test('a plan with auto-renewal: signed and paid from the phone, listed, refused a second time, then cancelled', async ({ page, browser }) => {
+  await page.goto('/en/');
+  await signInAsDemo(page);
+  await page.goto('/en/steam/cloudidea');
+  const monthly = page.locator('[data-plan="cloud-idle-monthly"]');
+  await monthly.getByRole('button', { name: say('en', 'plans.subscribe') }).click();
+  await page.waitForURL(/\/payment\?key=\d{20}$/);
+  await expect(page.locator('[data-auto-renew]')).toBeVisible();
+  // An auto-renewal is paid under the provider's contract, never from the wallet.
+  await expect(page.getByRole('button', { name: /from my wallet/ })).toHaveCount(0);
+  await page.getByRole('button', { name: say('en', 'pay.showSignCode') }).click();
+  await expect(page.locator('.pay-code img')).toBeVisible();
+  const agreement = (await page.locator('[data-agreement-key]').textContent())!.trim();
+  await phoneDoes(browser, 'en', agreement, 'sign');
+  await expect(page.getByText(say('en', 'pay.outcome.successful'))).toBeVisible();
+
+  await page.goto('/en/account/center/agreements');
+  const row = page.locator(`[data-agreement="${agreement}"]`);
+  await expect(row).toHaveAttribute('data-state', 'active');
+  await expect(row.locator('[data-next-charge]')).toBeVisible();
+
+  await page.goto('/en/steam/cloudidea');
+  await page
+    .locator('[data-plan="cloud-idle-yearly"]')
+    .getByRole('button', { name: say('en', 'plans.subscribe') })
+    .click();
+  await expect(page.getByRole('alert')).toContainText('You already have an auto-renewal agreement');
+
+  await page.goto('/en/account/center/agreements');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await row.getByRole('button', { name: say('en', 'account.agreements.cancel') }).click();
+  await expect(page.getByText(say('en', 'account.agreements.canceled'))).toBeVisible();
+  await expect(row).toHaveAttribute('data-state', 'canceled');
 });

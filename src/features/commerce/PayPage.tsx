@@ -133,6 +133,14 @@ export default function PayPage({ strings, locale }: Props) {
             <dt>{t('pay.orderNumber')}</dt>
             <dd className="order-key">{order.Key}</dd>
           </div>
+          {order.Agreement && (
+            <div>
+              <dt>{t('pay.agreementNumber')}</dt>
+              <dd className="order-key" data-agreement-key>
+                {order.Agreement}
+              </dd>
+            </div>
+          )}
         </dl>
       </section>
 

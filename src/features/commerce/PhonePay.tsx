@@ -74,7 +74,7 @@ export default function PhonePay({ strings, locale }: Props) {
           </div>
         )}
         <div>
-          <dt>{t(contract ? 'pay.sandbox.agreementNumber' : 'pay.orderNumber')}</dt>
+          <dt>{t(contract ? 'pay.agreementNumber' : 'pay.orderNumber')}</dt>
           <dd className="order-key">{transaction.OrderKey}</dd>
         </div>
       </dl>
