@@ -26,7 +26,11 @@ const pageTypes = [
   '/account/center/steam/cloudidea',
   '/account/center/game',
   '/account/center/steam/point',
+  '/account/center/wallet',
+  '/account/center/order',
+  '/account/center/agreements',
   '/payment',
+  '/wechatpay',
   '/faqbox',
   '/no-such-page',
 ];

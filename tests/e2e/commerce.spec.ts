@@ -7,6 +7,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { seriousAxeProblems } from './axe.ts';
+import { overflowOf } from './overflow.ts';
 import { localizePath, say } from './routes.ts';
 import { signInAsDemo } from './session.ts';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
@@ -105,7 +107,7 @@ test('under maintenance, paying shows the maintenance message', async ({ page })
 test('a plan with auto-renewal: signed and paid from the phone, listed, refused a second time, then cancelled', async ({ page, browser }) => {
   await page.goto('/en/');
   await signInAsDemo(page);
-  await page.goto('/en/steam/cloudidea');
+  await page.goto('/en/account/center/steam/cloudidea');
   const monthly = page.locator('[data-plan="cloud-idle-monthly"]');
   await monthly.getByRole('button', { name: say('en', 'plans.subscribe') }).click();
   await page.waitForURL(/\/payment\?key=\d{20}$/);
@@ -123,7 +125,7 @@ test('a plan with auto-renewal: signed and paid from the phone, listed, refused 
   await expect(row).toHaveAttribute('data-state', 'active');
   await expect(row.locator('[data-next-charge]')).toBeVisible();
 
-  await page.goto('/en/steam/cloudidea');
+  await page.goto('/en/account/center/steam/cloudidea');
   await page
     .locator('[data-plan="cloud-idle-yearly"]')
     .getByRole('button', { name: say('en', 'plans.subscribe') })
@@ -136,3 +138,33 @@ test('a plan with auto-renewal: signed and paid from the phone, listed, refused 
   await expect(page.getByText(say('en', 'account.agreements.canceled'))).toBeVisible();
   await expect(row).toHaveAttribute('data-state', 'canceled');
 });
+
+for (const locale of ['ja', 'ru'] as const) {
+  test(`${locale}: the pay page with its code, the order's timeline and the phone page pass axe and fit 320 px, light and dark`, async ({ page }) => {
+    test.slow();
+    await page.goto(localizePath(locale, '/'));
+    await signInAsDemo(page);
+    const key = await orderRecharge(page, locale);
+    const pages = [
+      { url: page.url(), ready: '.pay-code img' },
+      { url: `${localizePath(locale, '/account/center/order/detail')}?key=${key}`, ready: '[data-order]' },
+      { url: `${localizePath(locale, '/wechatpay')}?pr=${key}`, ready: '.sandbox-pay' },
+    ];
+    const problems: string[] = [];
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      for (const { url, ready } of pages) {
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await page.goto(url);
+        await expect(page.locator(ready)).toBeVisible();
+        problems.push(...(await seriousAxeProblems(page)).map((problem) => `${url} (${theme}): ${problem}`));
+        for (const width of [1440, 320]) {
+          await page.setViewportSize({ width, height: 900 });
+          const overflow = await overflowOf(page);
+          if (overflow.page > 0 || overflow.elements.length) problems.push(`${url} @${width}px: page +${overflow.page}px; ${overflow.elements.join(', ')}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+}

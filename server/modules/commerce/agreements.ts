@@ -277,8 +277,8 @@ export async function periodFailed(tx: Tx, jobs: Jobs, order: OrderRow): Promise
 
 /**
  * The customer ends an agreement: the contract is ended at the provider first
- * (so nothing more can be charged), then here. A pending one just ends, and
- * its unpaid order with it.
+ * (so nothing more can be charged), then here. A pending one just ends: its
+ * first period's order can no longer be paid, and closes when its window passes.
  */
 export async function cancelAgreement(db: Database, provider: () => PaymentProvider | null, userId: number, key: string): Promise<AgreementRow> {
   const [current] = await db

@@ -40,7 +40,7 @@ export default function AccountAgreements({ strings, locale }: Props) {
       {agreements.length === 0 ? (
         <section className="card">
           <p className="muted">{t('account.agreements.empty')}</p>
-          <a className="button" href={localizePath(locale, '/steam/cloudidea')}>
+          <a className="button" href={localizePath(locale, '/account/center/steam/cloudidea')}>
             {t('account.agreements.seePlans')}
           </a>
         </section>
