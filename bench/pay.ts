@@ -2,8 +2,9 @@
  * Payment benchmark (`npm run bench:pay [-- --duration 10 --concurrency 32 --database file]`):
  * how many orders per second are created and paid through the whole
  * scan-to-pay path. The real app runs in this process on embedded PGlite in a
- * temporary folder (`--database memory` for in-memory), listening on
- * loopback, with the payment sandbox as the provider. Each of `--concurrency`
+ * temporary folder (`--database memory` for in-memory PGlite, `postgres` for a
+ * throwaway PostgreSQL from tests/setup/postgres.ts or TEST_POSTGRES_URL),
+ * listening on loopback, with the payment sandbox as the provider. Each of `--concurrency`
  * workers loops: create an order (sealed API call), start paying it (the
  * server asks the sandbox for a code over loopback, signed both ways), and
  * approve it as the phone would (the sandbox sends a signed, sealed
@@ -24,6 +25,7 @@ import { orders, payments, products } from '../server/db/schema.ts';
 import { demoProducts } from '../server/modules/commerce/catalogue.ts';
 import { loginBySms } from '../tests/integration/api/codes.ts';
 import { startApp } from '../tests/integration/api/harness.ts';
+import { startPostgres } from '../tests/setup/postgres.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,11 +39,15 @@ const duration = Number(values.duration);
 const concurrency = Number(values.concurrency);
 const warmup = Number(values.warmup);
 if (!(duration > 0) || !(concurrency > 0) || !(warmup >= 0)) throw new Error('--duration and --concurrency must be positive, --warmup not negative');
-if (values.database !== 'file' && values.database !== 'memory') throw new Error('--database is file or memory');
+const databases = { file: 'PGlite (folder)', memory: 'PGlite (memory)', postgres: 'PostgreSQL' } as const;
+if (!(values.database in databases)) throw new Error(`--database is one of ${Object.keys(databases).join(', ')}`);
+const database = values.database as keyof typeof databases;
 
+/** The goal is for the embedded database, which a fresh machine runs. */
 const goal = { ordersPerSecond: 500 };
 const folder = mkdtempSync(path.join(tmpdir(), 'beacon-bench-pay-'));
-const databaseUrl = values.database === 'file' ? `file://${path.join(folder, 'db')}` : 'memory://';
+const postgres = database === 'postgres' ? await startPostgres() : null;
+const databaseUrl = postgres?.url ?? (database === 'file' ? `file://${path.join(folder, 'db')}` : 'memory://');
 const t = await startApp({ DATABASE_URL: databaseUrl, SITE_URL: 'https://beacon.test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' });
 
 try {
@@ -103,7 +109,7 @@ try {
   const result = {
     date: new Date().toISOString(),
     machine: { cpus: availableParallelism(), model: cpus()[0]?.model ?? 'unknown' },
-    database: values.database === 'file' ? 'PGlite (folder)' : 'PGlite (memory)',
+    database: databases[database],
     concurrency,
     seconds: Number(measured.elapsed.toFixed(2)),
     orders: measured.keys.length,
@@ -126,5 +132,6 @@ try {
   writeFileSync(path.join(results, 'pay.json'), `${JSON.stringify(result, null, 2)}\n`);
 } finally {
   await t.close();
+  await postgres?.stop();
   rmSync(folder, { recursive: true, force: true });
 }
