@@ -191,7 +191,8 @@ export function wechatPay(credentials: WechatPayCredentials): PaymentProvider {
 
     async close(outTradeNo) {
       const answer = await request('POST', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(outTradeNo)}/close`, { mchid: merchant.mchid });
-      if (answer.status === 204 || answer.status === 404) return;
+      // Nothing to close: no transaction was ever started for the number (an auto-renewal not signed yet).
+      if (answer.status === 204 || answer.status === 404 || answer.json?.code === 'ORDER_NOT_EXIST') return;
       if (answer.json?.code === 'ORDERPAID') throw new AlreadyPaidError(`${outTradeNo} is paid`);
       throw failure('close a payment', answer);
     },

@@ -22,13 +22,13 @@ import { message } from '../../i18n/messages.ts';
 import { AlreadySignedError, ProviderError, type Contract, type PaymentProvider } from '../../services/wechatpay-adapter.ts';
 import { membershipItem } from './catalogue.ts';
 import { acceptNonce } from './nonces.ts';
-import { advance, insertOrder, lockOrder, newOrderKey, note, toOrder, type OrderRow } from './orders.ts';
+import { advance, insertOrder, lockOrder, newOrderKey, note, payable, toOrder, type OrderRow } from './orders.ts';
 
 export type AgreementRow = typeof agreements.$inferSelect;
 
 /** The renewal job, every minute: reminds of charges coming and charges the periods that are due. */
 export const renewalsJob = 'agreement-renewals';
-/** A notice to an agreement's owner (contract `AgreementNotice`), sent as a text message. */
+/** A notice to an agreement's owner (an `AgreementNotice`), sent by SMS, or by e-mail to an account without a phone. */
 export const agreementNoticeJob = 'agreement-notice';
 /** Ends a contract at the provider after its agreement ended here. */
 export const contractEndJob = 'agreement-contract-end';
@@ -195,7 +195,8 @@ export async function applyContract(
     const [first] = await tx
       .select()
       .from(orders)
-      .where(and(eq(orders.agreement, row.key), eq(orders.state, 'paying')))
+      // Still created when the customer signed before the code's order was saved as paying.
+      .where(and(eq(orders.agreement, row.key), inArray(orders.state, [...payable])))
       .orderBy(asc(orders.id))
       .limit(1)
       .for('update');
@@ -226,7 +227,7 @@ export async function chargePeriod(
     if (!(error instanceof ProviderError)) throw error;
     return db.transaction(async (tx) => {
       const row = await lockOrder(tx, order.key);
-      if (row.state !== 'paying') return null;
+      if (!payable.includes(row.state)) return null;
       const failed = await advance(tx, row, 'failed', 'provider', 'chargeRefused', { outcome: 'failed' });
       await periodFailed(tx, jobs, failed);
       return failed;
