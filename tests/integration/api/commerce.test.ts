@@ -211,6 +211,9 @@ describe('notifications', () => {
     expect(answers.filter((answer) => answer.statusCode === 400)).toHaveLength(99);
     const paid = await detail(token, order.Key);
     expect(paid.Timeline.filter((event) => event.State === 'paid')).toHaveLength(1);
+    const recorded = await t.app.db.select().from(payments).innerJoin(orders, eq(payments.orderId, orders.id)).where(eq(orders.key, order.Key));
+    expect(recorded).toHaveLength(1);
+    console.log(`notification replay: 100 deliveries, 1 accepted, 99 refused, ${recorded.length} payment row, 1 paid event`);
   });
 
   it('credits a second payment once when its retries (fresh nonces) race 100 times', async () => {
@@ -224,6 +227,7 @@ describe('notifications', () => {
     const ledger = await t.app.db.select().from(walletLedger).where(eq(walletLedger.userId, userId));
     expect(ledger.map((row) => row.reason).sort()).toEqual(['credit', 'duplicatePayment', 'payment']);
     expect((await detail(token, order.Key)).Outcome).toBe('paidByOther');
+    console.log(`second payment retried 100 times: 100 accepted, 1 ledger row for it (${ledger.length} rows with the credit and the first payment)`);
   });
 });
 
