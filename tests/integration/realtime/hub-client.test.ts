@@ -15,6 +15,7 @@ import { ApiFailure } from '@/lib/api/errors.ts';
 import { createHubClient, type HubClientOptions } from '@/lib/realtime/hub-client.ts';
 import { demoAccount } from '../../../server/services/demo-account.ts';
 import { setCloudIdleStatus } from '../../../server/modules/cloud-idle/status.ts';
+import { startApp } from '../api/harness.ts';
 import { startHubApp, type HubApp, testEvent } from './harness.ts';
 
 let t: HubApp;
@@ -262,14 +263,16 @@ describe('after a server restart', () => {
     const states: Array<[string, number]> = [];
     hub.$state.listen((state) => states.push([state, Date.now()]));
 
-    // Same data folder, so the same keys: the hub token still verifies on the new server.
-    const dataDir = first.app.config.DATA_DIR;
+    // Same data folder, so the same keys: the hub token still verifies on the new server. It is
+    // built before the first goes, so that it can be back before the 2-second attempt however long
+    // building takes on a busy machine.
+    const second = await startApp({ DATA_DIR: first.app.config.DATA_DIR });
     await first.close();
     const dropped = Date.now();
     await until(() => hub.$state.get() === 'Reconnecting');
     // The immediate attempt finds nobody; the server is back before the 2-second one.
     await pause(500);
-    const second = await startHubApp({ DATA_DIR: dataDir }, port);
+    await second.app.listen({ port, host: '127.0.0.1' });
     try {
       await until(() => hub.$state.get() === 'Connected');
       const reconnectedAfter = states.find(([state]) => state === 'Connected')![1] - dropped;
