@@ -9,6 +9,7 @@ import { route } from './api.ts';
 import { text } from './fields.ts';
 import { CloudIdleStatus } from './realtime.ts';
 import { IdleGame } from './idle-games.ts';
+import { CdkeyGrant } from './activation.ts';
 import { Order, Product } from './commerce.ts';
 
 export const adminTokenHeader = 'x-admin-token';
@@ -40,6 +41,26 @@ export type UserDetail = z.infer<typeof UserDetail>;
 export const MigrationStatus = z.object({ tag: text(), createdAt: Timestamp, applied: z.boolean() });
 export type MigrationStatus = z.infer<typeof MigrationStatus>;
 
+export const CdkeyBatch = z.object({
+  name: text(),
+  grant: CdkeyGrant,
+  count: z.int(),
+  used: z.int(),
+  revoked: z.int(),
+  expiresAt: z.nullable(Timestamp),
+  createdAt: Timestamp,
+});
+
+export const CdkeyState = z.object({
+  batch: text(),
+  grant: CdkeyGrant,
+  expiresAt: z.nullable(Timestamp),
+  usedBy: z.nullable(z.int()),
+  usedAt: z.nullable(Timestamp),
+  revokedAt: z.nullable(Timestamp),
+  order: z.nullable(text()),
+});
+
 export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('users list'), users: z.array(UserSummary) }),
   z.object({ command: z.literal('users show'), key: text(), user: z.nullable(UserDetail) }),
@@ -60,6 +81,11 @@ export const CommandResult = z.discriminatedUnion('command', [
     pushed: z.boolean(),
   }),
   z.object({ command: z.enum(['maintenance on', 'maintenance off', 'maintenance status']), maintenance: z.boolean() }),
+  /** `cdkey create` and `cdkey export`: the batch and its unused keys as customers type them (`cdkey show` leaves them out). */
+  z.object({ command: z.enum(['cdkey create', 'cdkey export', 'cdkey show']), batch: z.nullable(CdkeyBatch), keys: z.array(text()) }),
+  z.object({ command: z.literal('cdkey revoke'), revoked: z.int() }),
+  /** `cdkey check <key>`: the key's batch and state, or null for a key that was never made. */
+  z.object({ command: z.literal('cdkey check'), key: text(), state: z.nullable(CdkeyState) }),
 ]);
 export type CommandResult = z.infer<typeof CommandResult>;
 

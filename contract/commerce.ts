@@ -109,6 +109,9 @@ export const outcomeOfRefusal: Partial<Record<number, PayOutcome>> = {
 export const PayMethod = z.enum(['wechatpay', 'wallet']);
 export type PayMethod = z.infer<typeof PayMethod>;
 
+/** How an order was paid: a pay method, or a redeemed cdkey (contract/activation.ts). */
+export const OrderMethod = z.enum([...PayMethod.options, 'cdkey']);
+
 /** Who made an order's event happen. */
 export const EventSource = z.enum(['customer', 'provider', 'wallet', 'operator', 'system']);
 
@@ -133,7 +136,7 @@ export const Order = z.object({
   Item: OrderItem,
   /** What the customer pays, in fen. */
   Price: Minor,
-  Method: z.nullable(PayMethod),
+  Method: z.nullable(OrderMethod),
   CreatedAt: z.iso.datetime(),
   /** Unpaid, it closes at this time. */
   ExpiresAt: z.iso.datetime(),
@@ -161,7 +164,7 @@ export const Payment = z.object({
 });
 export type Payment = z.infer<typeof Payment>;
 
-export const LedgerReason = z.enum(['payment', 'refund', 'duplicatePayment', 'latePayment', 'credit']);
+export const LedgerReason = z.enum(['payment', 'refund', 'duplicatePayment', 'latePayment', 'credit', 'cdkey']);
 
 export const LedgerEntry = z.object({
   Id: z.int(),

@@ -70,6 +70,16 @@ export const ErrorCode = {
   AgreementSigned: 4032,
   /** Auto-renewal: the user has a signed agreement already (§4 "user already signed"). */
   UserSigned: 4033,
+  /** A cdkey that was never made (or was revoked). */
+  CdkeyUnknown: 4034,
+  /** A cdkey someone redeemed already. */
+  CdkeyUsed: 4035,
+  /** A cdkey whose batch has expired. */
+  CdkeyExpired: 4036,
+  /** A cdkey whose check character does not fit: a typo. */
+  CdkeyChecksum: 4037,
+  /** Too many wrong cdkeys from this account or address lately: redeeming is locked for a while. */
+  CdkeyLocked: 4038,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -109,6 +119,11 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.PaymentProviderFailed]: 502,
   [ErrorCode.AgreementSigned]: 409,
   [ErrorCode.UserSigned]: 409,
+  [ErrorCode.CdkeyUnknown]: 404,
+  [ErrorCode.CdkeyUsed]: 409,
+  [ErrorCode.CdkeyExpired]: 410,
+  [ErrorCode.CdkeyChecksum]: 400,
+  [ErrorCode.CdkeyLocked]: 429,
 };
 
 export function httpStatusOf(code: number): number {

@@ -53,6 +53,11 @@ export function formatMonths(months: number, locale: string): string {
   return format({ months }, formattingTag(locale), undefined);
 }
 
+/** A number of days as the locale writes it ("30 days", "30 天"). */
+export function formatDays(days: number, locale: string): string {
+  return format({ days }, formattingTag(locale), undefined);
+}
+
 function periodOf(value: object): [PeriodKey, number] | undefined {
   const entries = Object.entries(value);
   if (entries.length !== 1) return undefined;

@@ -11,6 +11,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyRequest } fro
 import { encryption } from '#contract/crypto.ts';
 import { adminCommands, findUser } from './commands.ts';
 import { devStandInsAllowed, type Config } from './config.ts';
+import activation from './modules/activation/plugin.ts';
 import admin, { adminAccess } from './modules/admin/plugin.ts';
 import cloudIdle from './modules/cloud-idle/plugin.ts';
 import commerce from './modules/commerce/plugin.ts';
@@ -79,6 +80,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await calls.register(support);
         await calls.register(cloudIdle);
         await calls.register(commerce);
+        await calls.register(activation);
         await calls.register(admin, { commands: adminCommands, findUser });
         if (devStandInsAllowed(config)) await calls.register(dev);
       });

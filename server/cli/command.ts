@@ -21,6 +21,8 @@ export interface CommandContext {
   findUser(key: string): Promise<{ id: number } | null>;
   /** The payment provider, for refunds; null when it cannot be reached from here (the sandbox lives inside a running server). */
   paymentProvider(): PaymentProvider | null;
+  /** The server's HMAC secret (DATA_DIR/keys), from which cdkeys are derived. */
+  secret(): Buffer;
 }
 
 /** A parsed command, ready to run: parsing needs no database, so a typo costs none. */
@@ -59,5 +61,7 @@ export function foundWhatWasAsked(result: CommandResult): boolean {
   if (result.command === 'users show') return result.user !== null;
   if (result.command === 'idle show' || result.command === 'idle set' || result.command === 'idle games') return result.userId !== null;
   if (result.command === 'order fulfil' || result.command === 'order refund') return result.order !== null;
+  if (result.command === 'cdkey export' || result.command === 'cdkey show') return result.batch !== null;
+  if (result.command === 'cdkey check') return result.state !== null;
   return true;
 }

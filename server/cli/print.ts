@@ -2,6 +2,7 @@
 import type { CommandResult, UserDetail } from '#contract/admin.ts';
 import type { CloudIdleStatus } from '#contract/realtime.ts';
 import type { Order, Product } from '#contract/commerce.ts';
+import type { CdkeyGrant } from '#contract/activation.ts';
 
 /** 2026-05-20T10:31:12.345Z → 2026-05-20 10:31:12Z: to the second is enough on a terminal. */
 const time = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
@@ -93,6 +94,13 @@ function orderRow(o: Order & { UserId: number | null }): Array<string | number> 
 
 const orderHeaders = ['ORDER', 'USER', 'STATE', 'PRODUCT', 'ITEM', 'PRICE', 'PAID BY', 'CREATED'];
 
+const grantText = (grant: CdkeyGrant) =>
+  grant.Kind === 'wallet'
+    ? `${money(grant.Amount, 'CNY')} to the wallet`
+    : grant.Kind === 'membership'
+      ? `${grant.Days} day(s) of cloud idling`
+      : `a ${grant.Product} recharge of ${grant.Amount}`;
+
 const noUser = (key: string) => `No user with id, phone or e-mail "${key}".`;
 
 /** The text for a result (the caller prints a missing user's to stderr). */
@@ -137,6 +145,24 @@ export function formatResult(result: CommandResult): string {
     case 'maintenance off':
     case 'maintenance status':
       return result.maintenance ? 'Payments are paused for maintenance.' : 'Payments are open.';
+    case 'cdkey create':
+    case 'cdkey export':
+    case 'cdkey show': {
+      if (!result.batch) return 'No such batch.';
+      const { batch } = result;
+      const about = `Batch ${batch.name}: ${grantText(batch.grant)}; ${batch.count} keys, ${batch.used} used, ${batch.revoked} revoked; ${batch.expiresAt ? `expires ${time(batch.expiresAt)}` : 'never expires'}.`;
+      return result.keys.length ? `${about}\n\n${result.keys.join('\n')}` : about;
+    }
+    case 'cdkey revoke':
+      return `${result.revoked} key(s) revoked.`;
+    case 'cdkey check': {
+      const { state } = result;
+      if (!state) return `No key ${result.key} was ever made (or it is mistyped).`;
+      const used = state.usedAt
+        ? `used by user ${state.usedBy ?? '(deleted)'} at ${time(state.usedAt)}${state.order ? `, order ${state.order}` : ''}`
+        : 'not used';
+      return `Batch ${state.batch}: ${grantText(state.grant)}; ${used}${state.revokedAt ? `; revoked at ${time(state.revokedAt)}` : ''}.`;
+    }
     case 'migrations status':
       return table(
         ['MIGRATION', 'CREATED', 'APPLIED'],

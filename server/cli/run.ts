@@ -17,6 +17,7 @@ import type { RunCommand } from './command.ts';
 import { backplanePusher, redisBackplane } from '../realtime/backplane.ts';
 import { connectRedis } from '../services/redis.ts';
 import { realProvider } from '../plugins/payments.ts';
+import { loadKeys } from '../crypto/keys.ts';
 
 /** A failure the operator can act on; printed as is, without a stack. */
 export class CliError extends Error {}
@@ -51,7 +52,7 @@ export async function runAdminCommand(config: Config, run: RunCommand, words: st
 
 async function runDirectly(config: Config, db: Database, run: RunCommand): Promise<CommandResult> {
   const provider = config.PAYMENT_PROVIDER === 'wechatpay' ? realProvider(config).provider() : null;
-  const context = { db, findUser: (key: string) => findUser(db, key), paymentProvider: () => provider };
+  const context = { db, findUser: (key: string) => findUser(db, key), paymentProvider: () => provider, secret: () => loadKeys(config.DATA_DIR).secret };
   if (!config.REDIS_URL) return run({ ...context, pusher: null });
   const redis = await connectRedis(config.REDIS_URL, { warn: () => {} });
   try {

@@ -40,7 +40,13 @@ export const adminAccess = fp(
 
 export default fp<AdminOptions>(
   async (app, { commands, findUser }) => {
-    const context: CommandContext = { db: app.db, pusher: app.hub, findUser: (key) => findUser(app.db, key), paymentProvider: () => app.payments.provider() };
+    const context: CommandContext = {
+      db: app.db,
+      pusher: app.hub,
+      findUser: (key) => findUser(app.db, key),
+      paymentProvider: () => app.payments.provider(),
+      secret: () => app.keys.secret,
+    };
 
     registerRoute(app, admin.run, async ({ body }) => {
       let run;

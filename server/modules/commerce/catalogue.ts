@@ -7,7 +7,7 @@ import { facts } from '#contract/facts.ts';
 import { rechargePrice, steamTargetOf, type NewOrder, type OrderItem, type Product } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type * as z from 'zod/mini';
-import type { Database } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/open.ts';
 import { externalAccounts, products } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 
@@ -40,7 +40,7 @@ export async function activeProducts(db: Database): Promise<Product[]> {
 }
 
 /** The item and price of a new order, or the reason it cannot be made. */
-export async function priceOrder(db: Database, userId: number, request: z.output<typeof NewOrder>): Promise<{ item: OrderItem; price: number }> {
+export async function priceOrder(db: Database | Transaction, userId: number, request: z.output<typeof NewOrder>): Promise<{ item: OrderItem; price: number }> {
   const [row] = await db
     .select()
     .from(products)
@@ -70,7 +70,7 @@ export async function priceOrder(db: Database, userId: number, request: z.output
   return { item, price: rechargePrice(amount, row.ratePpm) };
 }
 
-async function linkedSteamId(db: Database, userId: number): Promise<string> {
+async function linkedSteamId(db: Database | Transaction, userId: number): Promise<string> {
   const [linked] = await db
     .select({ subject: externalAccounts.subject })
     .from(externalAccounts)

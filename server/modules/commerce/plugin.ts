@@ -9,7 +9,7 @@ import fp from 'fastify-plugin';
 import { commerceCalls, PayMethod, type Payment } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { hubEvents } from '#contract/realtime.ts';
-import { memberships, products, users } from '../../db/schema.ts';
+import { products, users } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { qrSvg } from '../../services/qr-svg.ts';
@@ -28,6 +28,7 @@ import {
   type AgreementNotice,
 } from './agreements.ts';
 import { activeProducts, demoProducts, priceOrder } from './catalogue.ts';
+import { commerceGrants } from './grants.ts';
 import { seedDemoOrders } from './demo.ts';
 import { forgetOldNonces, nonceCleanupJob } from './nonces.ts';
 import { notificationRoute } from './notify-route.ts';
@@ -41,6 +42,8 @@ export default fp(
     const pay = app.payments;
     const { provider } = pay;
     const context: PayContext = { db, jobs, provider };
+    const grants = commerceGrants(jobs);
+    app.decorate('commerce', grants);
 
     const announce = (row: OrderRow) => {
       if (row.userId === null) return;
@@ -126,9 +129,8 @@ export default fp(
     }));
 
     registerRoute(app, commerceCalls.summary, async ({ auth }) => {
-      const [membership] = await db.select({ until: memberships.until }).from(memberships).where(eq(memberships.userId, auth.userId));
-      const running = membership && membership.until.getTime() > Date.now();
-      return { data: { Balance: await balanceOf(db, auth.userId), MembershipUntil: running ? membership.until.toISOString() : null } };
+      const until = await grants.membershipUntil(db, auth.userId);
+      return { data: { Balance: await balanceOf(db, auth.userId), MembershipUntil: until?.toISOString() ?? null } };
     });
 
     registerRoute(app, commerceCalls.agreements, async ({ auth }) => ({ data: await listAgreements(db, auth.userId) }));

@@ -1,0 +1,58 @@
+/**
+ * What the commerce module gives other modules (`app.commerce`): the grants a
+ * redeemed cdkey makes, each inside the caller's transaction, so a grant and
+ * what caused it are written together or not at all.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { Jobs } from '../../db/jobs.ts';
+import type { Database, Transaction } from '../../db/open.ts';
+import { memberships } from '../../db/schema.ts';
+import { priceOrder } from './catalogue.ts';
+import { advance, insertOrder } from './orders.ts';
+import { balanceOf, changeBalance } from './wallet.ts';
+
+export interface CommerceGrants {
+  /** Adds fen to the wallet, with its ledger row; answers the balance after. */
+  credit(tx: Transaction, userId: number, fen: number): Promise<number>;
+  /** Adds days of cloud idling, from now or from the end of the plan running. */
+  extendMembership(tx: Transaction, userId: number, days: number): Promise<void>;
+  /** A Steam recharge already paid for, waiting for an operator like any paid one; answers its order number. */
+  paidRecharge(tx: Transaction, userId: number, product: string, amount: number): Promise<string>;
+  balance(db: Database, userId: number): Promise<number>;
+  /** Until when the user's cloud-idling plan runs, if it does. */
+  membershipUntil(db: Database, userId: number): Promise<Date | null>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    commerce: CommerceGrants;
+  }
+}
+
+export function commerceGrants(jobs: Jobs): CommerceGrants {
+  return {
+    credit: (tx, userId, fen) => changeBalance(tx, userId, fen, 'cdkey', null),
+
+    async extendMembership(tx, userId, days) {
+      const period = sql`make_interval(days => ${days})`;
+      await tx
+        .insert(memberships)
+        .values({ userId, until: sql`now() + ${period}` })
+        .onConflictDoUpdate({ target: memberships.userId, set: { until: sql`greatest(${memberships.until}, now()) + ${period}` } });
+    },
+
+    async paidRecharge(tx, userId, product, amount) {
+      const { item } = await priceOrder(tx, userId, { Product: product, Amount: amount });
+      const order = await insertOrder(tx, jobs, { userId, product, item, price: 0 });
+      await advance(tx, order, 'paid', 'customer', 'paidByCdkey', { method: 'cdkey', outcome: 'successful' });
+      return order.key;
+    },
+
+    balance: balanceOf,
+
+    async membershipUntil(db, userId) {
+      const [row] = await db.select({ until: memberships.until }).from(memberships).where(eq(memberships.userId, userId));
+      return row && row.until.getTime() > Date.now() ? row.until : null;
+    },
+  };
+}
