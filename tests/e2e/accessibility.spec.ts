@@ -27,6 +27,7 @@ const pageTypes = [
   '/account/center/game',
   '/account/center/steam/point',
   '/account/center/wallet',
+  '/account/center/redemption',
   '/account/center/order',
   '/account/center/agreements',
   '/payment',

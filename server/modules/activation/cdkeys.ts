@@ -6,7 +6,7 @@
  * the account and the address; enough of them lately locks redeeming.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { and, count, desc, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { cdkeyLockoutMs, cdkeyMaxFailures, type CdkeyGrant, type Redemption } from '#contract/activation.ts';
 import { cdkeyAlphabet, cdkeyLength, cdkeyShape, checkCharacter, formatCdkey, maskCdkey, normalizeCdkey } from '#contract/cdkey-format.ts';
 import { pageSize } from '#contract/commerce.ts';
@@ -103,6 +103,13 @@ export async function keyState(db: Database, key: string) {
     .innerJoin(cdkeyBatches, eq(cdkeys.batchId, cdkeyBatches.id))
     .where(eq(cdkeys.hash, hashOf(key)));
   return row ?? null;
+}
+
+/** The queue of the hourly clean-up of wrong keys older than the lockout, which no longer count. */
+export const failureCleanupJob = 'cdkey-failure-cleanup';
+
+export async function forgetOldFailures(db: Database): Promise<void> {
+  await db.delete(cdkeyFailures).where(lt(cdkeyFailures.at, new Date(Date.now() - cdkeyLockoutMs)));
 }
 
 /** Refuses to check another key while the account or the address has had `cdkeyMaxFailures` wrong ones within the lockout. */

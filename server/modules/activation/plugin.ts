@@ -8,7 +8,7 @@ import fp from 'fastify-plugin';
 import { activationCalls } from '#contract/activation.ts';
 import { cdkeyBatches } from '../../db/schema.ts';
 import { registerRoute } from '../../http/route.ts';
-import { createBatch, redeem, redemptionPage, type Granter } from './cdkeys.ts';
+import { createBatch, failureCleanupJob, forgetOldFailures, redeem, redemptionPage, type Granter } from './cdkeys.ts';
 import { demoBatch } from './demo.ts';
 
 /** Redeeming is also limited per address by the API's rate limiter, far below what guessing would need. */
@@ -45,6 +45,10 @@ export default fp(
     );
 
     registerRoute(app, activationCalls.redemptions, async ({ auth, params }) => ({ data: await redemptionPage(db, auth.userId, params.page) }));
+
+    await app.jobs.createQueue(failureCleanupJob, { policy: 'singleton' });
+    await app.jobs.schedule(failureCleanupJob, '23 * * * *');
+    await app.jobs.work(failureCleanupJob, () => forgetOldFailures(db));
   },
   { name: 'activation', dependencies: ['database', 'keys', 'commerce'] },
 );

@@ -1,0 +1,64 @@
+/** Redeeming cdkeys in a real browser: a key from the operators' command, the balance it adds, each refusal, and the history. */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test } from '@playwright/test';
+import { checkCharacter, formatCdkey } from '#contract/cdkey-format.ts';
+import type { LocaleCode } from '../../src/i18n/locales.ts';
+import { localizePath, say } from './routes.ts';
+import { signInAsDemo } from './session.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** `npm run admin -- cdkey …` against the browser tests' server; answers what it printed. */
+async function cdkey(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(path.join(root, 'node_modules/.bin/node'), ['server/cli/admin.ts', 'cdkey', ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: 'memory://', LOG_LEVEL: 'warn' },
+  });
+  return stdout;
+}
+
+const serverSays = (locale: LocaleCode, key: string): string => (JSON.parse(readFileSync(`server/i18n/${locale}.json`, 'utf8')) as Record<string, string>)[key];
+
+const keysIn = (printed: string) => printed.match(/^[2-9A-HJ-NP-Z]{5}(-[2-9A-HJ-NP-Z]{5}){3}$/gm) ?? [];
+
+for (const locale of ['en', 'zh-CN', 'ru'] as const) {
+  test(`${locale}: a cdkey is redeemed, adds to the wallet and is listed; a typo, a used and an unknown key are refused`, async ({ page }) => {
+    const keys = keysIn(await cdkey('create', '--batch', `e2e-${locale.toLowerCase()}`, '--count', '1', '--grants', 'wallet:1500'));
+    expect(keys).toHaveLength(1);
+    const [key] = keys as [string];
+    await page.goto(localizePath(locale, '/'));
+    await signInAsDemo(page);
+    await page.goto(localizePath(locale, '/activate/cdkey'));
+    const input = page.getByLabel(say(locale, 'activate.cdkey.label'), { exact: true });
+    const submit = page.getByRole('button', { name: say(locale, 'activate.cdkey.submit') });
+
+    // A typo is caught in the browser.
+    const typo = key.slice(0, 3) + (key[3] === 'A' ? 'B' : 'A') + key.slice(4);
+    await input.fill(typo);
+    await submit.click();
+    await expect(page.getByRole('alert')).toHaveText(say(locale, 'activate.cdkey.typo'));
+
+    // Typed in small letters without hyphens, it is grouped as it goes.
+    await input.fill(key.replaceAll('-', '').toLowerCase());
+    await expect(input).toHaveValue(key);
+    await submit.click();
+    await expect(page.locator('[data-redeemed]')).toBeVisible();
+
+    // Used now, and a well-formed key that was never made: the server says which, in the page's language.
+    await input.fill(key);
+    await submit.click();
+    await expect(page.getByRole('alert')).toHaveText(serverSays(locale, 'cdkeyUsed'));
+    const body = '2222222222222222222';
+    await input.fill(formatCdkey(body + checkCharacter(body)));
+    await submit.click();
+    await expect(page.getByRole('alert')).toHaveText(serverSays(locale, 'cdkeyUnknown'));
+
+    await page.goto(localizePath(locale, '/account/center/redemption'));
+    await expect(page.locator('[data-redemptions] li').first()).toContainText(key.slice(0, 5));
+    await page.goto(localizePath(locale, '/account/center/wallet'));
+    await expect(page.locator('[data-ledger]')).toContainText(say(locale, 'account.wallet.reason.cdkey'));
+  });
+}
