@@ -72,7 +72,9 @@ export default function RedeemCdkey({ strings, locale }: Props) {
         <p className="notice notice-ok" role="status" data-redeemed>
           {t('activate.cdkey.granted', { grant: grantText(granted, locale, t) })}{' '}
           {granted.Kind === 'wallet' && t('activate.cdkey.balance', { balance: formatPrice(redeemed.Balance, locale) })}
-          {granted.Kind === 'membership' && redeemed.MembershipUntil && t('activate.cdkey.until', { date: formatDate(new Date(redeemed.MembershipUntil), locale) })}
+          {granted.Kind === 'membership' &&
+            redeemed.MembershipUntil &&
+            t('activate.cdkey.until', { date: formatDate(new Date(redeemed.MembershipUntil), locale) })}
           {redeemed.Redemption.Order && (
             <a href={`${localizePath(locale, '/account/center/order/detail')}?key=${redeemed.Redemption.Order}`}>{t('activate.cdkey.viewOrder')}</a>
           )}
