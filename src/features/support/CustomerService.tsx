@@ -1,0 +1,54 @@
+/**
+ * The customer-service chat (spec §4, §8): logged in, the button fetches the
+ * chat's signed address and goes there, and a refusal shows the server's
+ * message; logged out, it asks first (咨询加速问题需要先登录。) and offers
+ * login, which comes back here.
+ */
+import { useStore } from '@nanostores/preact';
+import { useRef } from 'react';
+import { support } from '#contract/identity.ts';
+import { authCall, NoticeLine, useAction } from '@/components/island.tsx';
+import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
+import { translator, type Strings } from '@/i18n/strings.ts';
+import type { KeysUnder } from '@/i18n/t.ts';
+import { $isLoggedIn, loginUrl } from '@/stores/session.ts';
+
+interface Props {
+  strings: Strings<KeysUnder<'service' | 'api'>>;
+  locale: LocaleCode;
+}
+
+export default function CustomerService({ strings, locale }: Props) {
+  const t = translator(strings);
+  const loggedIn = useStore($isLoggedIn);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const action = useAction(t);
+
+  async function open() {
+    if (!loggedIn) return dialog.current?.showModal();
+    const answer = await action.run(() => authCall(support.customerService));
+    if (!answer) return;
+    if (answer.isSuccess && answer.data) location.assign(answer.data);
+    else action.setNotice({ kind: 'error', text: answer.message });
+  }
+
+  return (
+    <div className="card">
+      <button type="button" className="button" disabled={action.busy} onClick={() => void open()} data-customer-service>
+        {t('service.chat')}
+      </button>
+      <NoticeLine notice={action.notice} />
+      <dialog ref={dialog} className="confirm-dialog" aria-labelledby="service-login-needed">
+        <p id="service-login-needed">{t('service.needsLogin')}</p>
+        <div className="form-actions">
+          <a className="button" href={loginUrl(localizePath(locale, '/account/login'))}>
+            {t('service.goLogin')}
+          </a>
+          <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
+            {t('service.cancel')}
+          </button>
+        </div>
+      </dialog>
+    </div>
+  );
+}
