@@ -61,6 +61,17 @@ export const CdkeyState = z.object({
   order: z.nullable(text()),
 });
 
+/** A donation as operators look it over: who gave, how much (fen), the name it thanks, and whether that name is hidden. */
+export const DonationEntry = z.object({
+  id: z.int(),
+  userId: z.nullable(z.int()),
+  amount: z.int(),
+  name: z.nullable(text()),
+  hidden: z.boolean(),
+  at: Timestamp,
+});
+export type DonationEntry = z.infer<typeof DonationEntry>;
+
 export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('users list'), users: z.array(UserSummary) }),
   z.object({ command: z.literal('users show'), key: text(), user: z.nullable(UserDetail) }),
@@ -86,6 +97,9 @@ export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('cdkey revoke'), revoked: z.int() }),
   /** `cdkey check <key>`: the key's batch and state, or null for a key that was never made. */
   z.object({ command: z.literal('cdkey check'), key: text(), state: z.nullable(CdkeyState) }),
+  z.object({ command: z.literal('donation list'), donations: z.array(DonationEntry) }),
+  /** `donation hide|show <id>`: the donation as it is now, or null for an id there is none of. */
+  z.object({ command: z.enum(['donation hide', 'donation show']), donation: z.nullable(DonationEntry) }),
 ]);
 export type CommandResult = z.infer<typeof CommandResult>;
 

@@ -164,7 +164,7 @@ export const Payment = z.object({
 });
 export type Payment = z.infer<typeof Payment>;
 
-export const LedgerReason = z.enum(['payment', 'refund', 'duplicatePayment', 'latePayment', 'credit', 'cdkey']);
+export const LedgerReason = z.enum(['payment', 'refund', 'duplicatePayment', 'latePayment', 'credit', 'cdkey', 'donation']);
 
 export const LedgerEntry = z.object({
   Id: z.int(),
@@ -218,6 +218,18 @@ export const NewOrder = z.object({
   /** steamRecharge: a friend code, SteamID64 or trade URL; absent for the linked Steam account. */
   Target: z.optional(text(z.maxLength(200))),
 });
+
+/**
+ * A /bindorder link's query: the order, when the link expires (seconds since
+ * the epoch), and the server's signature of both. Loose on purpose: any
+ * altered link is refused as forged, in words the user understands.
+ */
+export const BindLink = z.object({
+  order: text(z.maxLength(40)),
+  expires: text(z.maxLength(20)),
+  sig: text(z.maxLength(100)),
+});
+export type BindLink = z.infer<typeof BindLink>;
 
 export const commerceCalls = {
   products: route({
@@ -330,6 +342,29 @@ export const commerceCalls = {
     params: agreementKey,
     request: Empty,
     response: Agreement,
+  }),
+  /**
+   * An order made in the desktop client before anyone signed in: it has no
+   * account yet, and comes with the signed /bindorder link that gives it one.
+   */
+  createClientOrder: route({
+    method: 'POST',
+    path: '/commerce/v1/client-orders',
+    encrypted: true,
+    auth: 'none',
+    shape: 'envelope',
+    request: NewOrder,
+    response: z.object({ Order: Order, BindUrl: z.url() }),
+  }),
+  /** /bindorder: attaches the order of a signed link to the caller's account, once. */
+  bindOrder: route({
+    method: 'POST',
+    path: '/commerce/v1/orders/bind',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    request: BindLink,
+    response: Order,
   }),
   /** The account centre's glance: the balance and until when the cloud-idling plan runs (null: none). */
   summary: route({

@@ -40,6 +40,9 @@ export const dev = {
  * Connect) and QQ (OAuth 2.0) as their protocols have them, below
  * `/api/dev/idp/<provider>`, with one registered client.
  */
+/** The development store (README "The store"): a stand-in for the external store, which checks store tokens as a real one would. */
+export const devStore = { path: '/dev/store' } as const;
+
 export const devIdentityProvider = {
   path: '/dev/idp',
   clientId: 'beacon-dev',

@@ -80,6 +80,12 @@ export const ErrorCode = {
   CdkeyChecksum: 4037,
   /** Too many wrong cdkeys from this account or address lately: redeeming is locked for a while. */
   CdkeyLocked: 4038,
+  /** A /bindorder link whose signature does not fit: forged or altered. */
+  BindLinkInvalid: 4039,
+  /** A /bindorder link past its time. */
+  BindLinkExpired: 4040,
+  /** A /bindorder link whose order has an account already: each link works once. */
+  BindLinkUsed: 4041,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -124,6 +130,9 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.CdkeyExpired]: 410,
   [ErrorCode.CdkeyChecksum]: 400,
   [ErrorCode.CdkeyLocked]: 429,
+  [ErrorCode.BindLinkInvalid]: 400,
+  [ErrorCode.BindLinkExpired]: 410,
+  [ErrorCode.BindLinkUsed]: 409,
 };
 
 export function httpStatusOf(code: number): number {

@@ -28,6 +28,12 @@ export const DeviceId = text(z.trim(), z.minLength(8), z.maxLength(64));
 const Account = text(z.trim(), z.minLength(1), z.maxLength(254));
 const Timestamp = text();
 
+/** A path inside the store: one leading slash, so it can never name another host. */
+export const storePathPattern = /^\/(?!\/)[^\s\\]*$/;
+
+/** The store's OAuth verifier path (spec §2), under STORE_URL. */
+export const storeVerifierPath = '/oauth/verifier';
+
 export const ExternalAccount = z.object({
   Id: z.int(),
   Provider: text(),
@@ -195,6 +201,52 @@ export const identity = {
     request: Empty,
     response: z.object({ status: z.boolean(), data: z.nullable(z.object({ token: text(), expires_in: z.int() })), msg: text() }),
   }),
+  /**
+   * Opens the external store (spec §2) in the window the site opened: with a
+   * store token, at the store's OAuth verifier path with `tk`, `t` and `to`;
+   * without one, plainly. The store's address is the server's `STORE_URL`,
+   * so the static site never has it baked in.
+   */
+  openStore: route({
+    method: 'GET',
+    path: '/identity/loginshop/open',
+    encrypted: false,
+    auth: 'none',
+    shape: 'redirect',
+    request: z.object({
+      tk: z.optional(text(z.maxLength(1024))),
+      /** The token's lifetime in seconds, as the store login response gave it. */
+      t: z.optional(text(z.regex(/^[1-9][0-9]{0,8}$/))),
+      /** A page of the store, as a path: the store's home when left out. */
+      to: z.optional(text(z.maxLength(512), z.regex(storePathPattern))),
+    }),
+    response: z.url(),
+  }),
+  /**
+   * How the store checks a `tk` it was given (shaped like OAuth token
+   * introspection, RFC 7662): the store proves itself with the shared secret
+   * `STORE_INTROSPECTION_SECRET` as a bearer token. A token is active while
+   * unexpired and while the login it came from lasts.
+   */
+  introspectStoreToken: route({
+    method: 'POST',
+    path: '/identity/loginshop/introspect',
+    encrypted: false,
+    auth: 'none',
+    shape: 'raw',
+    request: z.object({ token: text(z.maxLength(1024)) }),
+    response: z.union([
+      z.object({
+        active: z.literal(true),
+        /** The user id, as a string (RFC 7662 `sub`). */
+        sub: text(),
+        name: text(),
+        /** When the token expires, seconds since the epoch. */
+        exp: z.int(),
+      }),
+      z.object({ active: z.literal(false) }),
+    ]),
+  }),
   /** Spec §3 real-time token response: `isSuccess`, `data.AccessToken`, `message`. */
   hubToken: route({
     method: 'GET',
@@ -238,5 +290,6 @@ export const lifetimes = {
   accessTokenMs: 7 * 24 * 3600_000,
   refreshTokenMs: 30 * 24 * 3600_000,
   hubTokenMs: 10 * 60_000,
-  storeTokenSeconds: 300,
+  /** A day, a little longer than the site keeps it (spec §9: 86,000 s), so a kept token has always time left; it still ends with its login. */
+  storeTokenSeconds: 86_400,
 } as const;

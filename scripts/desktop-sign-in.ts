@@ -7,33 +7,14 @@
  * to approve and refuse real requests.
  */
 import { hostname, type } from 'node:os';
-import { parseArgs } from 'node:util';
 import QRCode from 'qrcode';
-import type { ApiRoute, RequestOf, ResponseOf } from '#contract/api.ts';
-import { encryption } from '#contract/crypto.ts';
 import { deviceCalls } from '#contract/device-login.ts';
 import { SUCCESS } from '#contract/envelope.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import { system } from '#contract/identity.ts';
-import { localeCodes, type LocaleCode } from '#contract/locales.ts';
-import { createSealer, importPublicKey, requestParts } from '../src/lib/api/crypto.ts';
+import { desktopOptions, sealedCaller } from './desktop-client.ts';
 
-const { values } = parseArgs({ options: { url: { type: 'string', default: 'http://localhost:4321' }, lang: { type: 'string', default: 'zh-CN' } } });
-const api = `${values.url.replace(/\/$/, '')}/api`;
-const lang = localeCodes.find((code) => code === values.lang) ?? ('zh-CN' satisfies LocaleCode);
-
-const { Spki } = (await (await fetch(`${api}${system.publicKey.path}`)).json()).data as { Spki: string };
-const publicKey = await importPublicKey(Spki);
-
-/** One sealed call, as the desktop client makes it: the envelope's code, message and data. */
-async function sealedCall<R extends ApiRoute>(route: R, body: RequestOf<R>): Promise<{ code: number; message: string; data: ResponseOf<R> }> {
-  const sealer = await createSealer(publicKey);
-  const parts = await requestParts({ body, locale: lang }, sealer);
-  const response = await fetch(`${api}${route.path}`, { method: route.method, headers: parts.headers, body: parts.body });
-  const text = await response.text();
-  const sealed = response.headers.get('content-type')?.startsWith(encryption.contentType);
-  return JSON.parse(sealed ? await sealer.open(text) : text);
-}
+const { api, lang } = desktopOptions({});
+const sealedCall = await sealedCaller(api, lang);
 
 const started = await sealedCall(deviceCalls.start, {
   DeviceId: `desktop-${hostname()}`.slice(0, 64).padEnd(8, '0'),

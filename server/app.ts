@@ -12,6 +12,7 @@ import { encryption } from '#contract/crypto.ts';
 import { adminCommands, findUser } from './commands.ts';
 import { devStandInsAllowed, type Config } from './config.ts';
 import activation from './modules/activation/plugin.ts';
+import donation from './modules/donation/plugin.ts';
 import admin, { adminAccess } from './modules/admin/plugin.ts';
 import cloudIdle from './modules/cloud-idle/plugin.ts';
 import commerce from './modules/commerce/plugin.ts';
@@ -81,6 +82,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await calls.register(cloudIdle);
         await calls.register(commerce);
         await calls.register(activation);
+        await calls.register(donation);
         await calls.register(admin, { commands: adminCommands, findUser });
         if (devStandInsAllowed(config)) await calls.register(dev);
       });

@@ -6,12 +6,20 @@ import type { Database } from './db/open.ts';
 import type { AdminCommand } from './cli/command.ts';
 import { migrationCommands } from './modules/admin/migrations.ts';
 import { activationCommands } from './modules/activation/commands.ts';
+import { donationCommands } from './modules/donation/commands.ts';
 import { cloudIdleCommands } from './modules/cloud-idle/commands.ts';
 import { commerceCommands } from './modules/commerce/commands.ts';
 import { userCommands } from './modules/identity/commands.ts';
 import { findByKey } from './modules/identity/users.ts';
 
-export const adminCommands: readonly AdminCommand[] = [...userCommands, ...cloudIdleCommands, ...commerceCommands, ...activationCommands, ...migrationCommands];
+export const adminCommands: readonly AdminCommand[] = [
+  ...userCommands,
+  ...cloudIdleCommands,
+  ...commerceCommands,
+  ...activationCommands,
+  ...donationCommands,
+  ...migrationCommands,
+];
 
 /** How a command finds the user an operator names. */
 export const findUser = (db: Database, key: string): Promise<{ id: number } | null> => findByKey(db, key);

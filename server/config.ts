@@ -55,6 +55,10 @@ const schema = z
     IDENTITY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(4).default(20),
     /** Where `/basic/customer/service` sends a logged-in user (a signed user reference is appended). */
     CUSTOMER_SERVICE_URL: z.string().min(1).default('/contact'),
+    /** The external store's address; its OAuth verifier is at /oauth/verifier under it. Unset outside production: the development store at /api/dev/store. */
+    STORE_URL: z.url().optional(),
+    /** What the store sends (as a bearer token) to check a store token; unset outside production: derived from the server secret, known to the development store. */
+    STORE_INTROSPECTION_SECRET: z.string().min(32).optional(),
     /** The site's public address (as for the build); links in e-mails lead there. */
     SITE_URL: z.url().optional(),
     /** Set when the site calls an API on another origin (also baked into the site build). */
@@ -125,6 +129,14 @@ const schema = z
           path: ['PAYMENT_PROVIDER'],
           message: 'PAYMENT_PROVIDER=sandbox lets anyone approve their own payments: set PAYMENT_PROVIDER=wechatpay with the WECHATPAY_* settings',
         });
+      for (const key of ['STORE_URL', 'STORE_INTROSPECTION_SECRET'] as const) {
+        if (!config[key])
+          context.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'required in production (unset, the store would be the development one, which does not run there)',
+          });
+      }
       if (config.DEMO_DATA)
         context.addIssue({ code: 'custom', path: ['DEMO_DATA'], message: 'DEMO_DATA=true seeds an account whose password is published: set DEMO_DATA=false' });
     }

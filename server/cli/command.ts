@@ -63,5 +63,6 @@ export function foundWhatWasAsked(result: CommandResult): boolean {
   if (result.command === 'order fulfil' || result.command === 'order refund') return result.order !== null;
   if (result.command === 'cdkey export' || result.command === 'cdkey show') return result.batch !== null;
   if (result.command === 'cdkey check') return result.state !== null;
+  if (result.command === 'donation hide' || result.command === 'donation show') return result.donation !== null;
   return true;
 }

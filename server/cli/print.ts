@@ -1,5 +1,5 @@
 /** Operators' command results as text for a terminal (`--json` prints them as they are). */
-import type { CommandResult, UserDetail } from '#contract/admin.ts';
+import type { CommandResult, DonationEntry, UserDetail } from '#contract/admin.ts';
 import type { CloudIdleStatus } from '#contract/realtime.ts';
 import type { Order, Product } from '#contract/commerce.ts';
 import type { CdkeyGrant } from '#contract/activation.ts';
@@ -101,6 +101,16 @@ const grantText = (grant: CdkeyGrant) =>
       ? `${grant.Days} day(s) of cloud idling`
       : `a ${grant.Product} recharge of ${grant.Amount}`;
 
+const donationHeaders = ['ID', 'USER', 'FEN', 'NAME', 'HIDDEN', 'AT'];
+const donationRow = (entry: DonationEntry) => [
+  entry.id,
+  entry.userId ?? '(deleted)',
+  entry.amount,
+  orDash(entry.name),
+  entry.hidden ? 'yes' : 'no',
+  time(entry.at),
+];
+
 const noUser = (key: string) => `No user with id, phone or e-mail "${key}".`;
 
 /** The text for a result (the caller prints a missing user's to stderr). */
@@ -163,6 +173,12 @@ export function formatResult(result: CommandResult): string {
         : 'not used';
       return `Batch ${state.batch}: ${grantText(state.grant)}; ${used}${state.revokedAt ? `; revoked at ${time(state.revokedAt)}` : ''}.`;
     }
+    case 'donation list':
+      return result.donations.length ? table(donationHeaders, result.donations.map(donationRow)) : 'No named donations.';
+    case 'donation hide':
+    case 'donation show':
+      if (!result.donation) return 'No such donation (donation list shows the ids).';
+      return `${table(donationHeaders, [donationRow(result.donation)])}\n\n${result.donation.hidden ? 'The name is off the sponsor page.' : 'The name is on the sponsor page.'}`;
     case 'migrations status':
       return table(
         ['MIGRATION', 'CREATED', 'APPLIED'],

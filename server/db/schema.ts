@@ -367,7 +367,7 @@ export const walletLedger = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     delta: integer('delta').notNull(),
     balanceAfter: integer('balance_after').notNull(),
-    reason: text('reason', { enum: ['payment', 'refund', 'duplicatePayment', 'latePayment', 'credit', 'cdkey'] }).notNull(),
+    reason: text('reason', { enum: ['payment', 'refund', 'duplicatePayment', 'latePayment', 'credit', 'cdkey', 'donation'] }).notNull(),
     orderId: integer('order_id').references(() => orders.id, { onDelete: 'set null' }),
     at: createdAt(),
   },
@@ -439,4 +439,29 @@ export const cdkeyFailures = pgTable(
     at: createdAt(),
   },
   (t) => [index('cdkey_failures_user').on(t.userId, t.at), index('cdkey_failures_ip').on(t.ip, t.at)],
+);
+
+/**
+ * A gift of wallet balance to the project, written with its ledger row. The
+ * name is shown on the sponsor page only when the donor gave one, and while
+ * their account lasts; operators can hide an unsuitable name (`admin
+ * donation hide`). The row itself stays, like an order, as a record of money
+ * received.
+ */
+export const donations = pgTable(
+  'donations',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    amount: integer('amount').notNull(),
+    name: text('name'),
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('donations_user').on(t.userId, t.id),
+    index('donations_named')
+      .on(t.id)
+      .where(sql`${t.name} is not null and ${t.hiddenAt} is null and ${t.userId} is not null`),
+  ],
 );

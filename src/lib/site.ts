@@ -13,8 +13,6 @@ export const site = {
   version: releases.version,
   /** Version of the download-site layer (spec §1). */
   clientVersion: releases.clientVersion,
-  /** The external web store; opens in a new window (spec §2). */
-  storeUrl: import.meta.env.PUBLIC_STORE_URL ?? 'https://store.beacontoolkit.net',
   sourceUrl: releases.mirrors.github.about,
   supportEmail: facts.contact.supportEmail,
 };

@@ -69,16 +69,16 @@ export function deviceId(): string {
   return id;
 }
 
+/** What cached answers of a login are kept under: a part of its token, or null (nothing is fetched) when logged out. */
+export const $tokenKey = computed($authToken, (current) => (isTokenValid(current) ? current.AccessToken.slice(0, 16) : null));
+
 /** Fetches the user info at most once per cache time per token (spec §9). */
-const $userInfo = createFetcherStore<UserInfo>(
-  ['user-info:', computed($authToken, (current) => (isTokenValid(current) ? current.AccessToken.slice(0, 16) : null))],
-  {
-    fetcher: () => call(identity.refreshUserInfo, { body: { Refresh: true }, token: $authToken.get()?.AccessToken }),
-    dedupeTime: cacheTimes.userInfo,
-    revalidateOnFocus: false,
-    onErrorRetry: null,
-  },
-);
+const $userInfo = createFetcherStore<UserInfo>(['user-info:', $tokenKey], {
+  fetcher: () => call(identity.refreshUserInfo, { body: { Refresh: true }, token: $authToken.get()?.AccessToken }),
+  dedupeTime: cacheTimes.userInfo,
+  revalidateOnFocus: false,
+  onErrorRetry: null,
+});
 
 /** Shows `messageKey` on the next page (the login page reads it). */
 export function leaveNotice(messageKey: string): void {

@@ -1,32 +1,13 @@
 /** Redeeming cdkeys in a real browser: a key from the operators' command, the balance it adds, each refusal, and the history. */
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { checkCharacter, formatCdkey } from '#contract/cdkey-format.ts';
-import type { LocaleCode } from '../../src/i18n/locales.ts';
-import { localizePath, say } from './routes.ts';
+import { newCdkeys } from './admin-cli.ts';
+import { localizePath, say, serverSays } from './routes.ts';
 import { signInAsDemo } from './session.ts';
-
-const root = path.resolve(import.meta.dirname, '../..');
-
-/** `npm run admin -- cdkey …` against the browser tests' server; answers what it printed. */
-async function cdkey(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(path.join(root, 'node_modules/.bin/node'), ['server/cli/admin.ts', 'cdkey', ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: 'memory://', LOG_LEVEL: 'warn' },
-  });
-  return stdout;
-}
-
-const serverSays = (locale: LocaleCode, key: string): string => (JSON.parse(readFileSync(`server/i18n/${locale}.json`, 'utf8')) as Record<string, string>)[key];
-
-const keysIn = (printed: string) => printed.match(/^[2-9A-HJ-NP-Z]{5}(-[2-9A-HJ-NP-Z]{5}){3}$/gm) ?? [];
 
 for (const locale of ['en', 'zh-CN', 'ru'] as const) {
   test(`${locale}: a cdkey is redeemed, adds to the wallet and is listed; a typo, a used and an unknown key are refused`, async ({ page }) => {
-    const keys = keysIn(await cdkey('create', '--batch', `e2e-${locale.toLowerCase()}`, '--count', '1', '--grants', 'wallet:1500'));
+    const keys = await newCdkeys(`e2e-${locale.toLowerCase()}`, 'wallet:1500');
     expect(keys).toHaveLength(1);
     const [key] = keys as [string];
     await page.goto(localizePath(locale, '/'));

@@ -14,6 +14,10 @@ export const dictionary = (locale: LocaleCode): Record<string, string> => JSON.p
 export const say = (locale: LocaleCode, key: string, params: Record<string, string> = {}): string =>
   interpolate(fillFacts(dictionary(locale)[key], locale), params);
 
+/** A server message (server/i18n) as the server sends it, facts filled in. */
+export const serverSays = (locale: LocaleCode, key: string): string =>
+  fillFacts((JSON.parse(readFileSync(`server/i18n/${locale}.json`, 'utf8')) as Record<string, string>)[key], locale);
+
 function frontmatter(collection: string, locale: LocaleCode, slug: string): Record<string, string> {
   const text = readFileSync(`content/${collection}/${locale}/${slug}.md`, 'utf8');
   return load(text.split('---')[1]) as Record<string, string>;

@@ -28,4 +28,6 @@ export const productionSettings = {
   EMAIL_PROVIDER: 'http',
   EMAIL_GATEWAY_URL: 'http://127.0.0.1:9/email',
   EMAIL_GATEWAY_SECRET: 'a-secret-of-sixteen-chars',
+  STORE_URL: 'https://store.beacon.test',
+  STORE_INTROSPECTION_SECRET: 'a-store-secret-of-thirty-two-chars',
 };

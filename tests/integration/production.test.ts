@@ -46,6 +46,8 @@ describe('production refuses the development stand-ins', () => {
     expect(refusal({ ...gateways, WECHATPAY_APIV3_KEY: '' })).toMatch(/WECHATPAY_APIV3_KEY/);
     const { WECHATPAY_NOTIFY_URL: _, ...withoutNotify } = gateways;
     expect(refusal(withoutNotify)).toMatch(/required when PAYMENT_PROVIDER=wechatpay[\s\S]*WECHATPAY_NOTIFY_URL/);
+    const { STORE_URL: __, ...withoutStore } = gateways;
+    expect(refusal(withoutStore)).toMatch(/required in production[\s\S]*→ at STORE_URL/);
     expect(loadConfig({ NODE_ENV: 'production', ...gateways }).DEMO_DATA).toBe(false);
   });
 

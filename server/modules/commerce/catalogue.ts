@@ -40,7 +40,11 @@ export async function activeProducts(db: Database): Promise<Product[]> {
 }
 
 /** The item and price of a new order, or the reason it cannot be made. */
-export async function priceOrder(db: Database | Transaction, userId: number, request: z.output<typeof NewOrder>): Promise<{ item: OrderItem; price: number }> {
+export async function priceOrder(
+  db: Database | Transaction,
+  userId: number | null,
+  request: z.output<typeof NewOrder>,
+): Promise<{ item: OrderItem; price: number }> {
   const [row] = await db
     .select()
     .from(products)
@@ -70,7 +74,9 @@ export async function priceOrder(db: Database | Transaction, userId: number, req
   return { item, price: rechargePrice(amount, row.ratePpm) };
 }
 
-async function linkedSteamId(db: Database | Transaction, userId: number): Promise<string> {
+async function linkedSteamId(db: Database | Transaction, userId: number | null): Promise<string> {
+  // An order from the desktop client has no account yet, so no linked Steam account either.
+  if (userId === null) throw new ApiError(ErrorCode.SteamNotLinked, 'steamNotLinked');
   const [linked] = await db
     .select({ subject: externalAccounts.subject })
     .from(externalAccounts)

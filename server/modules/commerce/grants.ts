@@ -1,7 +1,8 @@
 /**
  * What the commerce module gives other modules (`app.commerce`): the grants a
- * redeemed cdkey makes, each inside the caller's transaction, so a grant and
- * what caused it are written together or not at all.
+ * redeemed cdkey makes and the debit of a donation, each inside the caller's
+ * transaction, so a change of balance and what caused it are written together
+ * or not at all.
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Jobs } from '../../db/jobs.ts';
@@ -14,6 +15,8 @@ import { balanceOf, changeBalance } from './wallet.ts';
 export interface CommerceGrants {
   /** Adds fen to the wallet, with its ledger row; answers the balance after. */
   credit(tx: Transaction, userId: number, fen: number): Promise<number>;
+  /** Takes fen from the wallet for a donation, with its ledger row; answers the balance after, or refuses when it is not enough. */
+  donate(tx: Transaction, userId: number, fen: number): Promise<number>;
   /** Adds days of cloud idling, from now or from the end of the plan running. */
   extendMembership(tx: Transaction, userId: number, days: number): Promise<void>;
   /** A Steam recharge already paid for, waiting for an operator like any paid one; answers its order number. */
@@ -32,6 +35,7 @@ declare module 'fastify' {
 export function commerceGrants(jobs: Jobs): CommerceGrants {
   return {
     credit: (tx, userId, fen) => changeBalance(tx, userId, fen, 'cdkey', null),
+    donate: (tx, userId, fen) => changeBalance(tx, userId, -fen, 'donation', null),
 
     async extendMembership(tx, userId, days) {
       const period = sql`make_interval(days => ${days})`;

@@ -69,13 +69,16 @@ export async function findOrder(db: Database, key: string, userId?: number): Pro
 }
 
 export interface NewOrderRow {
-  userId: number;
+  /** Null for an order made in the desktop client, until a /bindorder link gives it an account. */
+  userId: number | null;
   product: string;
   item: OrderItem;
   price: number;
   /** The auto-renewal agreement whose period it pays. */
   agreement?: string;
   source?: Source;
+  /** The first timeline event's note. */
+  note?: string;
 }
 
 /**
@@ -83,7 +86,7 @@ export interface NewOrderRow {
  * unpaid, all in one transaction (a savepoint inside one already open).
  */
 export async function insertOrder(db: Database | Transaction, jobs: Jobs, order: NewOrderRow): Promise<OrderRow> {
-  const { source = 'customer', ...values } = order;
+  const { source = 'customer', note = 'created', ...values } = order;
   for (let attempt = 0; ; attempt++) {
     try {
       return await db.transaction(async (tx) => {
@@ -91,7 +94,7 @@ export async function insertOrder(db: Database | Transaction, jobs: Jobs, order:
           .insert(orders)
           .values({ ...values, key: newOrderKey(), state: 'created', expiresAt: new Date(Date.now() + orderPayWindowMs) })
           .returning();
-        await tx.insert(orderEvents).values({ orderId: row.id, state: 'created', source, note: 'created' });
+        await tx.insert(orderEvents).values({ orderId: row.id, state: 'created', source, note });
         await jobs.sendAfter(orderExpiryJob, { key: row.key }, inTransaction(tx), row.expiresAt);
         return row;
       });

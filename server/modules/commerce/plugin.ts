@@ -9,6 +9,7 @@ import fp from 'fastify-plugin';
 import { commerceCalls, PayMethod, type Payment } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { hubEvents } from '#contract/realtime.ts';
+import { sitePageUrl } from '../../config.ts';
 import { products, users } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
@@ -28,6 +29,7 @@ import {
   type AgreementNotice,
 } from './agreements.ts';
 import { activeProducts, demoProducts, priceOrder } from './catalogue.ts';
+import { bindLinkFor, bindOrder } from './bind-links.ts';
 import { commerceGrants } from './grants.ts';
 import { seedDemoOrders } from './demo.ts';
 import { forgetOldNonces, nonceCleanupJob } from './nonces.ts';
@@ -77,6 +79,21 @@ export default fp(
       await refuseInMaintenance();
       const { item, price } = await priceOrder(db, auth.userId, body);
       return { data: toOrder(await insertOrder(db, jobs, { userId: auth.userId, product: body.Product, item, price })) };
+    });
+
+    // Made in the desktop client with nobody signed in: the link lets whoever signs in on the site take it (README "Orders from the desktop client").
+    registerRoute(app, commerceCalls.createClientOrder, async ({ body, request }) => {
+      await refuseInMaintenance();
+      const { item, price } = await priceOrder(db, null, body);
+      const row = await insertOrder(db, jobs, { userId: null, product: body.Product, item, price, note: 'createdInClient' });
+      const link = new URLSearchParams(bindLinkFor(app.keys.secret, row));
+      return { data: { Order: toOrder(row), BindUrl: `${sitePageUrl(app.config, request, request.locale, '/bindorder')}?${link}` } };
+    });
+
+    registerRoute(app, commerceCalls.bindOrder, async ({ auth, body }) => {
+      const row = await bindOrder(db, app.keys.secret, auth.userId, body);
+      announce(row);
+      return { data: toOrder(row) };
     });
 
     registerRoute(app, commerceCalls.orders, async ({ auth, params }) => ({ data: await orderPage(db, auth.userId, params.page) }));

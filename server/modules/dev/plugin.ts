@@ -9,6 +9,7 @@ import { dev } from '#contract/dev.ts';
 import { emailConfirmations } from '../../db/schema.ts';
 import { registerRoute } from '../../http/route.ts';
 import { devIdentityProviders } from './idp/plugin.ts';
+import { devStorePages } from './store.ts';
 import { devPaymentSandbox } from './wechatpay/sandbox.ts';
 
 export default fp(
@@ -27,6 +28,7 @@ export default fp(
       return { data: { Expired: expired.length } };
     });
     await devIdentityProviders(app);
+    if (!app.config.STORE_URL) await devStorePages(app);
     if (app.config.PAYMENT_PROVIDER === 'sandbox') await devPaymentSandbox(app);
   },
   { name: 'dev', dependencies: ['messengers'] },

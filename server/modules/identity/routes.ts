@@ -1,12 +1,15 @@
 /** The identity calls of spec §7. */
+import { timingSafeEqual } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '#contract/errors.ts';
 import { externalLogin } from '#contract/external-login.ts';
-import { identity, lifetimes } from '#contract/identity.ts';
-import { signToken } from '../../crypto/signed.ts';
+import { identity, lifetimes, storeVerifierPath } from '#contract/identity.ts';
+import { signToken, verifyToken } from '../../crypto/signed.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
+import { bearerToken } from '../../http/auth.ts';
 import { registerRoute } from '../../http/route.ts';
+import { storeBase, storeIntrospectionSecret } from '../../services/store-settings.ts';
 import { message } from '../../i18n/messages.ts';
 import type { Transaction } from '../../db/open.ts';
 import { clientOf } from './client-info.ts';
@@ -157,11 +160,38 @@ export async function identityRoutes(app: FastifyInstance, sessions: SessionStor
 
   registerRoute(app, identity.signOutOtherSessions, async ({ auth }) => ({ data: { Revoked: await sessions.revokeOthers(auth) } }));
 
+  // The store token names its session too: signing out there signs the user out of the store as well.
   registerRoute(app, identity.storeToken, async ({ auth, request }) => {
     const expiresIn = lifetimes.storeTokenSeconds;
-    const token = signToken(keys.secret, 'store', { sub: auth.userId, exp: Date.now() + expiresIn * 1000 });
+    const token = signToken(keys.secret, 'store', { sub: auth.userId, sid: auth.sessionId, exp: Date.now() + expiresIn * 1000 });
     return { status: true, data: { token, expires_in: expiresIn }, msg: message(request.locale, 'ok') };
   });
+
+  registerRoute(app, identity.openStore, async ({ body, request }) => {
+    const base = storeBase(app.config, request);
+    const target = `${base}${body.to ?? '/'}`;
+    if (!body.tk) return target;
+    const verifier = new URL(`${base}${storeVerifierPath}`);
+    verifier.search = new URLSearchParams({ tk: body.tk, t: body.t ?? String(lifetimes.storeTokenSeconds), to: target }).toString();
+    return verifier.href;
+  });
+
+  const storeSecret = Buffer.from(storeIntrospectionSecret(app.config, keys.secret));
+  registerRoute(
+    app,
+    identity.introspectStoreToken,
+    async ({ body, request }) => {
+      const given = Buffer.from(bearerToken(request.headers.authorization) ?? '');
+      if (given.length !== storeSecret.length || !timingSafeEqual(given, storeSecret)) throw unauthorized();
+      const claims = verifyToken(keys.secret, 'store', body.token);
+      if (!claims?.sid || !(await sessions.isActive(claims.sid))) return { active: false as const };
+      const user = await users.load(claims.sub);
+      if (!user) return { active: false as const };
+      return { active: true as const, sub: String(claims.sub), name: user.NickName, exp: Math.floor(claims.exp / 1000) };
+    },
+    // The store proves itself with the secret; its checks come from a few addresses and are not counted against them.
+    { rateLimit: false },
+  );
 
   // The hub token names the session too, so that ending the session ends its live connections.
   registerRoute(app, identity.hubToken, async ({ auth, request }) => {

@@ -149,6 +149,15 @@ export class SessionStore {
     return { result, revoked: ids.length };
   }
 
+  /** Whether a session is still in use (what a token naming it, such as a store token, lives on). */
+  async isActive(sessionId: string): Promise<boolean> {
+    const [row] = await this.#db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.id, sessionId), isActiveSession));
+    return row !== undefined;
+  }
+
   async list(auth: Authenticated): Promise<Session[]> {
     const rows = await this.#db
       .select()

@@ -14,20 +14,12 @@ import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { call } from '@/lib/api/client.ts';
+import { minorOf } from '@/lib/money-input.ts';
 import { $user } from '@/stores/session.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'recharge' | 'api' | 'common.loading'>>;
   locale: LocaleCode;
-}
-
-/** "12.5" in a currency with two decimals → 1250; null for anything else. */
-function minorOf(typed: string, currency: string): number | null {
-  const unit = minorPerMajor(currency);
-  const digits = String(unit).length - 1;
-  const match = new RegExp(`^(\\d{1,7})(?:[.,](\\d{1,${Math.max(digits, 1)}}))?$`).exec(typed.trim());
-  if (!match || (digits === 0 && match[2])) return null;
-  return Number(match[1]) * unit + Number((match[2] ?? '').padEnd(digits, '0') || 0);
 }
 
 export default function RechargeForm({ strings, locale }: Props) {

@@ -42,6 +42,7 @@ class StoredCache extends Map<string, Entry> {
 export const cacheTimes = {
   default: 5 * 60_000,
   userInfo: 86_000_000,
+  storeToken: 86_000_000,
 } as const;
 
 const cache = new StoredCache();

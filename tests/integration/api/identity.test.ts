@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '#contract/errors.ts';
-import { identity, support, system } from '#contract/identity.ts';
+import { identity, lifetimes, support, system } from '#contract/identity.ts';
 import { verifyToken } from '../../../server/crypto/signed.ts';
 import { externalAccounts, users } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/modules/identity/passwords.ts';
@@ -273,7 +273,7 @@ describe('signed tokens and links', () => {
     const { secret } = t.app.keys;
 
     const store = await t.call(identity.storeToken, { token: session.AccessToken });
-    expect(store.body).toMatchObject({ status: true, data: { expires_in: 300 } });
+    expect(store.body).toMatchObject({ status: true, data: { expires_in: lifetimes.storeTokenSeconds } });
     expect(verifyToken(secret, 'store', store.body.data!.token)?.sub).toBe(session.User.Id);
 
     const hub = await t.call(identity.hubToken, { token: session.AccessToken });

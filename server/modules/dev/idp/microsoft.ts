@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { devIdentityProvider } from '#contract/dev.ts';
 import { TtlCache } from '../../../services/ttl-cache.ts';
-import { sendSignInPage } from './page.ts';
+import { sendSignInPage } from '../page.ts';
 
 type Params = Record<string, string>;
 

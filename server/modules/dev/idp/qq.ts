@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { devIdentityProvider } from '#contract/dev.ts';
 import { TtlCache } from '../../../services/ttl-cache.ts';
-import { sendSignInPage } from './page.ts';
+import { sendSignInPage } from '../page.ts';
 
 type Params = Record<string, string>;
 

@@ -9,7 +9,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { devIdentityProvider } from '#contract/dev.ts';
 import { TtlCache } from '../../../services/ttl-cache.ts';
-import { sendSignInPage } from './page.ts';
+import { sendSignInPage } from '../page.ts';
 
 const openIdNs = 'http://specs.openid.net/auth/2.0';
 const signedFields = ['signed', 'op_endpoint', 'claimed_id', 'identity', 'return_to', 'response_nonce', 'assoc_handle'];

@@ -1,11 +1,12 @@
 /**
- * The development identity provider's sign-in page: one form, a name and an
- * id to sign in as, so a developer or a browser test can be any user of the
- * provider. It is a third party's page, so it speaks English only.
+ * The development stand-ins' pages, and the identity providers' sign-in page:
+ * one form, a name and an id to sign in as, so a developer or a browser test
+ * can be any user of the provider. They are third parties' pages, so they
+ * speak English only.
  */
 import type { FastifyReply } from 'fastify';
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+export const escape = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 export interface SignInPage {
   provider: string;
@@ -24,22 +25,29 @@ input{box-sizing:border-box;width:100%;font:inherit;padding:.5rem .75rem;border:
 .actions{display:flex;gap:.75rem;margin-top:1.25rem}button{font:inherit;padding:.5rem 1.25rem;border-radius:.5rem;border:1px solid #1f5fd1;cursor:pointer}
 button[value=allow]{background:#1f5fd1;color:#fff}button[value=deny]{background:#fff;color:#1f5fd1}`;
 
-/** Sends the page, with a policy that lets its own style in and nothing else. */
+/** Sends a development stand-in's page (English only: it is a third party's), with a policy that lets its own style in and nothing else. */
+export function sendDevPage(reply: FastifyReply, title: string, body: string): FastifyReply {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)}</title><style>${style}</style></head><body><main>${body}</main></body></html>`;
+  return reply
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
+
 export function sendSignInPage(reply: FastifyReply, page: SignInPage): FastifyReply {
   const hidden = Object.entries(page.hidden)
     .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
     .join('');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in with ${escape(page.provider)} (development)</title><style>${style}</style></head><body><main>
-<h1>Sign in with ${escape(page.provider)}</h1>
+  return sendDevPage(
+    reply,
+    `Sign in with ${page.provider} (development)`,
+    `<h1>Sign in with ${escape(page.provider)}</h1>
 <p>This is the development stand-in for ${escape(page.provider)}. Choose who to sign in as.</p>
 <form method="post">${hidden}
 <label for="id">${escape(page.idLabel)}</label><input id="id" name="id" required value="${escape(page.id)}">
 <label for="name">Name</label><input id="name" name="name" required value="${escape(page.name)}">
 <div class="actions"><button name="decision" value="allow">Sign in</button><button name="decision" value="deny" formnovalidate>Cancel</button></div>
-</form></main></body></html>`;
-  return reply
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-    .type('text/html; charset=utf-8')
-    .send(html);
+</form>`,
+  );
 }
