@@ -53,7 +53,11 @@ export default function AccountDonate({ strings, locale }: Props) {
 
   function ask(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!amountOk) return action.setNotice({ kind: 'error', text: t('account.donate.amountHint', { min: money(donationRules.minimum), max: money(donationRules.maximum) }) });
+    if (!amountOk)
+      return action.setNotice({
+        kind: 'error',
+        text: t('account.donate.amountHint', { min: money(donationRules.minimum), max: money(donationRules.maximum) }),
+      });
     if (!nameOk) return action.setNotice({ kind: 'error', text: t('account.donate.nameNeeded') });
     if (amount! > balance!) return action.setNotice({ kind: 'error', text: t('account.donate.notEnough') });
     confirm.current?.showModal();
@@ -112,7 +116,13 @@ export default function AccountDonate({ strings, locale }: Props) {
           {named && (
             <label>
               {t('account.donate.name')}
-              <input name="name" autoComplete="nickname" maxLength={donationRules.nameMaxLength} value={name} onInput={(event) => setName(event.currentTarget.value)} />
+              <input
+                name="name"
+                autoComplete="nickname"
+                maxLength={donationRules.nameMaxLength}
+                value={name}
+                onInput={(event) => setName(event.currentTarget.value)}
+              />
               <span className="hint">{t('account.donate.nameHint', { max: String(donationRules.nameMaxLength) })}</span>
             </label>
           )}
