@@ -9,6 +9,7 @@ import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { commerceCalls, payCurrency } from '#contract/commerce.ts';
 import { donationCalls, donationRules, type Donation } from '#contract/donation.ts';
 import { formatPrice } from '#contract/facts.ts';
+import { AmountChoice } from '@/components/AmountChoice.tsx';
 import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
@@ -48,6 +49,7 @@ export default function AccountDonate({ strings, locale }: Props) {
   if (balance === null) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t('common.loading')} />;
 
   const amount = preset ?? minorOf(custom, payCurrency);
+  const bounds = t('account.donate.amountHint', { min: money(donationRules.minimum), max: money(donationRules.maximum) });
   const amountOk = amount !== null && amount >= donationRules.minimum && amount <= donationRules.maximum;
   const nameOk = !named || (name.trim().length > 0 && name.trim().length <= donationRules.nameMaxLength);
 
@@ -87,28 +89,15 @@ export default function AccountDonate({ strings, locale }: Props) {
           {t('account.donate.balance')} <strong data-balance>{money(balance)}</strong>
         </p>
         <form className="form" onSubmit={ask} noValidate>
-          <fieldset className="choice-group">
-            <legend>{t('account.donate.amount')}</legend>
-            <div className="chips">
-              {donationRules.amounts.map((value) => (
-                <label key={value} className="chip">
-                  <input type="radio" name="amount" checked={preset === value} onChange={() => setPreset(value)} />
-                  <span>{money(value)}</span>
-                </label>
-              ))}
-              <label className="chip">
-                <input type="radio" name="amount" checked={preset === null} onChange={() => setPreset(null)} />
-                <span>{t('account.donate.other')}</span>
-              </label>
-            </div>
-            {preset === null && (
-              <label>
-                {t('account.donate.other')}
-                <input name="custom" inputMode="decimal" autoComplete="off" value={custom} onInput={(event) => setCustom(event.currentTarget.value)} />
-                <span className="hint">{t('account.donate.amountHint', { min: money(donationRules.minimum), max: money(donationRules.maximum) })}</span>
-              </label>
-            )}
-          </fieldset>
+          <AmountChoice
+            presets={donationRules.amounts}
+            preset={preset}
+            onPreset={setPreset}
+            custom={custom}
+            onCustom={setCustom}
+            money={money}
+            labels={{ legend: t('account.donate.amount'), other: t('account.donate.other'), hint: bounds }}
+          />
           <label className="choice">
             <input type="checkbox" name="named" checked={named} onChange={(event) => setNamed(event.currentTarget.checked)} />
             <span>{t('account.donate.showName')}</span>

@@ -9,6 +9,7 @@ import { useStore } from '@nanostores/preact';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { commerceCalls, payCurrency, rechargePrice, steamTargetOf, type Product } from '#contract/commerce.ts';
 import { formatMoney, formatPrice, minorPerMajor } from '#contract/facts.ts';
+import { AmountChoice } from '@/components/AmountChoice.tsx';
 import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
@@ -92,28 +93,15 @@ export default function RechargeForm({ strings, locale }: Props) {
             </select>
           </label>
         )}
-        <fieldset className="choice-group">
-          <legend>{t('recharge.amount')}</legend>
-          <div className="chips">
-            {product.Presets.map((value) => (
-              <label key={value} className="chip">
-                <input type="radio" name="amount" checked={preset === value} onChange={() => setPreset(value)} />
-                <span>{money(value)}</span>
-              </label>
-            ))}
-            <label className="chip">
-              <input type="radio" name="amount" checked={preset === null} onChange={() => setPreset(null)} />
-              <span>{t('recharge.other')}</span>
-            </label>
-          </div>
-          {preset === null && (
-            <label>
-              {t('recharge.other')}
-              <input name="custom" inputMode="decimal" autoComplete="off" value={custom} onInput={(event) => setCustom(event.currentTarget.value)} />
-              <span className="hint">{t('recharge.otherHint', { min: money(min), max: money(max) })}</span>
-            </label>
-          )}
-        </fieldset>
+        <AmountChoice
+          presets={product.Presets}
+          preset={preset}
+          onPreset={setPreset}
+          custom={custom}
+          onCustom={setCustom}
+          money={money}
+          labels={{ legend: t('recharge.amount'), other: t('recharge.other'), hint: t('recharge.otherHint', { min: money(min), max: money(max) }) }}
+        />
         <fieldset className="choice-group">
           <legend>{t('recharge.target')}</legend>
           {steam ? (

@@ -14,7 +14,7 @@ import { cdkeys, externalAccounts, orders, products } from '../../../server/db/s
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
 import { loginBySms } from './codes.ts';
-import { startApp, type TestApp } from './harness.ts';
+import { runAdmin, startApp, type TestApp } from './harness.ts';
 
 let t: TestApp;
 let phoneSeq = 0;
@@ -29,16 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const admin = async (...command: string[]) => {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/admin/run',
-    remoteAddress: '127.0.0.1',
-    headers: { 'x-admin-token': t.app.adminToken },
-    payload: { command },
-  });
-  return response.json() as { code: number; data: { keys: string[]; batch: { used: number } | null } & Record<string, unknown> };
-};
+const admin = (...command: string[]) => runAdmin<{ keys: string[]; batch: { used: number } | null } & Record<string, unknown>>(t, ...command);
 
 /** A batch of `count` keys made by the operators' command; answers its keys. */
 async function batch(name: string, grant: string, count = 3, ...more: string[]): Promise<string[]> {

@@ -12,7 +12,7 @@ import { donations, walletLedger } from '../../../server/db/schema.ts';
 import { balanceOf, changeBalance } from '../../../server/modules/commerce/wallet.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
 import { loginBySms } from './codes.ts';
-import { startApp, type TestApp } from './harness.ts';
+import { runAdmin, startApp, type TestApp } from './harness.ts';
 
 let t: TestApp;
 let phoneSeq = 0;
@@ -26,16 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const admin = async (...command: string[]) => {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/admin/run',
-    remoteAddress: '127.0.0.1',
-    headers: { 'x-admin-token': t.app.adminToken },
-    payload: { command },
-  });
-  return response.json() as { code: number; data: Record<string, unknown> };
-};
+const admin = (...command: string[]) => runAdmin(t, ...command);
 
 /** A user with `fen` in the wallet, credited as an operator would. */
 async function donor(fen: number) {

@@ -123,3 +123,15 @@ export async function httpCaller(origin: string): Promise<TestApp['call']> {
     return { statusCode: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
   });
 }
+
+/** An operators' command through the running app's loopback admin endpoint, as `npm run admin` sends it: the envelope's code and data. */
+export async function runAdmin<T = Record<string, unknown>>(t: TestApp, ...command: string[]): Promise<{ code: number; data: T }> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/admin/run',
+    remoteAddress: '127.0.0.1',
+    headers: { 'x-admin-token': t.app.adminToken },
+    payload: { command },
+  });
+  return response.json() as { code: number; data: T };
+}
