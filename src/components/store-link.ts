@@ -22,7 +22,7 @@ export function wireStoreLink(link: HTMLAnchorElement, status: HTMLElement): voi
       opened.document.body.textContent = loggingIn;
     }
     void (async () => {
-      const { storeAddress } = await import('@/stores/store-token.ts');
+      const { storeAddress } = await import('@/stores/signed-links.ts');
       const { url, failure } = await storeAddress(link.dataset.failed!);
       status.textContent = failure ?? '';
       status.classList.toggle('notice-error', failure !== null);

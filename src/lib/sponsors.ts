@@ -12,7 +12,7 @@ const buildFetchTimeoutMs = 10_000;
 
 let loaded: Promise<Sponsor[]> | undefined;
 
-async function fetchSponsors(apiUrl: string): Promise<Sponsor[]> {
+export async function fetchSponsors(apiUrl: string): Promise<Sponsor[]> {
   const url = `${apiUrl.replace(/\/$/, '')}/api${donationCalls.sponsors.path}`;
   try {
     const answer = (await (await fetch(url, { signal: AbortSignal.timeout(buildFetchTimeoutMs) })).json()) as { code: number; data: unknown };

@@ -7,8 +7,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { seriousAxeProblems } from './axe.ts';
-import { overflowOf } from './overflow.ts';
+import { pageProblems } from './page-checks.ts';
 import { localizePath, say } from './routes.ts';
 import { signInAsDemo } from './session.ts';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
@@ -150,21 +149,7 @@ for (const locale of ['ja', 'ru'] as const) {
       { url: `${localizePath(locale, '/account/center/order/detail')}?key=${key}`, ready: '[data-order]' },
       { url: `${localizePath(locale, '/wechatpay')}?pr=${key}`, ready: '.sandbox-pay' },
     ];
-    const problems: string[] = [];
-    for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme });
-      for (const { url, ready } of pages) {
-        await page.setViewportSize({ width: 1440, height: 900 });
-        await page.goto(url);
-        await expect(page.locator(ready)).toBeVisible();
-        problems.push(...(await seriousAxeProblems(page)).map((problem) => `${url} (${theme}): ${problem}`));
-        for (const width of [1440, 320]) {
-          await page.setViewportSize({ width, height: 900 });
-          const overflow = await overflowOf(page);
-          if (overflow.page > 0 || overflow.elements.length) problems.push(`${url} @${width}px: page +${overflow.page}px; ${overflow.elements.join(', ')}`);
-        }
-      }
-    }
+    const problems = await pageProblems(page, pages);
     expect(problems).toEqual([]);
   });
 }

@@ -1,8 +1,14 @@
-/** Donating in a real browser: wallet balance from a cdkey, a named donation confirmed, the new balance, and the name on /sponsor. */
+/**
+ * Donating in a real browser: wallet balance from a cdkey, a named donation
+ * confirmed, the new balance, and the name on /sponsor; and the donation,
+ * sponsor and /bindorder pages passing axe and fitting a phone.
+ */
 import { expect, test } from '@playwright/test';
 import { activationCalls } from '#contract/activation.ts';
 import { formatPrice } from '#contract/facts.ts';
+import { donationCalls } from '#contract/donation.ts';
 import { newCdkeys } from './admin-cli.ts';
+import { pageProblems } from './page-checks.ts';
 import { localizePath, say } from './routes.ts';
 import { sealedCall, signInFresh } from './session.ts';
 
@@ -34,5 +40,22 @@ for (const locale of ['en', 'zh-CN', 'ru'] as const) {
 
     await page.goto(localizePath(locale, '/sponsor'));
     await expect(page.locator('[data-sponsors] li').filter({ hasText: name })).toBeVisible();
+  });
+}
+
+for (const locale of ['ja', 'ru'] as const) {
+  test(`${locale}: the donation, sponsor and bindorder pages pass axe and fit 320 px, light and dark`, async ({ page }) => {
+    test.slow();
+    await page.goto(localizePath(locale, '/'));
+    const { auth } = await signInFresh(page);
+    const [key] = await newCdkeys(`e2e-donation-pages-${locale.toLowerCase()}`, 'wallet:1000');
+    await sealedCall(page, activationCalls.redeem, { Key: key }, auth.AccessToken);
+    await sealedCall(page, donationCalls.donate, { Amount: 100, Name: `Axe ${locale}` }, auth.AccessToken);
+    const problems = await pageProblems(page, [
+      { url: localizePath(locale, '/account/center/redemption/donate'), ready: '[data-donations]' },
+      { url: localizePath(locale, '/sponsor'), ready: '[data-sponsors] li' },
+      { url: `${localizePath(locale, '/bindorder')}?order=20261124000000000001&expires=9999999999&sig=forged`, ready: '[data-bind]' },
+    ]);
+    expect(problems).toEqual([]);
   });
 }

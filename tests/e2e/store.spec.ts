@@ -39,11 +39,11 @@ for (const locale of ['en', 'zh-CN', 'ru'] as const) {
 }
 
 test('when the store login fails, the store opens plainly and the server message shows', async ({ page }) => {
-  await page.goto('/zh-CN/');
+  await page.goto(localizePath('zh-CN', '/'));
   await signInAsDemo(page);
   // The token call answers as the server does when it refuses, with its message.
   await page.route(`**/api${identity.storeToken.path}`, (route) => route.fulfill({ json: { status: false, data: null, msg: '商城维护中' } }));
-  await page.goto('/zh-CN/faq');
+  await page.goto(localizePath('zh-CN', '/faq'));
   const [store] = await Promise.all([page.waitForEvent('popup'), page.getByRole('link', { name: say('zh-CN', 'footer.store') }).click()]);
   await expect(page.locator('[data-store-status]')).toHaveText('商城维护中');
   await store.waitForURL(/\/api\/dev\/store\/$/);

@@ -1,5 +1,6 @@
 /** Customer service (spec §4, §8): logged out, the chat asks to log in first and comes back; logged in, it goes to the signed chat address. */
 import { expect, test } from '@playwright/test';
+import { support } from '#contract/identity.ts';
 import { localizePath, say } from './routes.ts';
 import { signInAsDemo } from './session.ts';
 
@@ -25,4 +26,14 @@ test('logged in, the chat goes to the customer-service address with a signed ref
   await page.getByRole('button', { name: say('en', 'service.chat') }).click();
   await page.waitForURL(/\/contact\?ref=/);
   expect(new URL(page.url()).searchParams.get('ref')).toMatch(/\S{20,}/);
+});
+
+test('a refused customer-service link shows the server message and stays on the page', async ({ page }) => {
+  await page.goto(localizePath('zh-CN', '/'));
+  await signInAsDemo(page);
+  await page.route(`**/api${support.customerService.path}`, (route) => route.fulfill({ json: { isSuccess: false, data: null, message: '客服暂时不可用' } }));
+  await page.goto(localizePath('zh-CN', '/customer/service'));
+  await page.getByRole('button', { name: say('zh-CN', 'service.chat') }).click();
+  await expect(page.getByRole('alert')).toHaveText('客服暂时不可用');
+  expect(new URL(page.url()).pathname).toBe(localizePath('zh-CN', '/customer/service'));
 });

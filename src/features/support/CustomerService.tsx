@@ -1,17 +1,17 @@
 /**
  * The customer-service chat (spec §4, §8): logged in, the button fetches the
- * chat's signed address and goes there, and a refusal shows the server's
+ * chat's signed address (kept as §9 says) and goes there, and a refusal shows the server's
  * message; logged out, it asks first (咨询加速问题需要先登录。) and offers
  * login, which comes back here.
  */
 import { useStore } from '@nanostores/preact';
 import { useRef } from 'react';
-import { support } from '#contract/identity.ts';
-import { authCall, NoticeLine, useAction } from '@/components/island.tsx';
+import { NoticeLine, useAction } from '@/components/island.tsx';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { $isLoggedIn, loginUrl } from '@/stores/session.ts';
+import { serviceLink } from '@/stores/signed-links.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'service' | 'api'>>;
@@ -26,10 +26,8 @@ export default function CustomerService({ strings, locale }: Props) {
 
   async function open() {
     if (!loggedIn) return dialog.current?.showModal();
-    const answer = await action.run(() => authCall(support.customerService));
-    if (!answer) return;
-    if (answer.isSuccess && answer.data) location.assign(answer.data);
-    else action.setNotice({ kind: 'error', text: answer.message });
+    const link = await action.run(serviceLink);
+    if (link) location.assign(link);
   }
 
   return (

@@ -43,6 +43,7 @@ export const cacheTimes = {
   default: 5 * 60_000,
   userInfo: 86_000_000,
   storeToken: 86_000_000,
+  serviceLink: 86_000_000,
 } as const;
 
 const cache = new StoredCache();
