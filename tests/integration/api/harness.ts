@@ -92,6 +92,10 @@ function caller(publicKey: CryptoKey, send: Send): TestApp['call'] {
       payload: parts.body,
       remoteAddress: options.ip ?? randomAddress(),
     });
+    // A redirect's answer is where it sends the browser.
+    if (route.shape === 'redirect' && response.statusCode >= 300 && response.statusCode < 400) {
+      return { status: response.statusCode, body: response.headers.location as Reply<typeof route>, headers: response.headers };
+    }
     const sealed = String(response.headers['content-type'] ?? '').startsWith(encryption.contentType);
     const text = sealed && sealer ? await sealer.open(response.body) : response.body;
     return { status: response.statusCode, body: parseReply(route, response.statusCode, JSON.parse(text)), headers: response.headers };
