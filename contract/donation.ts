@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { route } from './api.ts';
+import { sponsorsPath } from './donation-paths.ts';
 import { facts } from './facts.ts';
 import { Minor } from './commerce.ts';
 import { Empty, pathId, text } from './fields.ts';
@@ -66,7 +67,7 @@ export const donationCalls = {
   /** The sponsor page's list: named donations, newest first. Public, plain, and cached briefly. */
   sponsors: route({
     method: 'GET',
-    path: '/donation/v1/sponsors',
+    path: sponsorsPath,
     encrypted: false,
     auth: 'none',
     shape: 'envelope',

@@ -4,7 +4,8 @@
  * by the live one from the API — without React, and with every name set as
  * text, never as HTML.
  */
-import { donationCalls, type Sponsor } from '#contract/donation.ts';
+import { sponsorsPath } from '#contract/donation-paths.ts';
+import type { Sponsor } from '#contract/donation.ts';
 import { apiBase } from '@/lib/api/config.ts';
 
 /** The day a sponsor gave, as the page's language writes it. */
@@ -16,7 +17,7 @@ export function sponsorDate(iso: string, lang: string): string {
 export async function showLiveSponsors(list: HTMLOListElement, empty: HTMLElement): Promise<void> {
   let sponsors: Sponsor[];
   try {
-    const answer = (await (await fetch(`${apiBase}${donationCalls.sponsors.path}`)).json()) as { code: number; data: Sponsor[] };
+    const answer = (await (await fetch(`${apiBase}${sponsorsPath}`)).json()) as { code: number; data: Sponsor[] };
     if (answer.code !== 200) return;
     sponsors = answer.data;
   } catch {
