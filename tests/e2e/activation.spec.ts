@@ -6,7 +6,7 @@ import { localizePath, say, serverSays } from './routes.ts';
 import { signInAsDemo } from './session.ts';
 
 for (const locale of ['en', 'zh-CN', 'ru'] as const) {
-  test(`${locale}: a cdkey is redeemed, adds to the wallet and is listed; a typo, a used and an unknown key are refused`, async ({ page }) => {
+  test(`${locale}: a cdkey is redeemed, adds to the wallet and is listed; a typo, a used, an unknown and an expired key are refused`, async ({ page }) => {
     const keys = await newCdkeys(`e2e-${locale.toLowerCase()}`, 'wallet:1500');
     expect(keys).toHaveLength(1);
     const [key] = keys as [string];
@@ -36,6 +36,11 @@ for (const locale of ['en', 'zh-CN', 'ru'] as const) {
     await input.fill(formatCdkey(body + checkCharacter(body)));
     await submit.click();
     await expect(page.getByRole('alert')).toHaveText(serverSays(locale, 'cdkeyUnknown'));
+    // A key of a batch past its expiry.
+    const [expired] = await newCdkeys(`e2e-expired-${locale.toLowerCase()}`, 'wallet:100', 1, '--expires', '2026-01-01');
+    await input.fill(expired);
+    await submit.click();
+    await expect(page.getByRole('alert')).toHaveText(serverSays(locale, 'cdkeyExpired'));
 
     await page.goto(localizePath(locale, '/account/center/redemption'));
     // The demo account redeems in the other locales' tests too: find this key among them.

@@ -15,7 +15,7 @@ export async function admin(...args: string[]): Promise<string> {
 }
 
 /** The keys of a new cdkey batch, as `cdkey create` printed them. */
-export async function newCdkeys(batch: string, grant: string, count = 1): Promise<string[]> {
-  const printed = await admin('cdkey', 'create', '--batch', batch, '--count', String(count), '--grants', grant);
+export async function newCdkeys(batch: string, grant: string, count = 1, ...more: string[]): Promise<string[]> {
+  const printed = await admin('cdkey', 'create', '--batch', batch, '--count', String(count), '--grants', grant, ...more);
   return printed.match(/^[2-9A-HJ-NP-Z]{5}(-[2-9A-HJ-NP-Z]{5}){3}$/gm) ?? [];
 }
