@@ -185,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export const devStandInsAllowed = (config: Config): boolean => config.NODE_ENV !== 'production';
 
 /** Where a request came to (a Fastify request has both). */
-interface RequestAddress {
+export interface RequestAddress {
   protocol: string;
   host: string;
 }

@@ -6,12 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { devStore } from '#contract/dev.ts';
-import { apiOrigin, type Config } from '../config.ts';
-
-interface RequestAddress {
-  protocol: string;
-  host: string;
-}
+import { apiOrigin, type Config, type RequestAddress } from '../config.ts';
 
 /** The store's base address, without a trailing slash. */
 export function storeBase(config: Config, request: RequestAddress): string {

@@ -70,15 +70,17 @@ export function deviceId(): string {
 }
 
 /** What cached answers of a login are kept under: a part of its token, or null (nothing is fetched) when logged out. */
-export const $tokenKey = computed($authToken, (current) => (isTokenValid(current) ? current.AccessToken.slice(0, 16) : null));
+const $tokenKey = computed($authToken, (current) => (isTokenValid(current) ? current.AccessToken.slice(0, 16) : null));
+
+/** A call made at most once per login and cache time (spec §9): kept under the login's key, not refetched on focus, not retried by itself. */
+export function perLoginStore<T>(prefix: string, cacheTime: number, fetcher: () => Promise<T>) {
+  return createFetcherStore<T>([prefix, $tokenKey], { fetcher, dedupeTime: cacheTime, revalidateOnFocus: false, onErrorRetry: null });
+}
 
 /** Fetches the user info at most once per cache time per token (spec §9). */
-const $userInfo = createFetcherStore<UserInfo>(['user-info:', $tokenKey], {
-  fetcher: () => call(identity.refreshUserInfo, { body: { Refresh: true }, token: $authToken.get()?.AccessToken }),
-  dedupeTime: cacheTimes.userInfo,
-  revalidateOnFocus: false,
-  onErrorRetry: null,
-});
+const $userInfo = perLoginStore<UserInfo>('user-info:', cacheTimes.userInfo, () =>
+  call(identity.refreshUserInfo, { body: { Refresh: true }, token: $authToken.get()?.AccessToken }),
+);
 
 /** Shows `messageKey` on the next page (the login page reads it). */
 export function leaveNotice(messageKey: string): void {

@@ -8,23 +8,18 @@
 import { identity, support } from '#contract/identity.ts';
 import { call, routeUrl } from '@/lib/api/client.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
-import { cacheTimes, createFetcherStore } from '@/lib/api/query.ts';
-import { $authToken, $tokenKey } from './session.ts';
+import { cacheTimes } from '@/lib/api/query.ts';
+import { $authToken, perLoginStore } from './session.ts';
 
 type StoreLogin = { token: string; expires_in: number };
 
 /** A refusal in the answer's own fields (status or isSuccess false): a failure like any other, not cached, in the server's words. */
 const refused = (serverMessage: string) => new ApiFailure('server', { serverMessage });
 
-const $storeLogin = createFetcherStore<StoreLogin>(['store-token:', $tokenKey], {
-  fetcher: async () => {
-    const answer = await call(identity.storeToken, { token: $authToken.get()?.AccessToken });
-    if (!answer.status || !answer.data) throw refused(answer.msg);
-    return answer.data;
-  },
-  dedupeTime: cacheTimes.storeToken,
-  revalidateOnFocus: false,
-  onErrorRetry: null,
+const $storeLogin = perLoginStore<StoreLogin>('store-token:', cacheTimes.storeToken, async () => {
+  const answer = await call(identity.storeToken, { token: $authToken.get()?.AccessToken });
+  if (!answer.status || !answer.data) throw refused(answer.msg);
+  return answer.data;
 });
 
 /**
@@ -42,15 +37,10 @@ export async function storeAddress(fallback: string): Promise<{ url: string; fai
   return { url: plain, failure: serverWords(error) ?? fallback };
 }
 
-const $serviceLink = createFetcherStore<string>(['service-link:', $tokenKey], {
-  fetcher: async () => {
-    const answer = await call(support.customerService, { token: $authToken.get()?.AccessToken });
-    if (!answer.isSuccess || !answer.data) throw refused(answer.message);
-    return answer.data;
-  },
-  dedupeTime: cacheTimes.serviceLink,
-  revalidateOnFocus: false,
-  onErrorRetry: null,
+const $serviceLink = perLoginStore<string>('service-link:', cacheTimes.serviceLink, async () => {
+  const answer = await call(support.customerService, { token: $authToken.get()?.AccessToken });
+  if (!answer.isSuccess || !answer.data) throw refused(answer.message);
+  return answer.data;
 });
 
 /** The signed customer-service address; a refusal throws with the server's message, any other failure as the call failed. */

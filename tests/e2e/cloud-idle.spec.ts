@@ -1,21 +1,11 @@
 /** The cloud-idling page follows an operator's command live: the real CLI, the real hub, the real browser. */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { identity } from '#contract/identity.ts';
+import { admin } from './admin-cli.ts';
 import { signInAsDemo } from './session.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
-
 /** `npm run admin -- idle set …` against the browser tests' server (it writes data/admin.json as any server does). */
-async function setIdleStatus(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(path.join(root, 'node_modules/.bin/node'), ['server/cli/admin.ts', 'idle', 'set', '13800000000', ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: 'memory://', LOG_LEVEL: 'warn' },
-  });
-  return stdout;
-}
+const setIdleStatus = (...args: string[]): Promise<string> => admin('idle', 'set', '13800000000', ...args);
 
 test('an operator sets the status and the open page shows it without a reload', async ({ page }) => {
   await signInAsDemo(page);

@@ -3,10 +3,8 @@
  * with the payment sandbox's phone page in a second browser context as the
  * phone; the pay page turns to the outcome by itself, without a reload.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { admin } from './admin-cli.ts';
 import { pageProblems } from './page-checks.ts';
 import { localizePath, say } from './routes.ts';
 import { signInAsDemo } from './session.ts';
@@ -15,14 +13,9 @@ import type { LocaleCode } from '../../src/i18n/locales.ts';
 // One at a time: maintenance stops every payment, and the demo account has one auto-renewal at most.
 test.describe.configure({ mode: 'serial' });
 
-const root = path.resolve(import.meta.dirname, '../..');
-
 /** `npm run admin -- maintenance on|off` against the browser tests' server. */
 async function maintenance(state: 'on' | 'off'): Promise<void> {
-  await promisify(execFile)(path.join(root, 'node_modules/.bin/node'), ['server/cli/admin.ts', 'maintenance', state], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: 'memory://', LOG_LEVEL: 'warn' },
-  });
+  await admin('maintenance', state);
 }
 
 /** Orders a recharge to the linked Steam account and shows its code; answers the order number. */

@@ -69,6 +69,17 @@ export default fp(
       }
     }
 
+    /** Work at the payment provider; its refusal, or no answer, is the customer's "payment provider failed", logged as `what`. */
+    const atProvider = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
+      try {
+        return await work();
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        app.log.error({ err: error }, what);
+        throw new ApiError(ErrorCode.PaymentProviderFailed, 'paymentProviderFailed');
+      }
+    };
+
     const refuseInMaintenance = async () => {
       if (await underMaintenance(db)) throw new ApiError(ErrorCode.Maintenance, 'maintenance');
     };
@@ -115,14 +126,7 @@ export default fp(
         return { data: { Order: toOrder(row), CodeUrl: null, QrSvg: null } satisfies Payment };
       }
 
-      let row: OrderRow;
-      try {
-        row = await startScanPay(context, auth.userId, params.key, pay.notifyUrl());
-      } catch (error) {
-        if (!(error instanceof ProviderError)) throw error;
-        app.log.error({ err: error }, 'the payment provider refused a new payment');
-        throw new ApiError(ErrorCode.PaymentProviderFailed, 'paymentProviderFailed');
-      }
+      const row = await atProvider('the payment provider refused a new payment', () => startScanPay(context, auth.userId, params.key, pay.notifyUrl()));
       announce(row);
       const target = pay.scanTarget(row.codeUrl!, request);
       return { data: { Order: toOrder(row), CodeUrl: target, QrSvg: await qrSvg(target) } satisfies Payment };
@@ -158,15 +162,9 @@ export default fp(
       return { data: { Agreement: toAgreement(agreement), Order: toOrder(order) } };
     });
 
-    registerRoute(app, commerceCalls.cancelAgreement, async ({ auth, params }) => {
-      try {
-        return { data: toAgreement(await cancelAgreement(db, provider, auth.userId, params.key)) };
-      } catch (error) {
-        if (!(error instanceof ProviderError)) throw error;
-        app.log.error({ err: error }, 'the payment provider did not end a contract');
-        throw new ApiError(ErrorCode.PaymentProviderFailed, 'paymentProviderFailed');
-      }
-    });
+    registerRoute(app, commerceCalls.cancelAgreement, async ({ auth, params }) => ({
+      data: toAgreement(await atProvider('the payment provider did not end a contract', () => cancelAgreement(db, provider, auth.userId, params.key))),
+    }));
 
     await notificationRoute(app, context, announce);
 

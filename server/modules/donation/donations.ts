@@ -61,7 +61,7 @@ export async function sponsorList(db: Database): Promise<Sponsor[]> {
   return rows.map((row) => ({ Name: row.name!, At: row.at.toISOString() }));
 }
 
-/** Operators hide a name unfit for a public page, or show it again; answers whether there was such a donation. */
+/** Operators hide a name unfit for a public page, or show it again; answers the donation, or null when there is none with that id. */
 export async function setHidden(db: Database, id: number, hidden: boolean): Promise<DonationRow | null> {
   const [row] = await db
     .update(donations)
