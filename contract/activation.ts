@@ -19,9 +19,11 @@ export const cdkeyLockoutMs: number = periodMs(facts.cdkey.lockout);
  * of a Steam product (`Amount` in its currency's smallest unit) to the linked
  * Steam account, which an operator then delivers like a paid order.
  */
+export const WalletGrant = z.object({ Kind: z.literal('wallet'), Amount: Minor });
+export const MembershipGrant = z.object({ Kind: z.literal('membership'), Days: z.int().check(z.positive(), z.maximum(3660)) });
 export const CdkeyGrant = z.discriminatedUnion('Kind', [
-  z.object({ Kind: z.literal('wallet'), Amount: Minor }),
-  z.object({ Kind: z.literal('membership'), Days: z.int().check(z.positive(), z.maximum(3660)) }),
+  WalletGrant,
+  MembershipGrant,
   z.object({ Kind: z.literal('steamRecharge'), Product: text(z.regex(/^[a-z0-9-]{1,40}$/)), Amount: Minor, Currency: text(z.regex(/^[A-Z]{3}$/)) }),
 ]);
 export type CdkeyGrant = z.infer<typeof CdkeyGrant>;

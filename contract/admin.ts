@@ -11,6 +11,7 @@ import { CloudIdleStatus } from './realtime.ts';
 import { IdleGame } from './idle-games.ts';
 import { CdkeyGrant } from './activation.ts';
 import { Order, Product } from './commerce.ts';
+import { LocalizedText, RaffleKind, RaffleState } from './raffle.ts';
 
 export const adminTokenHeader = 'x-admin-token';
 
@@ -72,6 +73,29 @@ export const DonationEntry = z.object({
 });
 export type DonationEntry = z.infer<typeof DonationEntry>;
 
+/** A raffle as operators see it: never its seed before the draw. */
+export const RaffleSummary = z.object({
+  id: z.int(),
+  kind: RaffleKind,
+  title: text(),
+  state: RaffleState,
+  opensAt: Timestamp,
+  closesAt: Timestamp,
+  drawAt: z.nullable(Timestamp),
+  drawnAt: z.nullable(Timestamp),
+  entrants: z.int(),
+  /** Instant raffles: prizes left. */
+  stock: z.nullable(z.int()),
+  commitment: z.nullable(text()),
+  publicSource: z.nullable(LocalizedText),
+  publicValue: z.nullable(text()),
+});
+export type RaffleSummary = z.infer<typeof RaffleSummary>;
+
+/** A drawn winner, for delivering prizes: who, which prize, and whether they claimed it. */
+export const RaffleWinnerEntry = z.object({ place: z.int(), number: z.int(), userId: z.nullable(z.int()), prize: text(), claimedAt: z.nullable(Timestamp) });
+export type RaffleWinnerEntry = z.infer<typeof RaffleWinnerEntry>;
+
 export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('users list'), users: z.array(UserSummary) }),
   z.object({ command: z.literal('users show'), key: text(), user: z.nullable(UserDetail) }),
@@ -100,6 +124,15 @@ export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('donation list'), donations: z.array(DonationEntry) }),
   /** `donation hide|show <id>`: the donation as it is now, or null for an id there is none of. */
   z.object({ command: z.enum(['donation hide', 'donation show']), donation: z.nullable(DonationEntry) }),
+  z.object({ command: z.literal('raffle list'), raffles: z.array(RaffleSummary) }),
+  /** The raffle as it is now (null: no such raffle), its winners once drawn, why the command did nothing, and whether open pages were told. */
+  z.object({
+    command: z.enum(['raffle create', 'raffle show', 'raffle close', 'raffle value', 'raffle draw']),
+    raffle: z.nullable(RaffleSummary),
+    winners: z.array(RaffleWinnerEntry),
+    refused: z.nullable(text()),
+    pushed: z.boolean(),
+  }),
 ]);
 export type CommandResult = z.infer<typeof CommandResult>;
 

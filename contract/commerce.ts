@@ -164,7 +164,7 @@ export const Payment = z.object({
 });
 export type Payment = z.infer<typeof Payment>;
 
-export const LedgerReason = z.enum(['payment', 'refund', 'duplicatePayment', 'latePayment', 'credit', 'cdkey', 'donation']);
+export const LedgerReason = z.enum(['payment', 'refund', 'duplicatePayment', 'latePayment', 'credit', 'cdkey', 'donation', 'raffle']);
 
 export const LedgerEntry = z.object({
   Id: z.int(),

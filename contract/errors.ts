@@ -86,6 +86,15 @@ export const ErrorCode = {
   BindLinkExpired: 4040,
   /** A /bindorder link whose order has an account already: each link works once. */
   BindLinkUsed: 4041,
+  /** The raffle is not taking registrations or draws now (not open yet, over, canceled, or of the other kind). */
+  RaffleNotOpen: 4042,
+  /** The account is younger than the raffle's `MinAccountAgeDays`. */
+  RaffleIneligible: 4043,
+  /** The caller has made every instant draw the raffle allows. */
+  RaffleDrawLimit: 4044,
+  /** Nothing to claim: not drawn, not won, or the claim window has passed. */
+  PrizeUnclaimable: 4045,
+  PrizeClaimed: 4046,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -133,6 +142,11 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.BindLinkInvalid]: 400,
   [ErrorCode.BindLinkExpired]: 410,
   [ErrorCode.BindLinkUsed]: 409,
+  [ErrorCode.RaffleNotOpen]: 409,
+  [ErrorCode.RaffleIneligible]: 403,
+  [ErrorCode.RaffleDrawLimit]: 409,
+  [ErrorCode.PrizeUnclaimable]: 409,
+  [ErrorCode.PrizeClaimed]: 409,
 };
 
 export function httpStatusOf(code: number): number {

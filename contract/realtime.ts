@@ -77,6 +77,10 @@ export const hubEvents = {
   cloudIdleStatus: { name: 'SseAccountIdleCloudStatusNoticeMsg', arguments: z.tuple([CloudIdleStatus]) },
   /** One of the user's orders changed: the pay page and the order pages follow it without polling. */
   orderStatus: { name: 'OrderStatusNoticeMsg', arguments: z.tuple([OrderNotice]) },
+  /** To everyone: a raffle's registration count changed (sent at most once a second per raffle). */
+  raffleCount: { name: 'RaffleRegistrationCountMsg', arguments: z.tuple([z.object({ RaffleId: z.int(), Count: z.int() })]) },
+  /** To everyone: a raffle was drawn; open raffle pages fetch its winners and their own result. */
+  raffleDrawn: { name: 'RaffleDrawnNoticeMsg', arguments: z.tuple([z.object({ RaffleId: z.int() })]) },
 } as const satisfies Record<string, HubEvent>;
 
 export const hubMethods = {

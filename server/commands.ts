@@ -7,6 +7,7 @@ import type { AdminCommand } from './cli/command.ts';
 import { migrationCommands } from './modules/admin/migrations.ts';
 import { activationCommands } from './modules/activation/commands.ts';
 import { donationCommands } from './modules/donation/commands.ts';
+import { raffleCommands } from './modules/raffle/commands.ts';
 import { cloudIdleCommands } from './modules/cloud-idle/commands.ts';
 import { commerceCommands } from './modules/commerce/commands.ts';
 import { userCommands } from './modules/identity/commands.ts';
@@ -18,6 +19,7 @@ export const adminCommands: readonly AdminCommand[] = [
   ...commerceCommands,
   ...activationCommands,
   ...donationCommands,
+  ...raffleCommands,
   ...migrationCommands,
 ];
 

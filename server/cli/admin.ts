@@ -2,6 +2,7 @@
  * `npm run admin -- <command> [--json]`: the operators' command (README.md
  * next to this file). Exit codes: 0 done, 1 failed or not found, 2 usage.
  */
+import path from 'node:path';
 import { adminCommands } from '../commands.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { foundWhatWasAsked, parseCommand, usage, UsageError, type RunCommand } from './command.ts';
@@ -10,7 +11,8 @@ import { CliError, runAdminCommand } from './run.ts';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
-const words = args.filter((arg) => arg !== '--json');
+// A file the command reads is named as the operator typed it, but read by the server, which may run elsewhere in the file system.
+const words = args.filter((arg) => arg !== '--json').map((arg, i, all) => (all[i - 1] === '--file' ? path.resolve(arg) : arg));
 
 function parseOrExit(): RunCommand {
   try {

@@ -23,6 +23,8 @@ export interface CommandContext {
   paymentProvider(): PaymentProvider | null;
   /** The server's HMAC secret (DATA_DIR/keys), from which cdkeys are derived. */
   secret(): Buffer;
+  /** The server's DATA_DIR, where uploaded files are kept. */
+  dataDir: string;
 }
 
 /** A parsed command, ready to run: parsing needs no database, so a typo costs none. */
@@ -64,5 +66,6 @@ export function foundWhatWasAsked(result: CommandResult): boolean {
   if (result.command === 'cdkey export' || result.command === 'cdkey show') return result.batch !== null;
   if (result.command === 'cdkey check') return result.state !== null;
   if (result.command === 'donation hide' || result.command === 'donation show') return result.donation !== null;
+  if (result.command.startsWith('raffle ') && 'raffle' in result) return result.raffle !== null && result.refused === null;
   return true;
 }

@@ -1,5 +1,5 @@
 /** Operators' command results as text for a terminal (`--json` prints them as they are). */
-import type { CommandResult, DonationEntry, UserDetail } from '#contract/admin.ts';
+import type { CommandResult, DonationEntry, RaffleSummary, UserDetail } from '#contract/admin.ts';
 import type { CloudIdleStatus } from '#contract/realtime.ts';
 import type { Order, Product } from '#contract/commerce.ts';
 import type { CdkeyGrant } from '#contract/activation.ts';
@@ -114,6 +114,33 @@ const donationRow = (entry: DonationEntry) => [
 const noUser = (key: string) => `No user with id, phone or e-mail "${key}".`;
 
 /** The text for a result (the caller prints a missing user's to stderr). */
+const raffleHeaders = ['ID', 'KIND', 'TITLE', 'STATE', 'OPENS', 'CLOSES', 'DRAW', 'ENTRANTS', 'STOCK'];
+const raffleRow = (raffle: RaffleSummary) => [
+  raffle.id,
+  raffle.kind,
+  raffle.title,
+  raffle.state,
+  time(raffle.opensAt),
+  time(raffle.closesAt),
+  raffle.drawAt ? time(raffle.drawAt) : '-',
+  raffle.entrants,
+  raffle.stock ?? '-',
+];
+
+function raffleDetail(result: Extract<CommandResult, { raffle: unknown }>): string {
+  const { raffle, winners } = result;
+  if (!raffle) return 'No such raffle (raffle list shows the ids).';
+  const proof = raffle.commitment
+    ? `\n\nCommitment    ${raffle.commitment}\nPublic source ${raffle.publicSource?.en ?? '-'}\nPublic value  ${orDash(raffle.publicValue)}\nDrawn         ${raffle.drawnAt ? time(raffle.drawnAt) : '-'}`
+    : '';
+  const drawn = winners.length
+    ? `\n\nWinners (${winners.length})\n${indent(table(['PLACE', 'NUMBER', 'USER', 'PRIZE', 'CLAIMED'], winners.map((w) => [w.place, w.number, w.userId ?? '(deleted)', w.prize, w.claimedAt ? time(w.claimedAt) : '-'])))}`
+    : '';
+  const refused = result.refused ? `\n\nNothing done: ${result.refused}.` : '';
+  const pushed = result.command === 'raffle draw' && !result.refused ? `\n\n${result.pushed ? 'Open raffle pages were told.' : 'No server could be reached to tell open pages; they see the draw on their next load.'}` : '';
+  return `${table(raffleHeaders, [raffleRow(raffle)])}${proof}${drawn}${refused}${pushed}`;
+}
+
 export function formatResult(result: CommandResult): string {
   switch (result.command) {
     case 'users list':
@@ -179,6 +206,14 @@ export function formatResult(result: CommandResult): string {
     case 'donation show':
       if (!result.donation) return 'No such donation (donation list shows the ids).';
       return `${table(donationHeaders, [donationRow(result.donation)])}\n\n${result.donation.hidden ? 'The name is off the sponsor page.' : 'The name is on the sponsor page.'}`;
+    case 'raffle list':
+      return result.raffles.length ? table(raffleHeaders, result.raffles.map(raffleRow)) : 'No raffles yet.';
+    case 'raffle create':
+    case 'raffle show':
+    case 'raffle close':
+    case 'raffle value':
+    case 'raffle draw':
+      return raffleDetail(result);
     case 'migrations status':
       return table(
         ['MIGRATION', 'CREATED', 'APPLIED'],

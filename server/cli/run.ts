@@ -52,7 +52,13 @@ export async function runAdminCommand(config: Config, run: RunCommand, words: st
 
 async function runDirectly(config: Config, db: Database, run: RunCommand): Promise<CommandResult> {
   const provider = config.PAYMENT_PROVIDER === 'wechatpay' ? realProvider(config).provider() : null;
-  const context = { db, findUser: (key: string) => findUser(db, key), paymentProvider: () => provider, secret: () => loadKeys(config.DATA_DIR).secret };
+  const context = {
+    db,
+    findUser: (key: string) => findUser(db, key),
+    paymentProvider: () => provider,
+    secret: () => loadKeys(config.DATA_DIR).secret,
+    dataDir: config.DATA_DIR,
+  };
   if (!config.REDIS_URL) return run({ ...context, pusher: null });
   const redis = await connectRedis(config.REDIS_URL, { warn: () => {} });
   try {

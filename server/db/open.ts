@@ -100,3 +100,8 @@ async function openPglite(url: string, log: (line: string) => void) {
 
 /** The handle a `db.transaction` callback receives. */
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** The rows of a raw `db.execute(sql…)`: both drivers answer `{ rows }`. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}

@@ -5,11 +5,14 @@ import type { MessageKey } from '../i18n/messages.ts';
 export class ApiError extends Error {
   readonly code: number;
   readonly messageKey: MessageKey;
+  /** Values for the message's `{{name}}` placeholders. */
+  readonly messageParams: Record<string, string>;
 
-  constructor(code: number, messageKey: MessageKey) {
+  constructor(code: number, messageKey: MessageKey, messageParams: Record<string, string> = {}) {
     super(messageKey);
     this.code = code;
     this.messageKey = messageKey;
+    this.messageParams = messageParams;
   }
 }
 

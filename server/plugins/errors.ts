@@ -57,8 +57,8 @@ export default fp(
       }
       const known = error instanceof ApiError ? error : fromFastify(error);
       if (!known) request.log.error({ err: error }, 'request failed');
-      const { code, messageKey } = known ?? { code: ErrorCode.ServerError, messageKey: 'serverError' as const };
-      return reply.code(httpStatusOf(code)).send({ code, message: message(request.locale, messageKey), data: null });
+      const { code, messageKey, messageParams } = known ?? { code: ErrorCode.ServerError, messageKey: 'serverError' as const, messageParams: {} };
+      return reply.code(httpStatusOf(code)).send({ code, message: message(request.locale, messageKey, messageParams), data: null });
     });
     app.setNotFoundHandler(async () => {
       throw new ApiError(ErrorCode.NotFound, 'notFound');

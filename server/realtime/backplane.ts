@@ -32,6 +32,7 @@ export interface Backplane {
 /** Where a push goes: the hub of a running server, or the backplane straight to every server. */
 export interface Pusher {
   toUser<E extends HubEvent>(userId: number, event: E, args: HubEventArguments<E>): Promise<void>;
+  broadcast<E extends HubEvent>(event: E, args: HubEventArguments<E>): Promise<void>;
 }
 
 const channel = 'beacon:hub';
@@ -67,5 +68,8 @@ export async function redisBackplane(client: Redis, deliver?: (message: Backplan
 
 /** Pushes straight onto a backplane, for the operators' command run away from any server. */
 export function backplanePusher(backplane: Backplane): Pusher {
-  return { toUser: (userId, event, args) => backplane.publish(pushOf(event, args, userId)) };
+  return {
+    toUser: (userId, event, args) => backplane.publish(pushOf(event, args, userId)),
+    broadcast: (event, args) => backplane.publish(pushOf(event, args)),
+  };
 }

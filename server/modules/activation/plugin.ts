@@ -27,7 +27,7 @@ export default fp(
     }
 
     const grantTo: Granter = async (tx, userId, grant) => {
-      if (grant.Kind === 'wallet') await app.commerce.credit(tx, userId, grant.Amount);
+      if (grant.Kind === 'wallet') await app.commerce.credit(tx, userId, grant.Amount, 'cdkey');
       else if (grant.Kind === 'membership') await app.commerce.extendMembership(tx, userId, grant.Days);
       else return app.commerce.paidRecharge(tx, userId, grant.Product, grant.Amount);
       return null;

@@ -3,14 +3,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { MigrationStatus } from '#contract/admin.ts';
-import { migrationsFolder, type Database } from '../../db/open.ts';
+import { migrationsFolder, rowsOf, type Database } from '../../db/open.ts';
 import { UsageError, type AdminCommand } from '../../cli/command.ts';
 
 /** Raw `execute` is typed loosely over the two drivers, but both answer `{rows}`. */
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
-
 /**
  * Drizzle records an applied migration in `drizzle.__drizzle_migrations` with
  * the journal's `when` as its `created_at` (a bigint: a string through

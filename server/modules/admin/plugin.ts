@@ -46,6 +46,7 @@ export default fp<AdminOptions>(
       findUser: (key) => findUser(app.db, key),
       paymentProvider: () => app.payments.provider(),
       secret: () => app.keys.secret,
+      dataDir: app.config.DATA_DIR,
     };
 
     registerRoute(app, admin.run, async ({ body }) => {

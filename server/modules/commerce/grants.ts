@@ -1,6 +1,6 @@
 /**
  * What the commerce module gives other modules (`app.commerce`): the grants a
- * redeemed cdkey makes and the debit of a donation, each inside the caller's
+ * redeemed cdkey or a claimed raffle prize makes and the debit of a donation, each inside the caller's
  * transaction, so a change of balance and what caused it are written together
  * or not at all.
  */
@@ -13,8 +13,8 @@ import { advance, insertOrder } from './orders.ts';
 import { balanceOf, changeBalance } from './wallet.ts';
 
 export interface CommerceGrants {
-  /** Adds fen to the wallet, with its ledger row; answers the balance after. */
-  credit(tx: Transaction, userId: number, fen: number): Promise<number>;
+  /** Adds fen to the wallet, with its ledger row naming what gave it; answers the balance after. */
+  credit(tx: Transaction, userId: number, fen: number, reason: 'cdkey' | 'raffle'): Promise<number>;
   /** Takes fen from the wallet for a donation, with its ledger row; answers the balance after, or refuses when it is not enough. */
   donate(tx: Transaction, userId: number, fen: number): Promise<number>;
   /** Adds days of cloud idling, from now or from the end of the plan running. */
@@ -34,7 +34,7 @@ declare module 'fastify' {
 
 export function commerceGrants(jobs: Jobs): CommerceGrants {
   return {
-    credit: (tx, userId, fen) => changeBalance(tx, userId, fen, 'cdkey', null),
+    credit: (tx, userId, fen, reason) => changeBalance(tx, userId, fen, reason, null),
     donate: (tx, userId, fen) => changeBalance(tx, userId, -fen, 'donation', null),
 
     async extendMembership(tx, userId, days) {

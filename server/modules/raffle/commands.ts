@@ -1,0 +1,151 @@
+/**
+ * The operators' commands about raffles: `raffle create|list|show|close|value|draw`.
+ * A draw made here is told to open raffle pages through the hub.
+ */
+import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
+import type { RaffleSummary, RaffleWinnerEntry } from '#contract/admin.ts';
+import { hubEvents } from '#contract/realtime.ts';
+import { UsageError, type AdminCommand, type CommandContext, type RunCommand } from '../../cli/command.ts';
+import type { Database } from '../../db/open.ts';
+import { raffleEntries, raffles } from '../../db/schema.ts';
+import { coverStore, createRaffle, readDefinition, storeCover } from './definition.ts';
+import { drawRaffle } from './draws.ts';
+import { stateOf, type RaffleRow } from './raffles.ts';
+
+const summary = (row: RaffleRow): RaffleSummary => ({
+  id: row.id,
+  kind: row.kind,
+  title: row.title.en,
+  state: stateOf(row),
+  opensAt: row.opensAt.toISOString(),
+  closesAt: row.closesAt.toISOString(),
+  drawAt: row.drawAt?.toISOString() ?? null,
+  drawnAt: row.drawnAt?.toISOString() ?? null,
+  entrants: row.entrants,
+  stock: row.stock,
+  commitment: row.seedHash,
+  publicSource: row.publicSource,
+  publicValue: row.publicValue,
+});
+
+async function winnersOf(db: Database, row: RaffleRow): Promise<RaffleWinnerEntry[]> {
+  const entries = await db
+    .select()
+    .from(raffleEntries)
+    .where(and(eq(raffleEntries.raffleId, row.id), isNotNull(raffleEntries.drawOrder)))
+    .orderBy(asc(raffleEntries.drawOrder));
+  return entries.map((entry) => ({
+    place: entry.drawOrder!,
+    number: entry.number,
+    userId: entry.userId,
+    prize: row.prizes[entry.prize!]?.Name.en ?? String(entry.prize),
+    claimedAt: entry.claimedAt?.toISOString() ?? null,
+  }));
+}
+
+type Name = 'raffle create' | 'raffle show' | 'raffle close' | 'raffle value' | 'raffle draw';
+
+async function answer(db: Database, command: Name, row: RaffleRow | null, refused: string | null = null, pushed = false) {
+  return { command, raffle: row && summary(row), winners: row ? await winnersOf(db, row) : [], refused, pushed };
+}
+
+function oneId(name: string, word: string | undefined): number {
+  if (!word || !/^[1-9][0-9]{0,9}$/.test(word)) throw new UsageError(`${name} takes a raffle id (raffle list shows them)`);
+  return Number(word);
+}
+
+async function find(db: Database, id: number): Promise<RaffleRow | null> {
+  const [row] = await db.select().from(raffles).where(eq(raffles.id, id));
+  return row ?? null;
+}
+
+/** Tells open raffle pages that a raffle was drawn; false when no server or backplane is reachable from here. */
+async function announceDraw(context: CommandContext, raffleId: number): Promise<boolean> {
+  if (!context.pusher) return false;
+  await context.pusher.broadcast(hubEvents.raffleDrawn, [{ RaffleId: raffleId }]);
+  return true;
+}
+
+const byId = (name: 'raffle show' | 'raffle close', run: (context: CommandContext, row: RaffleRow) => Promise<Awaited<ReturnType<typeof answer>>>) => ({
+  name,
+  usage:
+    name === 'raffle show'
+      ? 'raffle show <id>                a raffle, with its winners once drawn'
+      : 'raffle close <id>               end registration (or an instant raffle) now',
+  parse(rest: string[]): RunCommand {
+    if (rest.length !== 1) throw new UsageError(`${name} takes one raffle id`);
+    const id = oneId(name, rest[0]);
+    return async (context) => {
+      const row = await find(context.db, id);
+      return row ? run(context, row) : answer(context.db, name, null);
+    };
+  },
+});
+
+export const raffleCommands: AdminCommand[] = [
+  {
+    name: 'raffle create',
+    usage: 'raffle create --file <raffle.json>\n                                  a raffle as described in the file (README "Raffles")',
+    parse(rest) {
+      if (rest.length !== 2 || rest[0] !== '--file') throw new UsageError('raffle create takes --file <raffle.json>');
+      const file = rest[1];
+      return async (context) => {
+        const { definition, coverBytes } = await readDefinition(file).catch((error: Error) => {
+          throw new UsageError(error.message);
+        });
+        const cover = coverBytes && (await storeCover(coverStore(context.dataDir), coverBytes));
+        return answer(context.db, 'raffle create', await createRaffle(context.db, definition, cover));
+      };
+    },
+  },
+  {
+    name: 'raffle list',
+    usage: 'raffle list                     every raffle, newest first',
+    parse(rest) {
+      if (rest.length > 0) throw new UsageError('raffle list takes nothing more');
+      return async (context) => ({
+        command: 'raffle list',
+        raffles: (await context.db.select().from(raffles).orderBy(desc(raffles.opensAt), desc(raffles.id))).map(summary),
+      });
+    },
+  },
+  byId('raffle show', (context, row) => answer(context.db, 'raffle show', row)),
+  byId('raffle close', async (context, row) => {
+    if (stateOf(row) !== 'open' && stateOf(row) !== 'upcoming') return answer(context.db, 'raffle close', row, `it is ${stateOf(row)} already`);
+    const [closed] = await context.db.update(raffles).set({ closesAt: new Date() }).where(eq(raffles.id, row.id)).returning();
+    return answer(context.db, 'raffle close', closed);
+  }),
+  {
+    name: 'raffle value',
+    usage: 'raffle value <id> <value>       enter the public value for the scheduled draw, once it is published',
+    parse(rest) {
+      if (rest.length !== 2 || !rest[1].trim() || rest[1].length > 200) throw new UsageError('raffle value takes a raffle id and the public value (at most 200 characters)');
+      const id = oneId('raffle value', rest[0]);
+      const value = rest[1].trim();
+      return async (context) => {
+        const row = await find(context.db, id);
+        if (!row) return answer(context.db, 'raffle value', null);
+        // A value known while people can still register would let entries be placed to suit it.
+        const state = stateOf(row);
+        if (row.kind !== 'registration' || state !== 'closed') return answer(context.db, 'raffle value', row, `a public value is entered once registration has closed (it is ${state})`);
+        const [changed] = await context.db.update(raffles).set({ publicValue: value }).where(eq(raffles.id, id)).returning();
+        return answer(context.db, 'raffle value', changed);
+      };
+    },
+  },
+  {
+    name: 'raffle draw',
+    usage: 'raffle draw <id> [--public-value <value>]\n                                  draw now (closing registration), with the value given or the one entered',
+    parse(rest) {
+      const id = oneId('raffle draw', rest[0]);
+      let value: string | undefined;
+      if (rest.length === 3 && rest[1] === '--public-value' && rest[2].trim() && rest[2].length <= 200) value = rest[2].trim();
+      else if (rest.length !== 1) throw new UsageError('raffle draw takes a raffle id and optionally --public-value <value> (at most 200 characters)');
+      return async (context) => {
+        const outcome = await drawRaffle(context.db, id, value);
+        if (!outcome.drawn) return answer(context.db, 'raffle draw', outcome.raffle, outcome.raffle ? outcome.refused : null);
+        return answer(context.db, 'raffle draw', outcome.raffle, null, await announceDraw(context, id));
+      };
+    },
+  },
+];

@@ -1,0 +1,139 @@
+/**
+ * The raffle module (contract/raffle.ts): the §7 calls under
+ * /komaasharu/raffle with §9's cache times, the scheduled draws (a pg-boss
+ * schedule, so a draw due while the server was down happens when it is back),
+ * the pushes that keep open raffle pages live, the covers, and the demo
+ * raffles. Prizes are granted by the commerce module (`app.commerce`), inside
+ * the claim's or the instant draw's transaction.
+ */
+import fastifyStatic from '@fastify/static';
+import fp from 'fastify-plugin';
+import { hubEvents } from '#contract/realtime.ts';
+import { raffleCacheMs, raffleCalls, raffleCoversPath } from '#contract/raffle.ts';
+import { registerRoute } from '../../http/route.ts';
+import { coverStore } from './definition.ts';
+import { seedDemoRaffles } from './demo.ts';
+import { claimPrize, drawRaffle, drawsJob, dueDraws, waitingForValue, type PrizeGranter } from './draws.ts';
+import { drawInstant, instantHistory, rotateSeed } from './instant.ts';
+import { findRaffle, numberOf, ownResult, rafflePage, register, registrationCount, toInfo, winnerPage } from './raffles.ts';
+
+const seconds = (ms: number) => Math.round(ms / 1000);
+/** Public answers any cache may keep; a user's own answers only their browser. */
+const publicFor = (ms: number) => `public, max-age=${seconds(ms)}`;
+const privateFor = (ms: number) => `private, max-age=${seconds(ms)}`;
+
+/** Live registration counts go out at most this often per raffle: a rush of registrations is one push a second, not one each. */
+const countPushMs = 1_000;
+
+export default fp(
+  async (app) => {
+    const { db, jobs } = app;
+    const covers = coverStore(app.config.DATA_DIR);
+    const coverBase = `${(app.config.PUBLIC_API_URL ?? '').replace(/\/$/, '')}/api${raffleCoversPath}/`;
+    const coverUrl = (name: string) => coverBase + name;
+    await app.register(fastifyStatic, { root: covers.root, prefix: `${raffleCoversPath}/`, decorateReply: false, index: false, list: false, maxAge: '365d', immutable: true });
+
+    if (app.config.DEMO_DATA && (await seedDemoRaffles(db))) app.log.info('Seeded the demo raffles');
+
+    const grantPrize: PrizeGranter = async (tx, userId, grant) => {
+      if (grant.Kind === 'wallet') await app.commerce.credit(tx, userId, grant.Amount, 'raffle');
+      else await app.commerce.extendMembership(tx, userId, grant.Days);
+    };
+
+    const pendingCounts = new Map<number, ReturnType<typeof setTimeout>>();
+    const pushCountSoon = (raffleId: number) => {
+      if (pendingCounts.has(raffleId)) return;
+      const timer = setTimeout(() => {
+        pendingCounts.delete(raffleId);
+        registrationCount(db, raffleId)
+          .then((count) => app.hub.broadcast(hubEvents.raffleCount, [{ RaffleId: raffleId, Count: count }]))
+          .catch((error: unknown) => app.log.warn({ err: error }, 'could not push a raffle registration count'));
+      }, countPushMs);
+      timer.unref();
+      pendingCounts.set(raffleId, timer);
+    };
+    app.addHook('onClose', async () => {
+      for (const timer of pendingCounts.values()) clearTimeout(timer);
+    });
+
+    const announceDraw = (raffleId: number) =>
+      app.hub.broadcast(hubEvents.raffleDrawn, [{ RaffleId: raffleId }]).catch((error: unknown) => app.log.warn({ err: error }, 'could not push a raffle draw'));
+
+    registerRoute(app, raffleCalls.info, async ({ params, reply }) => {
+      reply.header('cache-control', publicFor(raffleCacheMs.info));
+      return { data: toInfo(await findRaffle(db, params.id), coverUrl) };
+    });
+
+    registerRoute(app, raffleCalls.list, async ({ params, reply }) => {
+      reply.header('cache-control', publicFor(raffleCacheMs.info));
+      return { data: await rafflePage(db, coverUrl, params.a, params.b) };
+    });
+
+    registerRoute(app, raffleCalls.winners, async ({ params, reply }) => {
+      await findRaffle(db, params.id);
+      reply.header('cache-control', publicFor(raffleCacheMs.result));
+      return { data: await winnerPage(db, params.id, params.a, params.b) };
+    });
+
+    registerRoute(app, raffleCalls.isRegistration, async ({ auth, params, reply }) => {
+      await findRaffle(db, params.id);
+      reply.header('cache-control', privateFor(raffleCacheMs.registration));
+      return { data: (await numberOf(db, params.id, auth.userId)) !== null };
+    });
+
+    registerRoute(app, raffleCalls.participationNumber, async ({ auth, params, reply }) => {
+      await findRaffle(db, params.id);
+      reply.header('cache-control', privateFor(raffleCacheMs.registration));
+      return { data: await numberOf(db, params.id, auth.userId) };
+    });
+
+    registerRoute(app, raffleCalls.registrationCount, async ({ params, reply }) => {
+      reply.header('cache-control', privateFor(raffleCacheMs.info));
+      return { data: await registrationCount(db, params.id) };
+    });
+
+    registerRoute(app, raffleCalls.registration, async ({ auth, params }) => {
+      const { registration, fresh } = await register(db, params.id, auth.userId);
+      if (fresh) pushCountSoon(params.id);
+      return { data: registration, messageKey: 'raffleRegistered' as const, messageParams: { number: String(registration.Number) } };
+    });
+
+    registerRoute(app, raffleCalls.result, async ({ auth, params, reply }) => {
+      reply.header('cache-control', privateFor(raffleCacheMs.result));
+      return { data: await ownResult(db, params.id, auth.userId) };
+    });
+
+    registerRoute(app, raffleCalls.claim, async ({ auth, params }) => ({
+      data: await claimPrize(db, grantPrize, params.id, auth.userId),
+      messageKey: 'prizeClaimedNow' as const,
+    }));
+
+    registerRoute(app, raffleCalls.forthwithRaffle, async ({ auth, params, body }) => ({
+      data: await drawInstant(db, grantPrize, params.id, auth.userId, body.ClientSeed),
+    }));
+
+    registerRoute(app, raffleCalls.forthwithRaffleResults, async ({ auth, params }) => ({ data: await instantHistory(db, params.id, auth.userId) }));
+
+    registerRoute(app, raffleCalls.rotateSeed, async ({ auth, params }) => ({ data: await rotateSeed(db, params.id, auth.userId) }));
+
+    const toldWaiting = new Set<number>();
+    // Every minute, draws that are due; one instance at a time (singleton), and a draw is made once however often it is asked for.
+    await jobs.createQueue(drawsJob, { policy: 'singleton', retryLimit: 0 });
+    await jobs.schedule(drawsJob, '* * * * *');
+    await jobs.work(drawsJob, async () => {
+      for (const { id } of await dueDraws(db)) {
+        const outcome = await drawRaffle(db, id);
+        if (outcome.drawn) {
+          app.log.info({ raffle: id }, 'drew a raffle');
+          await announceDraw(id);
+        }
+      }
+      for (const { id } of await waitingForValue(db)) {
+        if (toldWaiting.has(id)) continue;
+        toldWaiting.add(id);
+        app.log.warn({ raffle: id }, 'a raffle is due but has no public value: npm run admin -- raffle value <id> <value>');
+      }
+    });
+  },
+  { name: 'raffle', dependencies: ['database', 'hub', 'commerce'] },
+);
