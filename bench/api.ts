@@ -20,7 +20,7 @@ import { SUCCESS } from '#contract/envelope.ts';
 import { identity, system } from '#contract/identity.ts';
 import { createSealer, importPublicKey } from '../src/lib/api/crypto.ts';
 import { runBenchmark, startServerChild } from './child-server.ts';
-import { productionSettings } from '../tests/integration/production-settings.ts';
+import { deploymentEnv } from './server-env.ts';
 
 /** The part of autocannon's programmatic API used here (the package ships no types). */
 interface CannonOptions {
@@ -61,23 +61,11 @@ const root = path.resolve(import.meta.dirname, '..');
 const work = mkdtempSync(path.join(tmpdir(), 'bench-api-'));
 /** The account the server creates for the benchmark to log in with. */
 const account = { phone: '+15550100001', password: 'bench-password-2026' };
-const siteDir = path.join(work, 'site');
-mkdirSync(siteDir);
 
 async function run(): Promise<void> {
   const { child, ready } = await startServerChild<{ port: number }>(path.join(import.meta.dirname, 'api-server.ts'), {
-    ...process.env,
-    DATABASE_URL: 'memory://',
-    DATA_DIR: path.join(work, 'data'),
-    LOG_LEVEL: 'warn',
     // As a deployment runs: no development stand-ins, and answers not checked against the contract.
-    NODE_ENV: 'production',
-    DEMO_DATA: 'false',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    IDENTITY_RATE_LIMIT_PER_MINUTE: '100000000',
-    SITE_DIR: siteDir,
-    // Gateways and payment provider settings that the benchmark never calls.
-    ...productionSettings,
+    ...deploymentEnv(work, 'memory://'),
     BENCH_ACCOUNT: account.phone,
     BENCH_PASSWORD: account.password,
   });

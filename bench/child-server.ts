@@ -1,13 +1,14 @@
 /**
- * The server child the API and hub benchmarks share, both sides of it.
- * The parent (`api.ts`, `hub.ts`): `startServerChild` forks a server script
- * with an environment and waits for its first IPC message, which carries the
- * port it listens on; `stopServerChild` stops it; `runBenchmark` runs the
- * benchmark, reports a failure, and stops the child and removes the temporary
- * work folder at the end, or kills the child and removes the folder on SIGINT
- * or SIGTERM.
- * The child (`api-server.ts`, `hub-server.ts`): `closeWithParent` closes the
- * app and exits on SIGINT or SIGTERM, or when the parent goes away.
+ * The server child the API, hub and raffle benchmarks share, both sides of it.
+ * The parent (`api.ts`, `hub.ts`, `raffle.ts`): `startServerChild` forks a
+ * server script with an environment and waits for its first IPC message, which
+ * carries the port it listens on; `serverRequests` asks it things over IPC
+ * afterwards; `stopServerChild` stops it; `runBenchmark` runs the benchmark,
+ * reports a failure, and stops the child and removes the temporary work folder
+ * at the end, or kills the child and removes the folder on SIGINT or SIGTERM.
+ * The child (`api-server.ts`, `hub-server.ts`, `raffle-server.ts`):
+ * `answerParent` answers those requests; `closeWithParent` closes the app and
+ * exits on SIGINT or SIGTERM, or when the parent goes away.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -50,6 +51,54 @@ export function startServerChild<Ready extends { port: number }>(
     // Kept for the child's life: a later 'error' (a failed kill or send) must not go unhandled.
     child.on('error', (error) => settle(() => reject(error)));
   });
+}
+
+/** One request to the server child over IPC; resolves with its answer (without `id` and `ok`). */
+export type AskServer = <T>(request: { type: string } & Record<string, unknown>) => Promise<T>;
+
+/**
+ * Requests to `child` over IPC, each sent as `{ id, type, … }` and settled by
+ * the child's answer with the same id (`answerParent`): resolved when `ok`,
+ * rejected with the server's error otherwise, after `timeoutMs`, or when the
+ * child exits first.
+ */
+export function serverRequests(child: ChildProcess, timeoutMs = 30_000): AskServer {
+  let nextId = 1;
+  /** Requests waiting for the server's answer; each `ask` knows the type its answer has. */
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  child.on('message', ({ id, ok, error, ...answer }: { id: number; ok: boolean; error?: string }) => {
+    const request = pending.get(id);
+    if (!request) return;
+    pending.delete(id);
+    if (ok) request.resolve(answer);
+    else request.reject(new Error(`The server failed a request: ${error}`));
+  });
+  child.once('exit', (code, signal) => {
+    const error = new Error(`The server exited (code ${code}, signal ${signal})`);
+    for (const request of pending.values()) request.reject(error);
+    pending.clear();
+  });
+  return <T>(request: { type: string } & Record<string, unknown>) => {
+    if (!child.connected) return Promise.reject(new Error('The server is not running'));
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error(`The server did not answer ${JSON.stringify(request)} within ${timeoutMs / 1000} s`));
+      }, timeoutMs);
+      pending.set(id, {
+        resolve: (value) => {
+          clearTimeout(timer);
+          resolve(value as T);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+      child.send({ ...request, id });
+    });
+  };
 }
 
 /** Stops the child: SIGTERM, then SIGKILL if it has not gone after 5 s. */
@@ -99,6 +148,22 @@ export async function runBenchmark(options: {
 }
 
 // ── The child side ───────────────────────────────────────────────────────────
+
+/**
+ * Answers the parent's requests (`serverRequests`): `{ id, ok: true, …answer }`
+ * with what `answer` gives, or `{ id, ok: false, error }` when it throws.
+ */
+export function answerParent<Request extends { type: string }>(answer: (request: Request) => object | Promise<object>): void {
+  if (!process.send) throw new Error(`${process.argv[1]} is started by its benchmark (it needs the IPC channel)`);
+  const send = process.send.bind(process);
+  process.on('message', async ({ id, ...request }: Request & { id: number }) => {
+    try {
+      send({ ...(await answer(request as unknown as Request)), id, ok: true });
+    } catch (error) {
+      send({ id, ok: false, error: error instanceof Error ? error.message : String(error) });
+    }
+  });
+}
 
 /** Closes `app` and exits on SIGINT or SIGTERM, or when the IPC channel to the parent closes: the server never outlives its benchmark. */
 export function closeWithParent(app: { close(): PromiseLike<unknown> }): void {

@@ -19,10 +19,9 @@ import { loadConfig } from '../server/config.ts';
 import { signToken } from '../server/crypto/signed.ts';
 import { demoAccount } from '../server/services/demo-account.ts';
 import { users } from '../server/db/schema.ts';
-import { closeWithParent } from './child-server.ts';
+import { answerParent, closeWithParent } from './child-server.ts';
 
 if (!process.send) throw new Error('bench/hub-server.ts is started by bench/hub.ts (it needs the IPC channel)');
-const send = process.send.bind(process);
 
 const app = await buildApp(loadConfig({ ...process.env }));
 const [demoUser] = await app.db.select({ id: users.id }).from(users).where(eq(users.phone, demoAccount.phone));
@@ -51,23 +50,16 @@ function stats() {
   };
 }
 
-type Request = { id: number; type: 'stats' } | { id: number; type: 'broadcast'; seq: number; target: string };
+type Request = { type: 'stats' } | { type: 'broadcast'; seq: number; target: string };
 
-process.on('message', async (request: Request) => {
-  try {
-    if (request.type === 'stats') {
-      send({ id: request.id, ok: true, ...stats() });
-    } else if (request.type === 'broadcast') {
-      const sentAt = now();
-      await app.hub.broadcast({ name: request.target, arguments: z.tuple([z.unknown()], z.unknown()) }, [{ seq: request.seq, sentAt }]);
-      // With one instance the backplane delivers synchronously: this is the time every socket took the frame.
-      send({ id: request.id, ok: true, sentAt, fanOutMs: now() - sentAt });
-    }
-  } catch (error) {
-    send({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) });
-  }
+answerParent<Request>(async (request) => {
+  if (request.type === 'stats') return stats();
+  const sentAt = now();
+  await app.hub.broadcast({ name: request.target, arguments: z.tuple([z.unknown()], z.unknown()) }, [{ seq: request.seq, sentAt }]);
+  // With one instance the backplane delivers synchronously: this is the time every socket took the frame.
+  return { sentAt, fanOutMs: now() - sentAt };
 });
 
 closeWithParent(app);
 
-send({ port, hubToken, userId: demoUser.id });
+process.send({ port, hubToken, userId: demoUser.id });

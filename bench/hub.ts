@@ -25,11 +25,11 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { WebSocket, type RawData } from 'ws';
 import { hubPath } from '#contract/realtime.ts';
-import { startPostgres, type TestPostgres } from '../tests/setup/postgres.ts';
-import { runBenchmark, startServerChild } from './child-server.ts';
+import { startDatabase, type BenchDatabase, type DatabaseKind } from './database.ts';
+import { percentile } from './stats.ts';
+import { runBenchmark, serverRequests, startServerChild, type AskServer } from './child-server.ts';
 
 const { values } = parseArgs({
   options: {
@@ -41,9 +41,9 @@ const { values } = parseArgs({
     database: { type: 'string', default: 'postgres' },
   },
 });
+if (values.database !== 'postgres' && values.database !== 'memory') throw new Error('--database must be postgres or memory');
 /** What the server runs on: PostgreSQL in its own process, as deployed, or PGlite inside the server's process. */
-const databaseKind = values.database;
-if (databaseKind !== 'postgres' && databaseKind !== 'memory') throw new Error('--database must be postgres or memory');
+const databaseKind: DatabaseKind = values.database;
 const clientCount = Number(values.clients);
 const broadcasts = Number(values.broadcasts);
 const warmup = Number(values.warmup);
@@ -88,9 +88,8 @@ interface ServerStats {
 }
 
 let child: ChildProcess | undefined;
-let nextRequestId = 1;
-/** Requests waiting for the server's answer; each `ask` knows the type its answer has. */
-const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+/** Requests to the server over IPC, once it runs. */
+let ask: AskServer = () => Promise.reject(new Error('The server is not running'));
 
 /** Forks the server on `databaseUrl` and resolves with its port and a hub token for the demo user once it listens. */
 async function startServer(databaseUrl: string): Promise<{ port: number; hubToken: string; userId: number }> {
@@ -113,48 +112,12 @@ async function startServer(databaseUrl: string): Promise<{ port: number; hubToke
   );
   child = server;
   if (typeof ready.hubToken !== 'string') throw new Error(`Unexpected message from the server: ${JSON.stringify(ready)}`);
-  server.on('message', (answer: { id: number; ok: boolean; error?: string }) => {
-    const request = pending.get(answer.id);
-    if (!request) return;
-    pending.delete(answer.id);
-    if (answer.ok) request.resolve(answer);
-    else request.reject(new Error(`The server failed a request: ${answer.error}`));
-  });
-  server.once('exit', (code, signal) => {
-    const error = new Error(`The server exited (code ${code}, signal ${signal})`);
-    for (const request of pending.values()) request.reject(error);
-    pending.clear();
-  });
+  ask = serverRequests(server);
   return { port: ready.port, hubToken: ready.hubToken, userId: ready.userId ?? 0 };
 }
 
-/** One request to the server over IPC. */
-function ask<T>(request: Record<string, unknown>): Promise<T> {
-  const server = child;
-  if (!server?.connected) return Promise.reject(new Error('The server is not running'));
-  const id = nextRequestId++;
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      pending.delete(id);
-      reject(new Error(`The server did not answer ${JSON.stringify(request)} within 30 s`));
-    }, 30_000);
-    pending.set(id, {
-      resolve: (value) => {
-        clearTimeout(timer);
-        resolve(value as T);
-      },
-      reject: (error) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    });
-    server.send({ id, ...request });
-  });
-}
-
 async function serverStats(): Promise<ServerStats> {
-  const { id: _id, ok: _ok, ...stats } = await ask<ServerStats & { id: number; ok: boolean }>({ type: 'stats' });
-  return stats;
+  return ask<ServerStats>({ type: 'stats' });
 }
 
 // ── The clients ──────────────────────────────────────────────────────────────
@@ -176,11 +139,6 @@ let duplicates = 0;
 const unexpected: string[] = [];
 /** Connections that ended after their handshake while the benchmark still needed them. */
 const dropped: string[] = [];
-
-function percentile(sorted: ArrayLike<number>, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 /** POST …/negotiate?negotiateVersion=1 over the keep-alive agent. */
 function negotiate(port: number, agent: http.Agent): Promise<{ connectionToken?: string; availableTransports?: Array<{ transport: string }> }> {
@@ -311,31 +269,14 @@ async function closeClients(): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The throwaway PostgreSQL with --database postgres, once started. */
-let postgres: TestPostgres | undefined;
+/** Stops the database the server runs on, once started. */
+let stopDatabase: BenchDatabase['stop'] = async () => {};
 
 // ── The run ──────────────────────────────────────────────────────────────────
 
-/** Starts the database the server runs on: its URL, a label for the tables, and what hub.json records of it. */
-async function startDatabase(): Promise<{ url: string; label: string; record: Record<string, string> }> {
-  if (databaseKind === 'memory') {
-    console.log('Database: in-memory PGlite, inside the server process');
-    return { url: 'memory://', label: 'in-memory PGlite', record: { kind: 'memory' } };
-  }
-  const source = process.env.TEST_POSTGRES_URL ? 'TEST_POSTGRES_URL' : 'throwaway';
-  postgres = await startPostgres();
-  const client = new pg.Client({ connectionString: postgres.url });
-  await client.connect();
-  const version = ((await client.query<{ server_version: string }>('show server_version')).rows[0]?.server_version ?? 'unknown').split(' ')[0];
-  await client.end();
-  console.log(
-    `Database: PostgreSQL ${version}, ${source === 'throwaway' ? 'a throwaway server (tests/setup/postgres.ts)' : 'from TEST_POSTGRES_URL'} in its own process`,
-  );
-  return { url: postgres.url, label: `PostgreSQL ${version}`, record: { kind: 'postgres', version, source } };
-}
-
 async function run(): Promise<void> {
-  const database = await startDatabase();
+  const database = await startDatabase(databaseKind, work);
+  stopDatabase = database.stop;
   const { port, hubToken, userId } = await startServer(database.url);
   console.log(`Server (pid ${child?.pid}) listening on http://127.0.0.1:${port}; hub token for the demo user ${userId}`);
 
@@ -576,5 +517,5 @@ await runBenchmark({
   run,
   // The clients go first, so the server sees them close.
   beforeStop: closeClients,
-  afterStop: async () => postgres?.stop(),
+  afterStop: () => stopDatabase(),
 });

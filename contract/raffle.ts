@@ -155,7 +155,12 @@ const pageOf = { a: number(100_000), b: number(raffleRules.maxPageSize) };
 /** `GET {path}`: a raffle by id, or `current` (the registration raffle to show now) or `forthwith` (the instant raffle running). */
 export const RaffleRef = z.union([z.literal('current'), z.literal('forthwith'), raffleId]);
 
-const call = <const M extends 'GET' | 'POST', const P extends string>(method: M, path: P) => ({ method, path: `${raffleBase}${path}` as const, encrypted: false as const, shape: 'envelope' as const });
+const call = <const M extends 'GET' | 'POST', const P extends string>(method: M, path: P) => ({
+  method,
+  path: `${raffleBase}${path}` as const,
+  encrypted: false as const,
+  shape: 'envelope' as const,
+});
 
 export const raffleCalls = {
   info: route({ ...call('GET', '/:id'), auth: 'none', params: z.object({ id: RaffleRef }), request: Empty, response: RaffleInfo }),

@@ -134,10 +134,18 @@ function raffleDetail(result: Extract<CommandResult, { raffle: unknown }>): stri
     ? `\n\nCommitment    ${raffle.commitment}\nPublic source ${raffle.publicSource?.en ?? '-'}\nPublic value  ${orDash(raffle.publicValue)}\nDrawn         ${raffle.drawnAt ? time(raffle.drawnAt) : '-'}`
     : '';
   const drawn = winners.length
-    ? `\n\nWinners (${winners.length})\n${indent(table(['PLACE', 'NUMBER', 'USER', 'PRIZE', 'CLAIMED'], winners.map((w) => [w.place, w.number, w.userId ?? '(deleted)', w.prize, w.claimedAt ? time(w.claimedAt) : '-'])))}`
+    ? `\n\nWinners (${winners.length})\n${indent(
+        table(
+          ['PLACE', 'NUMBER', 'USER', 'PRIZE', 'CLAIMED'],
+          winners.map((w) => [w.place, w.number, w.userId ?? '(deleted)', w.prize, w.claimedAt ? time(w.claimedAt) : '-']),
+        ),
+      )}`
     : '';
   const refused = result.refused ? `\n\nNothing done: ${result.refused}.` : '';
-  const pushed = result.command === 'raffle draw' && !result.refused ? `\n\n${result.pushed ? 'Open raffle pages were told.' : 'No server could be reached to tell open pages; they see the draw on their next load.'}` : '';
+  const pushed =
+    result.command === 'raffle draw' && !result.refused
+      ? `\n\n${result.pushed ? 'Open raffle pages were told.' : 'No server could be reached to tell open pages; they see the draw on their next load.'}`
+      : '';
   return `${table(raffleHeaders, [raffleRow(raffle)])}${proof}${drawn}${refused}${pushed}`;
 }
 

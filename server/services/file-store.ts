@@ -5,6 +5,8 @@
  * file.
  */
 import { randomBytes } from 'node:crypto';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
 import { mkdirSync } from 'node:fs';
 import { rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,4 +36,17 @@ export class FolderStore {
   async remove(name: string): Promise<void> {
     await rm(this.#pathOf(name), { force: true });
   }
+}
+
+/** Serves a store's files under `prefix`: a name never changes meaning, so browsers keep a file for good. */
+export async function serveStore(app: FastifyInstance, store: FolderStore, prefix: string): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: store.root,
+    prefix: `${prefix}/`,
+    decorateReply: false,
+    index: false,
+    list: false,
+    maxAge: '365d',
+    immutable: true,
+  });
 }

@@ -70,7 +70,7 @@ export function deviceId(): string {
 }
 
 /** What cached answers of a login are kept under: a part of its token, or null (nothing is fetched) when logged out. */
-const $tokenKey = computed($authToken, (current) => (isTokenValid(current) ? current.AccessToken.slice(0, 16) : null));
+export const $tokenKey = computed($authToken, (current) => (isTokenValid(current) ? current.AccessToken.slice(0, 16) : null));
 
 /** A call made at most once per login and cache time (spec §9): kept under the login's key, not refetched on focus, not retried by itself. */
 export function perLoginStore<T>(prefix: string, cacheTime: number, fetcher: () => Promise<T>) {

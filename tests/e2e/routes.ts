@@ -81,6 +81,7 @@ export const routes: Array<{ path: string; title: Title; chrome?: false }> = [
   { path: '/activate/help', title: page('activate-help') },
   { path: '/raffle', title: ui('raffle.title') },
   { path: '/raffle/forthwith', title: ui('raffle.forthwith.title') },
+  { path: '/raffle/verify', title: ui('raffle.verify.title') },
   { path: '/payment', title: ui('pay.title'), chrome: false },
   { path: '/search', title: ui('search.title') },
   { path: '/account/login', title: ui('login.title') },

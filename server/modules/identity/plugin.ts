@@ -4,10 +4,9 @@
  * account. A session that ends closes its live hub connections at once.
  */
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import { avatarFilesPath } from '#contract/account.ts';
-import { FolderStore } from '../../services/file-store.ts';
+import { FolderStore, serveStore } from '../../services/file-store.ts';
 import { accountRoutes } from './account-routes.ts';
 import { seedDemoAccount } from './demo.ts';
 import { pruneDeviceRequests } from './device-login.ts';
@@ -31,15 +30,7 @@ export default fp(
     if (app.config.DEMO_DATA && (await seedDemoAccount(app.db))) app.log.info('Seeded the demo account');
     app.decorate('authenticate', (accessToken: string) => sessions.authenticate(accessToken));
     const avatars = new FolderStore(path.join(app.config.DATA_DIR, 'uploads', 'avatars'));
-    await app.register(fastifyStatic, {
-      root: avatars.root,
-      prefix: `${avatarFilesPath}/`,
-      decorateReply: false,
-      index: false,
-      list: false,
-      maxAge: '365d',
-      immutable: true,
-    });
+    await serveStore(app, avatars, avatarFilesPath);
     accountRoutes(app, sessions, users, avatars);
     await identityRoutes(app, sessions, users);
   },

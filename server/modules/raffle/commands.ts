@@ -88,11 +88,15 @@ export const raffleCommands: AdminCommand[] = [
     usage: 'raffle create --file <raffle.json>\n                                  a raffle as described in the file (README "Raffles")',
     parse(rest) {
       if (rest.length !== 2 || rest[0] !== '--file') throw new UsageError('raffle create takes --file <raffle.json>');
-      const file = rest[1];
+      // Checked here, before anything runs: an error thrown while running is a failed call, and its message would not reach the operator.
+      let read: ReturnType<typeof readDefinition>;
+      try {
+        read = readDefinition(rest[1]);
+      } catch (error) {
+        throw new UsageError(error instanceof Error ? error.message : String(error));
+      }
+      const { definition, coverBytes } = read;
       return async (context) => {
-        const { definition, coverBytes } = await readDefinition(file).catch((error: Error) => {
-          throw new UsageError(error.message);
-        });
         const cover = coverBytes && (await storeCover(coverStore(context.dataDir), coverBytes));
         return answer(context.db, 'raffle create', await createRaffle(context.db, definition, cover));
       };
@@ -119,7 +123,8 @@ export const raffleCommands: AdminCommand[] = [
     name: 'raffle value',
     usage: 'raffle value <id> <value>       enter the public value for the scheduled draw, once it is published',
     parse(rest) {
-      if (rest.length !== 2 || !rest[1].trim() || rest[1].length > 200) throw new UsageError('raffle value takes a raffle id and the public value (at most 200 characters)');
+      if (rest.length !== 2 || !rest[1].trim() || rest[1].length > 200)
+        throw new UsageError('raffle value takes a raffle id and the public value (at most 200 characters)');
       const id = oneId('raffle value', rest[0]);
       const value = rest[1].trim();
       return async (context) => {
@@ -127,7 +132,8 @@ export const raffleCommands: AdminCommand[] = [
         if (!row) return answer(context.db, 'raffle value', null);
         // A value known while people can still register would let entries be placed to suit it.
         const state = stateOf(row);
-        if (row.kind !== 'registration' || state !== 'closed') return answer(context.db, 'raffle value', row, `a public value is entered once registration has closed (it is ${state})`);
+        if (row.kind !== 'registration' || state !== 'closed')
+          return answer(context.db, 'raffle value', row, `a public value is entered once registration has closed (it is ${state})`);
         const [changed] = await context.db.update(raffles).set({ publicValue: value }).where(eq(raffles.id, id)).returning();
         return answer(context.db, 'raffle value', changed);
       };
@@ -135,7 +141,8 @@ export const raffleCommands: AdminCommand[] = [
   },
   {
     name: 'raffle draw',
-    usage: 'raffle draw <id> [--public-value <value>]\n                                  draw now (closing registration), with the value given or the one entered',
+    usage:
+      'raffle draw <id> [--public-value <value>]\n                                  draw now (closing registration), with the value given or the one entered',
     parse(rest) {
       const id = oneId('raffle draw', rest[0]);
       let value: string | undefined;

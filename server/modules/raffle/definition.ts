@@ -5,7 +5,7 @@
  * and the cover, if any, is re-encoded and stored by its content hash.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import * as z from 'zod/mini';
@@ -69,13 +69,17 @@ export async function storeCover(store: FolderStore, bytes: Uint8Array): Promise
   return name;
 }
 
-/** Reads and checks a definition file; the message says what is wrong, for the operator. */
-export async function readDefinition(file: string): Promise<{ definition: RaffleDefinition; coverBytes: Buffer | null }> {
+/**
+ * Reads and checks a definition file; the message says what is wrong, for the
+ * operator. Synchronous, so the command's parse can call it: a bad file is then
+ * a usage error the CLI explains, not a failed call to the server.
+ */
+export function readDefinition(file: string): { definition: RaffleDefinition; coverBytes: Buffer | null } {
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(file, 'utf8'));
+    json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`Could not read ${file} as JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`Could not read ${file} as JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const parsed = RaffleDefinition.safeParse(json);
   if (!parsed.success) {
@@ -83,7 +87,12 @@ export async function readDefinition(file: string): Promise<{ definition: Raffle
     throw new Error(`${file}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
   }
   const coverFile = parsed.data.Cover && path.resolve(path.dirname(file), parsed.data.Cover);
-  return { definition: parsed.data, coverBytes: coverFile ? await readFile(coverFile) : null };
+  if (!coverFile) return { definition: parsed.data, coverBytes: null };
+  try {
+    return { definition: parsed.data, coverBytes: readFileSync(coverFile) };
+  } catch (error) {
+    throw new Error(`${file}: Cover: could not read ${coverFile}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
 }
 
 export async function createRaffle(db: Database, definition: RaffleDefinition, coverName: string | null) {

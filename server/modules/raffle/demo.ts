@@ -21,7 +21,7 @@ const publicSource: LocalizedText = {
   'zh-TW': '報名截止後首期福利彩票「雙色球」開獎號碼（依開獎公告的順序書寫，如 03 07 12 19 25 31 + 09）',
   en: 'The winning numbers of the first China Welfare Lottery "Shuang Se Qiu" draw after registration closes, written as announced (e.g. 03 07 12 19 25 31 + 09)',
   es: 'Los números ganadores del primer sorteo «Shuang Se Qiu» de la Lotería de Bienestar de China tras el cierre de la inscripción, escritos como se anuncian (p. ej., 03 07 12 19 25 31 + 09)',
-  it: "I numeri vincenti della prima estrazione «Shuang Se Qiu» della Lotteria del Welfare cinese dopo la chiusura delle iscrizioni, scritti come annunciati (ad es. 03 07 12 19 25 31 + 09)",
+  it: 'I numeri vincenti della prima estrazione «Shuang Se Qiu» della Lotteria del Welfare cinese dopo la chiusura delle iscrizioni, scritti come annunciati (ad es. 03 07 12 19 25 31 + 09)',
   ja: 'エントリー締切後最初の中国福祉宝くじ「双色球」の当選番号（発表どおりの順序で表記。例：03 07 12 19 25 31 + 09）',
   ko: '응모 마감 후 첫 중국 복지복권 "솽써추" 추첨의 당첨 번호(발표된 순서대로 표기, 예: 03 07 12 19 25 31 + 09)',
   ru: 'Выигрышные номера первого тиража китайской благотворительной лотереи «Шуанседю» после окончания регистрации, записанные так, как их объявили (например, 03 07 12 19 25 31 + 09)',
@@ -159,7 +159,10 @@ export async function seedDemoRaffles(db: Database): Promise<boolean> {
     .values(Array.from({ length: demoEntrants }, (_, i) => ({ nickname: `${players[i % players.length]}${i >= players.length ? i : ''}` })))
     .returning({ id: users.id });
   await db.insert(raffleEntries).values(entrants.map((user, i) => ({ raffleId: past.id, number: i + 1, userId: user.id })));
-  await db.update(raffles).set({ entrants: demoEntrants }).where(sql`${raffles.id} = ${past.id}`);
+  await db
+    .update(raffles)
+    .set({ entrants: demoEntrants })
+    .where(sql`${raffles.id} = ${past.id}`);
   await drawRaffle(db, past.id, demoPublicValue);
   return true;
 }

@@ -37,7 +37,12 @@ export async function drawRaffle(db: Database, id: number, publicValue?: string)
     const value = publicValue ?? raffle.publicValue;
     if (!value) return { drawn: false, raffle, refused: 'no public value' };
 
-    const winners = await drawWinners({ seed: raffle.seed!, publicValue: value, entrants: raffle.entrants, quantities: raffle.prizes.map((prize) => prize.Quantity) });
+    const winners = await drawWinners({
+      seed: raffle.seed!,
+      publicValue: value,
+      entrants: raffle.entrants,
+      quantities: raffle.prizes.map((prize) => prize.Quantity),
+    });
     if (winners.length > 0) {
       await tx.execute(sql`
         update raffle_entries set prize = won.prize, draw_order = won.place::int
@@ -75,7 +80,9 @@ export async function waitingForValue(db: Database): Promise<Array<{ id: number 
   return db
     .select({ id: raffles.id })
     .from(raffles)
-    .where(and(eq(raffles.kind, 'registration'), isNull(raffles.drawnAt), isNull(raffles.canceledAt), lte(raffles.drawAt, sql`now()`), isNull(raffles.publicValue)));
+    .where(
+      and(eq(raffles.kind, 'registration'), isNull(raffles.drawnAt), isNull(raffles.canceledAt), lte(raffles.drawAt, sql`now()`), isNull(raffles.publicValue)),
+    );
 }
 
 /** Makes a prize's grant inside the claim's transaction (the commerce module's). */

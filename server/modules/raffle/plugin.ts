@@ -6,11 +6,11 @@
  * raffles. Prizes are granted by the commerce module (`app.commerce`), inside
  * the claim's or the instant draw's transaction.
  */
-import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import { hubEvents } from '#contract/realtime.ts';
 import { raffleCacheMs, raffleCalls, raffleCoversPath } from '#contract/raffle.ts';
 import { registerRoute } from '../../http/route.ts';
+import { serveStore } from '../../services/file-store.ts';
 import { coverStore } from './definition.ts';
 import { seedDemoRaffles } from './demo.ts';
 import { claimPrize, drawRaffle, drawsJob, dueDraws, waitingForValue, type PrizeGranter } from './draws.ts';
@@ -31,7 +31,7 @@ export default fp(
     const covers = coverStore(app.config.DATA_DIR);
     const coverBase = `${(app.config.PUBLIC_API_URL ?? '').replace(/\/$/, '')}/api${raffleCoversPath}/`;
     const coverUrl = (name: string) => coverBase + name;
-    await app.register(fastifyStatic, { root: covers.root, prefix: `${raffleCoversPath}/`, decorateReply: false, index: false, list: false, maxAge: '365d', immutable: true });
+    await serveStore(app, covers, raffleCoversPath);
 
     if (app.config.DEMO_DATA && (await seedDemoRaffles(db))) app.log.info('Seeded the demo raffles');
 
@@ -57,7 +57,9 @@ export default fp(
     });
 
     const announceDraw = (raffleId: number) =>
-      app.hub.broadcast(hubEvents.raffleDrawn, [{ RaffleId: raffleId }]).catch((error: unknown) => app.log.warn({ err: error }, 'could not push a raffle draw'));
+      app.hub
+        .broadcast(hubEvents.raffleDrawn, [{ RaffleId: raffleId }])
+        .catch((error: unknown) => app.log.warn({ err: error }, 'could not push a raffle draw'));
 
     registerRoute(app, raffleCalls.info, async ({ params, reply }) => {
       reply.header('cache-control', publicFor(raffleCacheMs.info));

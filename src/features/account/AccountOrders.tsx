@@ -8,7 +8,7 @@ import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { itemText } from '@/lib/order-text.ts';
-import { Pager } from './Pager.tsx';
+import { Pager } from '@/components/Pager.tsx';
 
 interface Props {
   strings: Strings<KeysUnder<'account.order' | 'api' | 'common'>>;

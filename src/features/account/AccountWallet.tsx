@@ -7,7 +7,7 @@ import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { Pager } from './Pager.tsx';
+import { Pager } from '@/components/Pager.tsx';
 
 interface Props {
   strings: Strings<KeysUnder<'account.wallet' | 'api' | 'common'>>;

@@ -19,6 +19,8 @@ export interface CallOptions<R extends ApiRoute> {
   params?: ParamsOf<R>;
   /** The access token for authenticated calls. */
   token?: string | null;
+  /** Past the browser's HTTP cache (which the server's Cache-Control fills): for a store that keeps its own cache and asks only when that is stale. */
+  fresh?: boolean;
 }
 
 /** The type of `call`, for stores that take it injected (their tests pass a stand-in). */
@@ -51,6 +53,7 @@ async function send(route: ApiRoute, options: CallOptions<ApiRoute>, sealer: Sea
       headers: parts.headers,
       body: parts.body,
       credentials: 'include',
+      cache: options.fresh ? 'no-cache' : 'default',
       signal: AbortSignal.timeout(requestTimeoutMs),
     });
   } catch {

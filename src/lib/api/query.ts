@@ -11,7 +11,9 @@ type Entry = { data?: unknown; error?: unknown; retryCount?: number; created?: n
 /** A Map that mirrors its successful entries into localStorage. */
 class StoredCache extends Map<string, Entry> {
   constructor() {
-    super(Object.entries(readJson<Record<string, Entry>>(storageKeys.query) ?? {}));
+    // JSON writes an entry that never expires (nanoquery's default lifetime is Infinity) as null: it is read back as Infinity, or the entry would count as data nobody may use.
+    const stored = Object.entries(readJson<Record<string, Entry & { expires?: number | null }>>(storageKeys.query) ?? {});
+    super(stored.map(([key, entry]) => [key, { ...entry, expires: entry.expires ?? Infinity }]));
   }
 
   override set(key: string, value: Entry): this {
@@ -48,7 +50,7 @@ export const cacheTimes = {
 
 const cache = new StoredCache();
 
-export const [createFetcherStore, , { mutateCache }] = nanoquery({
+export const [createFetcherStore, , { mutateCache, invalidateKeys }] = nanoquery({
   cache,
   dedupeTime: cacheTimes.default,
   revalidateOnFocus: true,

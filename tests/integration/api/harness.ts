@@ -12,9 +12,11 @@ import pg from 'pg';
 import { pathOf, requestInQuery, type ApiRoute, type ResponseOf } from '#contract/api.ts';
 import { encryption } from '#contract/crypto.ts';
 import { SUCCESS } from '#contract/envelope.ts';
-import { system } from '#contract/identity.ts';
+import { lifetimes, system } from '#contract/identity.ts';
 import { buildApp, type BuildOptions } from '../../../server/app.ts';
 import { loadConfig } from '../../../server/config.ts';
+import { hashOpaqueToken, newOpaqueToken } from '../../../server/crypto/opaque-tokens.ts';
+import { sessions, tokens, users } from '../../../server/db/schema.ts';
 import { createSealer, importPublicKey, requestParts } from '../../../src/lib/api/crypto.ts';
 
 /** A database URL for one app: a new database per app on PostgreSQL, so test files never share rows. */
@@ -138,4 +140,30 @@ export async function runAdmin<T = Record<string, unknown>>(t: TestApp, ...comma
     payload: { command },
   });
   return response.json() as { code: number; data: T };
+}
+
+/**
+ * `count` new users, each logged in on a device of their own, written straight
+ * to the database in three statements: the cheap way to get the many logins a
+ * race needs. Their access tokens authenticate exactly as a login's do.
+ */
+export async function loggedInUsers(
+  t: TestApp,
+  count: number,
+  /** Each user's row beyond the defaults (a nickname of its own, an older `createdAt`). */
+  row: (i: number) => Partial<typeof users.$inferInsert> = () => ({}),
+): Promise<Array<{ userId: number; token: string }>> {
+  const tag = randomBytes(4).toString('hex');
+  const made = await t.app.db
+    .insert(users)
+    .values(Array.from({ length: count }, (_, i) => ({ nickname: `Player ${tag}-${i}`, ...row(i) })))
+    .returning({ id: users.id });
+  const opened = await t.app.db
+    .insert(sessions)
+    .values(made.map((user, i) => ({ userId: user.id, deviceId: `bulk-${tag}-${i}`, device: 'Test device' })))
+    .returning({ id: sessions.id, userId: sessions.userId });
+  const expiresAt = new Date(Date.now() + lifetimes.accessTokenMs);
+  const minted = opened.map((session) => ({ userId: session.userId, sessionId: session.id, token: newOpaqueToken() }));
+  await t.app.db.insert(tokens).values(minted.map(({ sessionId, token }) => ({ hash: hashOpaqueToken(token), sessionId, kind: 'access' as const, expiresAt })));
+  return minted.map(({ userId, token }) => ({ userId, token }));
 }

@@ -23,6 +23,7 @@ import { deviceCalls } from '#contract/device-login.ts';
 import { externalLogin, keyPadding } from '#contract/external-login.ts';
 import { identity, support, system } from '#contract/identity.ts';
 import { idleGameCalls } from '#contract/idle-games.ts';
+import { raffleCalls } from '#contract/raffle.ts';
 import { hubEvents, hubMethods } from '#contract/realtime.ts';
 import { startApp, type TestApp } from './harness.ts';
 
@@ -36,6 +37,7 @@ const routes: ApiRoute[] = [
   commerceCalls,
   activationCalls,
   donationCalls,
+  raffleCalls,
   support,
   system,
   admin,
@@ -91,11 +93,13 @@ const wellFormed: Record<string, Record<string, unknown>> = {
   [commerceCalls.bindOrder.path]: { order: '20261124000000000000', expires: '9999999999', sig: 'not-a-signature' },
   [activationCalls.redeem.path]: { Key: 'ABCDE-FGHJK-LMNPQ-RSTUV' },
   [donationCalls.donate.path]: { Amount: 100, Name: 'Kind Player' },
+  [raffleCalls.forthwithRaffle.path]: { ClientSeed: 'my-client-seed' },
 };
 /** Path parameters for the calls that have them. */
 const wellFormedParams: Record<string, Record<string, string>> = {
   [externalLogin.start.path]: { provider: 'steam' },
   [commerceCalls.pay.path]: { key: '20261124000000000000' },
+  [raffleCalls.forthwithRaffle.path]: { id: '1' },
 };
 
 type Schema = z.ZodMiniType;

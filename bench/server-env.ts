@@ -1,0 +1,28 @@
+/**
+ * The environment of a server child that runs as a deployment does, which the
+ * API and raffle benchmarks share: production (no development stand-ins, and
+ * answers not checked against the contract), no demo data, the per-address
+ * limits out of the way (every request comes from 127.0.0.1), logging at warn,
+ * its data and an empty site folder under `work`, and the gateway and payment
+ * provider settings a production start needs but the benchmarks never call.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { productionSettings } from '../tests/integration/production-settings.ts';
+
+export function deploymentEnv(work: string, databaseUrl: string): NodeJS.ProcessEnv {
+  const siteDir = path.join(work, 'site');
+  mkdirSync(siteDir, { recursive: true });
+  return {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: path.join(work, 'data'),
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    DEMO_DATA: 'false',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    IDENTITY_RATE_LIMIT_PER_MINUTE: '100000000',
+    SITE_DIR: siteDir,
+    ...productionSettings,
+  };
+}

@@ -1,0 +1,9 @@
+/** A failed load of raffle data, in the page's language (the server's own words for a refusal). */
+import { NoticeLine, type FailureKey } from '@/components/island.tsx';
+import type { Translate } from '@/i18n/strings.ts';
+import { failureMessage } from '@/lib/api/errors.ts';
+
+export function FailureLine({ error, t }: { error: unknown; t: Translate<FailureKey> }) {
+  const shown = failureMessage(error);
+  return <NoticeLine notice={{ kind: 'error', text: 'text' in shown ? shown.text : t(shown.key) }} />;
+}
