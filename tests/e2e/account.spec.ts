@@ -21,7 +21,7 @@ test('the profile page shows the logged-in user, where login lands', async ({ pa
 });
 
 test('a logged-in visitor never sees a login prompt on public pages, not even before scripts run', async ({ page }) => {
-  await page.goto('/en/raffle');
+  await page.goto('/en/activate/cdkey');
   await expect(page.locator('[data-sign-in-prompt]')).toBeVisible();
 
   await signInAsDemo(page);
