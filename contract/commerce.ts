@@ -203,7 +203,8 @@ export const Agreement = z.object({
 });
 export type Agreement = z.infer<typeof Agreement>;
 
-function paged<T extends z.ZodMiniType>(item: T) {
+/** A page of a list (spec §3 paging): its items, how many there are in all, and which page it is. */
+export function paged<T extends z.ZodMiniType>(item: T) {
   return z.object({ Items: z.array(item), Total: z.int(), Page: z.int() });
 }
 

@@ -9,6 +9,7 @@
 import * as z from 'zod/mini';
 import { route } from './api.ts';
 import { MembershipGrant, WalletGrant } from './activation.ts';
+import { paged } from './commerce.ts';
 import { facts, periodMs } from './facts.ts';
 import { Empty, text } from './fields.ts';
 import { localeCodes } from './locales.ts';
@@ -142,10 +143,6 @@ export const InstantHistory = z.object({ SeedHash: Hex64, NextNonce: z.int(), Dr
 export type InstantHistory = z.infer<typeof InstantHistory>;
 
 const ClientSeed = text(z.regex(/^[\w-]+$/), z.minLength(1), z.maxLength(raffleRules.clientSeedMaxLength));
-
-function paged<T extends z.ZodMiniType>(item: T) {
-  return z.object({ Items: z.array(item), Total: z.int(), Page: z.int() });
-}
 
 const number = (max: number) => z.pipe(text(z.regex(/^[0-9]{1,7}$/)), z.pipe(z.transform(Number), z.int().check(z.positive(), z.maximum(max))));
 const raffleId = number(2_147_483_647);

@@ -7,10 +7,11 @@
  */
 import { useState } from 'react';
 import type { ApiRoute, ResponseOf } from '#contract/api.ts';
+import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import type { Translate, UiKey } from '@/i18n/strings.ts';
 import { call, type CallOptions } from '@/lib/api/client.ts';
 import { failureMessage } from '@/lib/api/errors.ts';
-import { $authToken } from '@/stores/session.ts';
+import { $authToken, loginUrl } from '@/stores/session.ts';
 
 /** Calls a route as the logged-in user. */
 export function authCall<R extends ApiRoute>(route: R, options: Omit<CallOptions<R>, 'token'> = {}): Promise<ResponseOf<R>> {
@@ -66,5 +67,14 @@ export function Loading({ text }: { text: string }) {
     <p className="muted" role="status">
       {text}
     </p>
+  );
+}
+
+/** The way in for a visitor who is not logged in: the login page, which comes back here afterwards. */
+export function LoginLink({ locale, text }: { locale: LocaleCode; text: string }) {
+  return (
+    <a className="button" href={loginUrl(localizePath(locale, '/account/login'))}>
+      {text}
+    </a>
   );
 }

@@ -26,7 +26,8 @@ const token = () => $authToken.get()?.AccessToken;
 const idOf = (parts: unknown[]) => Number(parts[1]);
 
 const infoPrefix = 'raffle-info:';
-const ownPrefixes = ['raffle-registered:', 'raffle-number:', 'raffle-result:', 'raffle-instant:'] as const;
+/** The user's own answers, kept per raffle and login. */
+const ownPrefixes = { registered: 'raffle-registered:', number: 'raffle-number:', result: 'raffle-result:', instant: 'raffle-instant:' } as const;
 
 /** Everything one raffle page shows about one raffle, found by id or as the current one of its kind. */
 export function raffleStores(ref: RaffleRef) {
@@ -37,16 +38,18 @@ export function raffleStores(ref: RaffleRef) {
   const $id: ReadableAtom<number | null> = computed($info, (info) => info.data?.Id ?? null);
   const own = <T>(prefix: string, cacheMs: number, fetch: (id: number) => Promise<T>) =>
     createFetcherStore<T>([prefix, $id, ':', $tokenKey], { fetcher: (...parts) => fetch(idOf(parts)), dedupeTime: cacheMs, revalidateOnFocus: false });
+  /** Puts an answer the user just got into their cache of this raffle, under the key `own` reads. */
+  const keepOwn = (prefix: string, data: unknown) => mutateCache(`${prefix}${$id.get()}:${$tokenKey.get()}`, data);
 
-  const $registered = own(ownPrefixes[0], raffleCacheMs.registration, (id) =>
+  const $registered = own(ownPrefixes.registered, raffleCacheMs.registration, (id) =>
     call(raffleCalls.isRegistration, { params: { id }, token: token(), fresh: true }),
   );
-  const $number = own(ownPrefixes[1], raffleCacheMs.registration, (id) =>
+  const $number = own(ownPrefixes.number, raffleCacheMs.registration, (id) =>
     call(raffleCalls.participationNumber, { params: { id }, token: token(), fresh: true }),
   );
-  const $result = own<OwnResult>(ownPrefixes[2], raffleCacheMs.result, (id) => call(raffleCalls.result, { params: { id }, token: token(), fresh: true }));
+  const $result = own<OwnResult>(ownPrefixes.result, raffleCacheMs.result, (id) => call(raffleCalls.result, { params: { id }, token: token(), fresh: true }));
 
-  const $history = own<InstantHistory>(ownPrefixes[3], raffleCacheMs.result, (id) =>
+  const $history = own<InstantHistory>(ownPrefixes.instant, raffleCacheMs.result, (id) =>
     call(raffleCalls.forthwithRaffleResults, { params: { id }, token: token(), fresh: true }),
   );
 
@@ -88,31 +91,26 @@ export function raffleStores(ref: RaffleRef) {
 
   /** Registers the user; their cached registration and number change at once (not after 360 s). */
   async function register(): Promise<Registration> {
-    const id = $id.get()!;
-    const registration = await call(raffleCalls.registration, { params: { id }, token: token() });
-    const suffix = `${id}:${$tokenKey.get()}`;
-    mutateCache(`${ownPrefixes[0]}${suffix}`, true);
-    mutateCache(`${ownPrefixes[1]}${suffix}`, registration.Number);
-    mutateCache(`${ownPrefixes[2]}${suffix}`, { Number: registration.Number, Prize: null, ClaimBy: null, ClaimedAt: null });
+    const registration = await call(raffleCalls.registration, { params: { id: $id.get()! }, token: token() });
+    keepOwn(ownPrefixes.registered, true);
+    keepOwn(ownPrefixes.number, registration.Number);
+    keepOwn(ownPrefixes.result, { Number: registration.Number, Prize: null, ClaimBy: null, ClaimedAt: null });
     $liveCount.set(Math.max(registration.Count, $liveCount.get() ?? 0));
     return registration;
   }
 
   /** Claims the user's prize; their cached result follows. */
   async function claim(): Promise<OwnResult> {
-    const id = $id.get()!;
-    const result = await call(raffleCalls.claim, { params: { id }, token: token() });
-    mutateCache(`${ownPrefixes[2]}${id}:${$tokenKey.get()}`, result);
+    const result = await call(raffleCalls.claim, { params: { id: $id.get()! }, token: token() });
+    keepOwn(ownPrefixes.result, result);
     return result;
   }
 
   /** One instant draw; the user's cached history and the raffle's stock follow. */
   async function drawInstant(clientSeed: string): Promise<InstantOutcome> {
-    const id = $id.get()!;
-    const outcome = await call(raffleCalls.forthwithRaffle, { params: { id }, body: { ClientSeed: clientSeed }, token: token() });
+    const outcome = await call(raffleCalls.forthwithRaffle, { params: { id: $id.get()! }, body: { ClientSeed: clientSeed }, token: token() });
     const history = $history.get().data;
-    if (history)
-      mutateCache(`${ownPrefixes[3]}${id}:${$tokenKey.get()}`, { ...history, NextNonce: outcome.Draw.Nonce + 1, Draws: [outcome.Draw, ...history.Draws] });
+    if (history) keepOwn(ownPrefixes.instant, { ...history, NextNonce: outcome.Draw.Nonce + 1, Draws: [outcome.Draw, ...history.Draws] });
     const info = $info.get().data;
     if (info?.Instant) mutateCache(`${infoPrefix}${ref}`, { ...info, Instant: { ...info.Instant, Stock: outcome.Stock } });
     return outcome;
@@ -120,13 +118,12 @@ export function raffleStores(ref: RaffleRef) {
 
   /** Reveals the user's seed and starts a new one. */
   async function rotateSeed(): Promise<InstantHistory> {
-    const id = $id.get()!;
-    const history = await call(raffleCalls.rotateSeed, { params: { id }, token: token() });
-    mutateCache(`${ownPrefixes[3]}${id}:${$tokenKey.get()}`, history);
+    const history = await call(raffleCalls.rotateSeed, { params: { id: $id.get()! }, token: token() });
+    keepOwn(ownPrefixes.instant, history);
     return history;
   }
 
-  return { $info, $id, $registered, $number, $result, $history, $page, $shownPage, $winners, $count, follow, register, claim, drawInstant, rotateSeed };
+  return { $info, $id, $registered, $number, $result, $history, $page, $winners, $count, follow, register, claim, drawInstant, rotateSeed };
 }
 
 /** Raffles, newest first, one page of the spec's size. */

@@ -4,7 +4,7 @@
  * cannot log in), and an instant raffle with stock — so every raffle page
  * shows real data at once.
  */
-import { sql } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { LocalizedText } from '#contract/raffle.ts';
 import type { Database } from '../../db/open.ts';
 import { raffleEntries, raffles, users } from '../../db/schema.ts';
@@ -148,7 +148,7 @@ const demoPublicValue = '04 11 15 22 27 30 + 12';
 
 /** Seeds the demo raffles into an empty table; answers whether it did. */
 export async function seedDemoRaffles(db: Database): Promise<boolean> {
-  const [{ existing }] = await db.select({ existing: sql<number>`count(*)::int` }).from(raffles);
+  const [{ existing }] = await db.select({ existing: count() }).from(raffles);
   if (existing > 0) return false;
   await createRaffle(db, open, null);
   await createRaffle(db, instant, null);
@@ -159,10 +159,7 @@ export async function seedDemoRaffles(db: Database): Promise<boolean> {
     .values(Array.from({ length: demoEntrants }, (_, i) => ({ nickname: `${players[i % players.length]}${i >= players.length ? i : ''}` })))
     .returning({ id: users.id });
   await db.insert(raffleEntries).values(entrants.map((user, i) => ({ raffleId: past.id, number: i + 1, userId: user.id })));
-  await db
-    .update(raffles)
-    .set({ entrants: demoEntrants })
-    .where(sql`${raffles.id} = ${past.id}`);
+  await db.update(raffles).set({ entrants: demoEntrants }).where(eq(raffles.id, past.id));
   await drawRaffle(db, past.id, demoPublicValue);
   return true;
 }

@@ -59,30 +59,23 @@ export async function drawRaffle(db: Database, id: number, publicValue?: string)
   });
 }
 
-/** Registration raffles past their draw time with a public value entered: the scheduled draws to make. */
+/** Registration raffles past their draw time, not drawn or canceled. */
+const overdue = () => and(eq(raffles.kind, 'registration'), isNull(raffles.drawnAt), isNull(raffles.canceledAt), lte(raffles.drawAt, sql`now()`));
+
+/** Overdue raffles with a public value entered: the scheduled draws to make. */
 export async function dueDraws(db: Database): Promise<Array<{ id: number }>> {
   return db
     .select({ id: raffles.id })
     .from(raffles)
-    .where(
-      and(
-        eq(raffles.kind, 'registration'),
-        isNull(raffles.drawnAt),
-        isNull(raffles.canceledAt),
-        lte(raffles.drawAt, sql`now()`),
-        isNotNull(raffles.publicValue),
-      ),
-    );
+    .where(and(overdue(), isNotNull(raffles.publicValue)));
 }
 
-/** Raffles past their draw time still waiting for an operator to enter the public value. */
+/** Overdue raffles still waiting for an operator to enter the public value. */
 export async function waitingForValue(db: Database): Promise<Array<{ id: number }>> {
   return db
     .select({ id: raffles.id })
     .from(raffles)
-    .where(
-      and(eq(raffles.kind, 'registration'), isNull(raffles.drawnAt), isNull(raffles.canceledAt), lte(raffles.drawAt, sql`now()`), isNull(raffles.publicValue)),
-    );
+    .where(and(overdue(), isNull(raffles.publicValue)));
 }
 
 /** Makes a prize's grant inside the claim's transaction (the commerce module's). */

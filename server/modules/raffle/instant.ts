@@ -73,8 +73,7 @@ export async function drawInstant(
         .where(and(eq(raffles.id, raffleId), sql`${raffles.stock} > 0`))
         .returning({ stock: raffles.stock });
       won = left !== undefined;
-      if (left) stock = left.stock!;
-      else stock = 0;
+      stock = left?.stock ?? 0;
     }
     const [row] = await tx
       .insert(instantDraws)

@@ -15,7 +15,7 @@ import { coverStore } from './definition.ts';
 import { seedDemoRaffles } from './demo.ts';
 import { claimPrize, drawRaffle, drawsJob, dueDraws, waitingForValue, type PrizeGranter } from './draws.ts';
 import { drawInstant, instantHistory, rotateSeed } from './instant.ts';
-import { findRaffle, numberOf, ownResult, rafflePage, register, registrationCount, toInfo, winnerPage } from './raffles.ts';
+import { findRaffle, ownResult, rafflePage, register, registrationCount, toInfo, winnerPage } from './raffles.ts';
 
 const seconds = (ms: number) => Math.round(ms / 1000);
 /** Public answers any cache may keep; a user's own answers only their browser. */
@@ -78,15 +78,13 @@ export default fp(
     });
 
     registerRoute(app, raffleCalls.isRegistration, async ({ auth, params, reply }) => {
-      await findRaffle(db, params.id);
       reply.header('cache-control', privateFor(raffleCacheMs.registration));
-      return { data: (await numberOf(db, params.id, auth.userId)) !== null };
+      return { data: (await ownResult(db, params.id, auth.userId)).Number !== null };
     });
 
     registerRoute(app, raffleCalls.participationNumber, async ({ auth, params, reply }) => {
-      await findRaffle(db, params.id);
       reply.header('cache-control', privateFor(raffleCacheMs.registration));
-      return { data: await numberOf(db, params.id, auth.userId) };
+      return { data: (await ownResult(db, params.id, auth.userId)).Number };
     });
 
     registerRoute(app, raffleCalls.registrationCount, async ({ params, reply }) => {

@@ -269,18 +269,10 @@ function takeManySql(raffleId: number, userIds: number[]) {
 async function whyNotRegistered(db: Database, raffleId: number, userId: number): Promise<Registration> {
   const [raffle] = await db.select().from(raffles).where(eq(raffles.id, raffleId));
   if (!raffle || raffle.kind !== 'registration') throw notFound();
-  const number = await numberOf(db, raffleId, userId);
+  const { Number: number } = await ownResult(db, raffleId, userId);
   if (number !== null) return { Number: number, Count: raffle.entrants };
   if (stateOf(raffle) !== 'open') throw new ApiError(ErrorCode.RaffleNotOpen, 'raffleNotOpen');
   throw new ApiError(ErrorCode.RaffleIneligible, 'raffleIneligible', { days: String(raffle.minAccountAgeDays) });
-}
-
-export async function numberOf(db: Database, raffleId: number, userId: number): Promise<number | null> {
-  const [entry] = await db
-    .select({ number: raffleEntries.number })
-    .from(raffleEntries)
-    .where(and(eq(raffleEntries.raffleId, raffleId), eq(raffleEntries.userId, userId)));
-  return entry?.number ?? null;
 }
 
 export async function registrationCount(db: Database, raffleId: number): Promise<number> {
@@ -289,7 +281,7 @@ export async function registrationCount(db: Database, raffleId: number): Promise
   return row.entrants;
 }
 
-/** The caller's number and, once drawn, their prize and until when to claim it. */
+/** The caller's number (null when not registered) and, once drawn, their prize and until when to claim it. */
 export async function ownResult(db: Database | Transaction, raffleId: number, userId: number): Promise<OwnResult> {
   const [row] = await db
     .select({ drawnAt: raffles.drawnAt, number: raffleEntries.number, prize: raffleEntries.prize, claimedAt: raffleEntries.claimedAt })

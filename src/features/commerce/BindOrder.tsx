@@ -8,11 +8,11 @@
 import { useStore } from '@nanostores/preact';
 import { useState } from 'react';
 import { BindLink, commerceCalls, type Order } from '#contract/commerce.ts';
-import { authCall, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall, LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { $isLoggedIn, $user, loginUrl } from '@/stores/session.ts';
+import { $isLoggedIn, $user } from '@/stores/session.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'bindorder' | 'api' | 'nav.login'>>;
@@ -32,9 +32,7 @@ export default function BindOrder({ strings, locale }: Props) {
     return (
       <div className="card" data-bind-login>
         <p>{t('bindorder.signIn')}</p>
-        <a className="button" href={loginUrl(localizePath(locale, '/account/login'))}>
-          {t('nav.login')}
-        </a>
+        <LoginLink locale={locale} text={t('nav.login')} />
       </div>
     );
   }

@@ -9,7 +9,7 @@ import { useStore } from '@nanostores/preact';
 import { useEffect, useState } from 'react';
 import { raffleRules, type InstantDraw, type RaffleInfo } from '#contract/raffle.ts';
 import { newSeed } from '#contract/raffle-draw.ts';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
@@ -17,7 +17,7 @@ import type { KeysUnder } from '@/i18n/t.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 import { readJson, storageKeys, writeJson } from '@/lib/storage.ts';
 import { raffleStores, type InstantOutcome } from '@/stores/raffle.ts';
-import { $isLoggedIn, loginUrl } from '@/stores/session.ts';
+import { $isLoggedIn } from '@/stores/session.ts';
 import { FailureLine } from './FailureLine.tsx';
 import { idInQuery, oddsText, prizeGrant, prizeName, textIn } from './raffle-text.ts';
 
@@ -86,9 +86,7 @@ function Instant({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores: St
         ) : (
           raffle.State === 'open' && (
             <p>
-              <a className="button" href={loginUrl(localizePath(locale, '/account/login'))}>
-                {t('raffle.instant.loginToDraw')}
-              </a>
+              <LoginLink locale={locale} text={t('raffle.instant.loginToDraw')} />
             </p>
           )
         )}

@@ -7,17 +7,18 @@
  */
 import { useStore } from '@nanostores/preact';
 import { useEffect, useState } from 'react';
+import { pageSize } from '#contract/commerce.ts';
 import type { RaffleInfo, RaffleState } from '#contract/raffle.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 import { FailureLine } from './FailureLine.tsx';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
 import { Pager } from '@/components/Pager.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { raffleListStore, raffleStores } from '@/stores/raffle.ts';
-import { $isLoggedIn, loginUrl } from '@/stores/session.ts';
+import { $isLoggedIn } from '@/stores/session.ts';
 import { idInQuery, prizeGrant, prizeName, textIn, timeLeft, useNow } from './raffle-text.ts';
 
 type Keys = KeysUnder<'raffle.board' | 'account.redemption.grant' | 'api' | 'common'>;
@@ -155,9 +156,7 @@ function Participation({ raffle, stores, t, locale }: { raffle: RaffleInfo; stor
     if (!open) return null;
     return (
       <p>
-        <a className="button" href={loginUrl(localizePath(locale, '/account/login'))}>
-          {t('raffle.board.loginToRegister')}
-        </a>
+        <LoginLink locale={locale} text={t('raffle.board.loginToRegister')} />
       </p>
     );
   }
@@ -227,7 +226,7 @@ function Winners({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores: St
       {winners.data.Total === 0 ? (
         <p className="muted">{t('raffle.board.winnersEmpty')}</p>
       ) : (
-        <ol className="item-list" data-winners start={(winners.data.Page - 1) * 24 + 1}>
+        <ol className="item-list" data-winners start={(winners.data.Page - 1) * pageSize + 1}>
           {winners.data.Items.map((winner) => (
             <li key={winner.Number}>
               <span className="item-main">

@@ -10,13 +10,13 @@ import { useStore } from '@nanostores/preact';
 import { useEffect, useState } from 'react';
 import { raffleCalls, raffleRules, type InstantHistory, type RaffleInfo, type Winner } from '#contract/raffle.ts';
 import { commitmentOf, drawWinners, instantRoll, type DrawnWinner } from '#contract/raffle-draw.ts';
-import { authCall, Loading } from '@/components/island.tsx';
+import { authCall, Loading, LoginLink } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
-import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
+import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { call } from '@/lib/api/client.ts';
-import { $isLoggedIn, loginUrl } from '@/stores/session.ts';
+import { $isLoggedIn } from '@/stores/session.ts';
 import { FailureLine } from './FailureLine.tsx';
 import { idInQuery, textIn } from './raffle-text.ts';
 
@@ -189,9 +189,7 @@ function InstantCheck({ id, t, locale }: { id: number; t: Translate<Keys>; local
   if (!loggedIn)
     return (
       <p>
-        <a className="button" href={loginUrl(localizePath(locale, '/account/login'))}>
-          {t('raffle.instant.loginToDraw')}
-        </a>
+        <LoginLink locale={locale} text={t('raffle.instant.loginToDraw')} />
       </p>
     );
   return <InstantDraws id={id} t={t} locale={locale} />;

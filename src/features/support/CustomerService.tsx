@@ -6,11 +6,11 @@
  */
 import { useStore } from '@nanostores/preact';
 import { useRef } from 'react';
-import { NoticeLine, useAction } from '@/components/island.tsx';
-import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
+import { LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
+import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { $isLoggedIn, loginUrl } from '@/stores/session.ts';
+import { $isLoggedIn } from '@/stores/session.ts';
 import { serviceLink } from '@/stores/signed-links.ts';
 
 interface Props {
@@ -39,9 +39,7 @@ export default function CustomerService({ strings, locale }: Props) {
       <dialog ref={dialog} className="confirm-dialog" aria-labelledby="service-login-needed">
         <p id="service-login-needed">{t('service.needsLogin')}</p>
         <div className="form-actions">
-          <a className="button" href={loginUrl(localizePath(locale, '/account/login'))}>
-            {t('service.goLogin')}
-          </a>
+          <LoginLink locale={locale} text={t('service.goLogin')} />
           <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
             {t('service.cancel')}
           </button>
