@@ -6,12 +6,13 @@
  */
 import * as z from 'zod/mini';
 import { route } from './api.ts';
-import { text } from './fields.ts';
+import { multilineText, text } from './fields.ts';
 import { CloudIdleStatus } from './realtime.ts';
 import { IdleGame } from './idle-games.ts';
 import { CdkeyGrant } from './activation.ts';
 import { Order, Product } from './commerce.ts';
 import { LocalizedText, RaffleKind, RaffleState } from './raffle.ts';
+import { ServiceStatus } from './status.ts';
 
 export const adminTokenHeader = 'x-admin-token';
 
@@ -96,6 +97,21 @@ export type RaffleSummary = z.infer<typeof RaffleSummary>;
 export const RaffleWinnerEntry = z.object({ place: z.int(), number: z.int(), userId: z.nullable(z.int()), prize: text(), claimedAt: z.nullable(Timestamp) });
 export type RaffleWinnerEntry = z.infer<typeof RaffleWinnerEntry>;
 
+/** A plugin review as operators see it: who wrote it, and what reports it drew. */
+export const EvaluationEntry = z.object({
+  id: z.int(),
+  plugin: text(),
+  userId: z.int(),
+  rating: z.int(),
+  text: multilineText(),
+  helpful: z.int(),
+  hidden: z.boolean(),
+  reports: z.int(),
+  reasons: z.array(text()),
+  createdAt: Timestamp,
+});
+export type EvaluationEntry = z.infer<typeof EvaluationEntry>;
+
 export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('users list'), users: z.array(UserSummary) }),
   z.object({ command: z.literal('users show'), key: text(), user: z.nullable(UserDetail) }),
@@ -133,6 +149,12 @@ export const CommandResult = z.discriminatedUnion('command', [
     refused: z.nullable(text()),
     pushed: z.boolean(),
   }),
+  z.object({ command: z.literal('evaluation reported'), evaluations: z.array(EvaluationEntry) }),
+  /** `evaluation show|hide|unhide <id>`: the review as it is now, or null for an id there is none of. */
+  z.object({ command: z.enum(['evaluation show', 'evaluation hide', 'evaluation unhide']), evaluation: z.nullable(EvaluationEntry) }),
+  z.object({ command: z.literal('status list'), services: z.array(ServiceStatus) }),
+  /** `pushed`: sent to open accelerate pages (false when no server or backplane could be reached to do it). */
+  z.object({ command: z.literal('status set'), service: ServiceStatus, pushed: z.boolean() }),
 ]);
 export type CommandResult = z.infer<typeof CommandResult>;
 

@@ -95,6 +95,8 @@ export const ErrorCode = {
   /** Nothing to claim: not drawn, not won, or the claim window has passed. */
   PrizeUnclaimable: 4045,
   PrizeClaimed: 4046,
+  /** One's own plugin review cannot be marked helpful or reported. */
+  EvaluationOwn: 4047,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -147,6 +149,7 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.RaffleDrawLimit]: 409,
   [ErrorCode.PrizeUnclaimable]: 409,
   [ErrorCode.PrizeClaimed]: 409,
+  [ErrorCode.EvaluationOwn]: 409,
 };
 
 export function httpStatusOf(code: number): number {

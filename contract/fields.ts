@@ -14,6 +14,14 @@ export function text(...checks: Array<z.core.$ZodCheck<string>>): z.ZodMiniStrin
   return z.string().check(printable, ...checks);
 }
 
+/** As `printable`, but with line breaks (\n): text a person writes in paragraphs, such as a review. */
+export const printableLines = z.regex(/^(?:\P{Cc}|\n)*$/u, 'must not contain control characters other than line breaks');
+
+/** A string in lines: no control character but the line break, with any further checks. */
+export function multilineText(...checks: Array<z.core.$ZodCheck<string>>): z.ZodMiniString<string> {
+  return z.string().check(printableLines, ...checks);
+}
+
 /** A database id (a Postgres `serial`) taken from a URL path segment. */
 export const pathId = z.pipe(text(z.regex(/^[0-9]{1,10}$/)), z.pipe(z.transform(Number), z.int().check(z.positive(), z.maximum(2_147_483_647))));
 

@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { OrderNotice } from './commerce.ts';
 import { text } from './fields.ts';
+import { StatusChange } from './status.ts';
 
 /** Under the API base, like every other call. */
 export const hubPath = '/signalr/message';
@@ -81,6 +82,8 @@ export const hubEvents = {
   raffleCount: { name: 'RaffleRegistrationCountMsg', arguments: z.tuple([z.object({ RaffleId: z.int(), Count: z.int() })]) },
   /** To everyone: a raffle was drawn; open raffle pages fetch its winners and their own result. */
   raffleDrawn: { name: 'RaffleDrawnNoticeMsg', arguments: z.tuple([z.object({ RaffleId: z.int() })]) },
+  /** To everyone: an acceleration region or service changed state or note; open accelerate pages show it at once. */
+  serviceStatus: { name: 'AccelerationStatusNoticeMsg', arguments: z.tuple([StatusChange]) },
 } as const satisfies Record<string, HubEvent>;
 
 export const hubMethods = {

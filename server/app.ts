@@ -14,6 +14,8 @@ import { devStandInsAllowed, type Config } from './config.ts';
 import activation from './modules/activation/plugin.ts';
 import donation from './modules/donation/plugin.ts';
 import raffle from './modules/raffle/plugin.ts';
+import plugins from './modules/plugins/plugin.ts';
+import status from './modules/status/plugin.ts';
 import admin, { adminAccess } from './modules/admin/plugin.ts';
 import cloudIdle from './modules/cloud-idle/plugin.ts';
 import commerce from './modules/commerce/plugin.ts';
@@ -85,6 +87,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await calls.register(activation);
         await calls.register(donation);
         await calls.register(raffle);
+        await calls.register(plugins);
+        await calls.register(status);
         await calls.register(admin, { commands: adminCommands, findUser });
         if (devStandInsAllowed(config)) await calls.register(dev);
       });

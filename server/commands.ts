@@ -8,6 +8,8 @@ import { migrationCommands } from './modules/admin/migrations.ts';
 import { activationCommands } from './modules/activation/commands.ts';
 import { donationCommands } from './modules/donation/commands.ts';
 import { raffleCommands } from './modules/raffle/commands.ts';
+import { evaluationCommands } from './modules/plugins/commands.ts';
+import { statusCommands } from './modules/status/commands.ts';
 import { cloudIdleCommands } from './modules/cloud-idle/commands.ts';
 import { commerceCommands } from './modules/commerce/commands.ts';
 import { userCommands } from './modules/identity/commands.ts';
@@ -20,6 +22,8 @@ export const adminCommands: readonly AdminCommand[] = [
   ...activationCommands,
   ...donationCommands,
   ...raffleCommands,
+  ...evaluationCommands,
+  ...statusCommands,
   ...migrationCommands,
 ];
 

@@ -54,13 +54,16 @@ const pages = defineCollection({
 
 const plugins = defineCollection({
   loader: localized('plugins'),
+  // Version, dates, categories, platforms, licence, compatibility and the screenshot files are in
+  // content/plugins/catalogue.json (src/lib/plugins.ts checks that each locale covers them); a locale writes the words.
   schema: z.object({
     name: z.string().min(1),
     summary: z.string().min(1).max(160),
-    version: z.string().min(1),
     author: z.string().min(1),
-    updated: z.coerce.date(),
-    platforms: z.array(z.enum(['windows', 'uwp', 'mac', 'linux', 'android', 'ios'])).min(1),
+    /** Each screenshot's alternative text, by the name catalogue.json gives it. */
+    screenshots: z.record(z.string(), z.string().min(1).max(200)),
+    /** What each release changed, by version, newest first as in catalogue.json. */
+    changes: z.record(z.string(), z.array(z.string().min(1).max(300)).min(1)),
   }),
 });
 

@@ -1,5 +1,6 @@
 /** Operators' command results as text for a terminal (`--json` prints them as they are). */
-import type { CommandResult, DonationEntry, RaffleSummary, UserDetail } from '#contract/admin.ts';
+import type { CommandResult, DonationEntry, EvaluationEntry, RaffleSummary, UserDetail } from '#contract/admin.ts';
+import type { ServiceStatus } from '#contract/status.ts';
 import type { CloudIdleStatus } from '#contract/realtime.ts';
 import type { Order, Product } from '#contract/commerce.ts';
 import type { CdkeyGrant } from '#contract/activation.ts';
@@ -109,6 +110,27 @@ const donationRow = (entry: DonationEntry) => [
   orDash(entry.name),
   entry.hidden ? 'yes' : 'no',
   time(entry.at),
+];
+
+const evaluationHeaders = ['ID', 'PLUGIN', 'USER', 'STARS', 'HELPFUL', 'REPORTS', 'REASONS', 'HIDDEN', 'CREATED'];
+const evaluationRow = (entry: EvaluationEntry) => [
+  entry.id,
+  entry.plugin,
+  entry.userId,
+  entry.rating,
+  entry.helpful,
+  entry.reports,
+  entry.reasons.join(',') || '-',
+  entry.hidden ? 'yes' : 'no',
+  time(entry.createdAt),
+];
+
+const statusHeaders = ['SERVICE', 'STATE', 'SINCE', 'NOTE'];
+const statusRow = (service: ServiceStatus) => [
+  service.Key,
+  service.State,
+  time(service.Since),
+  service.Note ? (service.Note.Texts[service.Note.Fallback] ?? '-') : '-',
 ];
 
 const noUser = (key: string) => `No user with id, phone or e-mail "${key}".`;
@@ -222,6 +244,21 @@ export function formatResult(result: CommandResult): string {
     case 'raffle value':
     case 'raffle draw':
       return raffleDetail(result);
+    case 'evaluation reported':
+      return result.evaluations.length ? table(evaluationHeaders, result.evaluations.map(evaluationRow)) : 'No reported reviews.';
+    case 'evaluation show':
+    case 'evaluation hide':
+    case 'evaluation unhide': {
+      if (!result.evaluation) return 'No such review (evaluation reported shows the ids).';
+      const state = result.evaluation.hidden ? 'Hidden: off the site and out of the rating.' : 'Visible on the site and counted in the rating.';
+      return `${table(evaluationHeaders, [evaluationRow(result.evaluation)])}\n\n${result.evaluation.text || '(no text)'}\n\n${state}`;
+    }
+    case 'status list':
+      return table(statusHeaders, result.services.map(statusRow));
+    case 'status set':
+      return `${table(statusHeaders, [statusRow(result.service)])}\n\n${
+        result.pushed ? 'Open accelerate pages were told.' : 'No server could be reached to tell open pages; they see it on their next load.'
+      }`;
     case 'migrations status':
       return table(
         ['MIGRATION', 'CREATED', 'APPLIED'],

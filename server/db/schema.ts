@@ -7,6 +7,8 @@ import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, ser
 import type { CdkeyGrant } from '#contract/activation.ts';
 import type { OrderItem } from '#contract/commerce.ts';
 import type { LocalizedText, Prize } from '#contract/raffle.ts';
+import type { StatusNote } from '#contract/status.ts';
+import type { LocaleCode } from '#contract/locales.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -571,4 +573,111 @@ export const instantDraws = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('instant_draws_nonce').on(t.seedId, t.nonce), index('instant_draws_user').on(t.raffleId, t.userId, t.id)],
+);
+
+/**
+ * A plugin review (contract/plugins.ts): one per user and plugin. A hidden one
+ * (by an operator) leaves the lists and the aggregate; its author still sees it.
+ */
+export const pluginEvaluations = pgTable(
+  'plugin_evaluations',
+  {
+    id: serial('id').primaryKey(),
+    plugin: text('plugin').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rating: integer('rating').notNull(),
+    body: text('body').notNull(),
+    locale: text('locale').$type<LocaleCode>().notNull(),
+    helpful: integer('helpful').notNull().default(0),
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('plugin_evaluations_user').on(t.plugin, t.userId),
+    index('plugin_evaluations_newest').on(t.plugin, t.createdAt),
+    index('plugin_evaluations_helpful').on(t.plugin, t.helpful),
+    check('plugin_evaluations_rating', sql`${t.rating} between 1 and 5`),
+  ],
+);
+
+/**
+ * Each plugin's aggregate of visible reviews, kept in the same transaction as
+ * every change to them: `stars[i]` counts the reviews of i + 1 stars.
+ */
+export const pluginRatings = pgTable('plugin_ratings', {
+  plugin: text('plugin').primaryKey(),
+  stars: integer('stars').array().notNull(),
+  count: integer('count').notNull().default(0),
+  total: integer('total').notNull().default(0),
+});
+
+/** Who marked which review helpful: once each. */
+export const evaluationHelpful = pgTable(
+  'evaluation_helpful',
+  {
+    evaluationId: integer('evaluation_id')
+      .notNull()
+      .references(() => pluginEvaluations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.evaluationId, t.userId] })],
+);
+
+/** Reports of a review to the operators: once per user and review. */
+export const evaluationReports = pgTable(
+  'evaluation_reports',
+  {
+    evaluationId: integer('evaluation_id')
+      .notNull()
+      .references(() => pluginEvaluations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reason: text('reason', { enum: ['spam', 'offensive', 'offTopic', 'other'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.evaluationId, t.userId] })],
+);
+
+/** Each user's recent review writes and votes, counted for the hourly limits; older rows are pruned as new ones come. */
+export const evaluationWrites = pgTable(
+  'evaluation_writes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['review', 'vote'] }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('evaluation_writes_user').on(t.userId, t.kind, t.at)],
+);
+
+/** The current state of each acceleration region and service (contract/status.ts); a target never set reads as up. */
+export const serviceStatus = pgTable('service_status', {
+  key: text('key').primaryKey(),
+  state: text('state', { enum: ['up', 'degraded', 'down'] }).notNull(),
+  since: timestamp('since', { withTimezone: true }).notNull(),
+  note: jsonb('note').$type<StatusNote>(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Every change operators made: the feeds' entries. */
+export const statusIncidents = pgTable(
+  'status_incidents',
+  {
+    id: serial('id').primaryKey(),
+    key: text('key').notNull(),
+    state: text('state', { enum: ['up', 'degraded', 'down'] }).notNull(),
+    previous: text('previous', { enum: ['up', 'degraded', 'down'] }).notNull(),
+    note: jsonb('note').$type<StatusNote>(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('status_incidents_at').on(t.at)],
 );

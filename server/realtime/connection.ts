@@ -21,6 +21,8 @@ export class HubConnection {
   userId: number | null = null;
   /** The login session of the hub token, when it named one. */
   sessionId: string | null = null;
+  /** It brought no token at all: a public page that only listens to broadcasts. */
+  anonymous = false;
   handshaken = false;
   ended = false;
   connectedAt = 0;

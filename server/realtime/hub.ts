@@ -73,6 +73,8 @@ export class Hub implements Pusher {
   private readonly connections = new Map<string, HubConnection>();
   /** Handshaken, authorised connections by user. */
   private readonly users = new Map<number, Set<HubConnection>>();
+  /** Handshaken connections that came without a token: public pages, which hear broadcasts and nothing else. */
+  private readonly listeners = new Set<HubConnection>();
   /** Clients match method names case-insensitively; so does .NET's hub, and so does this one. */
   private readonly methods = new Map<string, { name: string; run: MethodRun }>();
   /** Sessions that ended, until every hub token issued to them has expired. */
@@ -151,6 +153,7 @@ export class Hub implements Pusher {
   attach(connection: HubConnection, transport: Transport, hubToken: string | null): void {
     connection.transport = transport;
     connection.connectedAt = connection.lastReceivedAt = Date.now();
+    connection.anonymous = !hubToken;
     const identity = this.options.authenticate(hubToken);
     if (identity && !(identity.sessionId && this.endedSessions.has(identity.sessionId))) {
       connection.userId = identity.userId;
@@ -210,6 +213,7 @@ export class Hub implements Pusher {
     const now = Date.now();
     if (push.userId === undefined) {
       for (const set of this.users.values()) for (const connection of set) connection.write(invocation, now);
+      for (const connection of this.listeners) connection.write(invocation, now);
     } else {
       for (const connection of this.users.get(push.userId) ?? []) connection.write(invocation, now);
     }
@@ -235,7 +239,12 @@ export class Hub implements Pusher {
     connection.handshaken = true;
     connection.write(frames.handshakeOk);
     if (connection.userId === null) {
-      // As a .NET hub whose OnConnectedAsync throws HubException("Unauthorized"): the client must not reconnect.
+      if (connection.anonymous) {
+        this.listeners.add(connection);
+        return;
+      }
+      // A token that names nobody (invalid, expired, signed out), as a .NET hub whose OnConnectedAsync
+      // throws HubException("Unauthorized"): the client must not reconnect with it.
       this.end(connection, { error: unauthorizedCloseError });
       return;
     }
@@ -272,6 +281,8 @@ export class Hub implements Pusher {
     const { invocationId, target } = message;
     const method = this.methods.get(target.toLowerCase());
     if (!method) return this.complete(connection, invocationId, { error: `Unknown hub method '${target}'` });
+    // Every method is about the caller: a listener without a login has none to call.
+    if (connection.userId === null) return this.complete(connection, invocationId, { error: `Failed to invoke '${target}': Unauthorized` });
     if (message.streamIds?.length)
       return this.complete(connection, invocationId, { error: `Failed to invoke '${target}': this hub accepts no streams from clients.` });
     try {
@@ -299,6 +310,7 @@ export class Hub implements Pusher {
     if (connection.ended) return;
     if (close && connection.handshaken) connection.write(frame({ type: MessageType.Close, ...close }));
     connection.ended = true;
+    this.listeners.delete(connection);
     if (connection.userId !== null) {
       const set = this.users.get(connection.userId);
       if (set?.delete(connection) && set.size === 0) this.users.delete(connection.userId);

@@ -8,12 +8,15 @@ import arrowRight from 'lucide-static/icons/arrow-right.svg?raw';
 import badgeCheck from 'lucide-static/icons/badge-check.svg?raw';
 import check from 'lucide-static/icons/check.svg?raw';
 import chevronDown from 'lucide-static/icons/chevron-down.svg?raw';
-import cloud from 'lucide-static/icons/cloud.svg?raw';
+import circleCheck from 'lucide-static/icons/circle-check.svg?raw';
 import circleHelp from 'lucide-static/icons/circle-help.svg?raw';
+import circleX from 'lucide-static/icons/circle-x.svg?raw';
+import cloud from 'lucide-static/icons/cloud.svg?raw';
 import copy from 'lucide-static/icons/copy.svg?raw';
 import creditCard from 'lucide-static/icons/credit-card.svg?raw';
 import download from 'lucide-static/icons/download.svg?raw';
 import externalLink from 'lucide-static/icons/external-link.svg?raw';
+import flag from 'lucide-static/icons/flag.svg?raw';
 import gamepad from 'lucide-static/icons/gamepad-2.svg?raw';
 import gift from 'lucide-static/icons/gift.svg?raw';
 import globe from 'lucide-static/icons/globe.svg?raw';
@@ -25,9 +28,13 @@ import menu from 'lucide-static/icons/menu.svg?raw';
 import monitor from 'lucide-static/icons/monitor.svg?raw';
 import moon from 'lucide-static/icons/moon.svg?raw';
 import puzzle from 'lucide-static/icons/puzzle.svg?raw';
+import rss from 'lucide-static/icons/rss.svg?raw';
 import search from 'lucide-static/icons/search.svg?raw';
 import shieldCheck from 'lucide-static/icons/shield-check.svg?raw';
+import star from 'lucide-static/icons/star.svg?raw';
 import sun from 'lucide-static/icons/sun.svg?raw';
+import thumbsUp from 'lucide-static/icons/thumbs-up.svg?raw';
+import triangleAlert from 'lucide-static/icons/triangle-alert.svg?raw';
 import user from 'lucide-static/icons/user.svg?raw';
 import users from 'lucide-static/icons/users.svg?raw';
 import x from 'lucide-static/icons/x.svg?raw';
@@ -48,12 +55,15 @@ const interfaceIcons = {
   badgeCheck,
   check,
   chevronDown,
+  circleCheck,
   circleHelp,
+  circleX,
   cloud,
   copy,
   creditCard,
   download,
   externalLink,
+  flag,
   gamepad,
   gift,
   globe,
@@ -65,9 +75,13 @@ const interfaceIcons = {
   monitor,
   moon,
   puzzle,
+  rss,
   search,
   shieldCheck,
+  star,
   sun,
+  thumbsUp,
+  triangleAlert,
   user,
   users,
   x,

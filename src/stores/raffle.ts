@@ -13,7 +13,7 @@ import { pageSize } from '#contract/commerce.ts';
 import { hubEvents } from '#contract/realtime.ts';
 import { call } from '@/lib/api/client.ts';
 import { createFetcherStore, invalidateKeys, mutateCache } from '@/lib/api/query.ts';
-import { hub } from './realtime.ts';
+import { publicHub } from './public-hub.ts';
 import { $authToken, $tokenKey } from './session.ts';
 
 export type RaffleRef = number | 'current' | 'forthwith';
@@ -74,14 +74,14 @@ export function raffleStores(ref: RaffleRef) {
 
   /** Follows the hub while the page shows the raffle; the returned function stops. */
   function follow(): () => void {
-    const stopCount = hub.on(hubEvents.raffleCount, ({ RaffleId, Count }) => {
+    const stopCount = publicHub.on(hubEvents.raffleCount, ({ RaffleId, Count }) => {
       if (RaffleId === $id.get()) $liveCount.set(Math.max(Count, $liveCount.get() ?? 0));
     });
-    const stopDrawn = hub.on(hubEvents.raffleDrawn, ({ RaffleId }) => {
+    const stopDrawn = publicHub.on(hubEvents.raffleDrawn, ({ RaffleId }) => {
       if (RaffleId !== $id.get()) return;
       invalidateKeys((key) => key.startsWith(infoPrefix) || key.startsWith(`raffle-winners:${RaffleId}:`) || key.startsWith(`raffle-result:${RaffleId}:`));
     });
-    const release = hub.follow();
+    const release = publicHub.follow();
     return () => {
       stopCount();
       stopDrawn();

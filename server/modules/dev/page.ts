@@ -5,8 +5,7 @@
  * speak English only.
  */
 import type { FastifyReply } from 'fastify';
-
-export const escape = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+import { escapeHtml as escape } from '../../services/html.ts';
 
 export interface SignInPage {
   provider: string;

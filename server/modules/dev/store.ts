@@ -8,7 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { devStore } from '#contract/dev.ts';
 import { identity, storeVerifierPath } from '#contract/identity.ts';
 import { storeIntrospectionSecret } from '../../services/store-settings.ts';
-import { escape, sendDevPage } from './page.ts';
+import { escapeHtml as escape } from '../../services/html.ts';
+import { sendDevPage } from './page.ts';
 
 const title = 'Beacon Store (development)';
 const intro = '<p>This is the development stand-in for the external store. It only shows who it would sign in.</p>';

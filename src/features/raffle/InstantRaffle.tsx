@@ -18,7 +18,7 @@ import { ApiFailure } from '@/lib/api/errors.ts';
 import { readJson, storageKeys, writeJson } from '@/lib/storage.ts';
 import { raffleStores, type InstantOutcome } from '@/stores/raffle.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
-import { FailureLine } from './FailureLine.tsx';
+import { FailureLine } from '@/components/FailureLine.tsx';
 import { idInQuery, oddsText, prizeGrant, prizeName, textIn } from './raffle-text.ts';
 
 type Keys = KeysUnder<'raffle.instant' | 'raffle.board.prizes' | 'account.redemption.grant' | 'api' | 'common'>;

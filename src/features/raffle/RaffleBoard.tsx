@@ -10,7 +10,7 @@ import { useEffect, useState } from 'react';
 import { pageSize } from '#contract/commerce.ts';
 import type { RaffleInfo, RaffleState } from '#contract/raffle.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
-import { FailureLine } from './FailureLine.tsx';
+import { FailureLine } from '@/components/FailureLine.tsx';
 import { Loading, LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
 import { Pager } from '@/components/Pager.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';

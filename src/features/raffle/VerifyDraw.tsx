@@ -17,7 +17,7 @@ import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { call } from '@/lib/api/client.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
-import { FailureLine } from './FailureLine.tsx';
+import { FailureLine } from '@/components/FailureLine.tsx';
 import { idInQuery, textIn } from './raffle-text.ts';
 
 type Keys = KeysUnder<'raffle.verify' | 'raffle.board.colNumber' | 'raffle.board.colPrize' | 'raffle.instant' | 'api' | 'common'>;

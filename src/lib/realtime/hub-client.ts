@@ -39,8 +39,12 @@ export interface HubProblem {
 export interface HubClientOptions {
   /** The hub, e.g. `/api/signalr/message`. */
   url: string;
-  /** `GET /signalr/auth` for this access token. */
-  fetchHubToken: (accessToken: string) => Promise<ResponseOf<typeof identity.hubToken>>;
+  /**
+   * `GET /signalr/auth` for this access token. Without it the client connects
+   * with no login at all, whenever anyone follows it, and hears only what the
+   * hub sends to everyone (public pages).
+   */
+  fetchHubToken?: (accessToken: string) => Promise<ResponseOf<typeof identity.hubToken>>;
   /** Only for tests, which force each transport in turn. */
   transport?: HttpTransportType;
   /** Spec §5: boolean or undefined — the client library refuses anything else. */
@@ -60,6 +64,7 @@ function problemOf(error: Error): HubProblem {
 
 export function createHubClient(options: HubClientOptions) {
   const now = options.now ?? Date.now;
+  const { fetchHubToken } = options;
   const $state = atom<HubState>(HubConnectionState.Disconnected);
   const $problem = atom<HubProblem | null>(null);
   const receivers = new Map<string, Set<Receiver>>();
@@ -80,8 +85,8 @@ export function createHubClient(options: HubClientOptions) {
     const forToken = accessToken;
     let answer;
     try {
-      if (!forToken) throw new Error('no access token');
-      answer = await options.fetchHubToken(forToken);
+      if (!forToken || !fetchHubToken) throw new Error('no access token');
+      answer = await fetchHubToken(forToken);
     } catch (error) {
       tokenProblem = { key: 'realtime.tokenFetchFailed', serverMessage: error instanceof ApiFailure ? error.serverMessage : undefined };
       throw error;
@@ -98,7 +103,7 @@ export function createHubClient(options: HubClientOptions) {
 
   function build(): HubConnection {
     const connection = new HubConnectionBuilder()
-      .withUrl(options.url, { accessTokenFactory: hubToken, withCredentials: options.withCredentials ?? true, transport: options.transport })
+      .withUrl(options.url, { accessTokenFactory: fetchHubToken && hubToken, withCredentials: options.withCredentials ?? true, transport: options.transport })
       .withAutomaticReconnect([...hubTiming.reconnectDelaysMs])
       .withServerTimeout(hubTiming.timeoutMs)
       .withKeepAliveInterval(hubTiming.keepAliveMs)
@@ -161,7 +166,7 @@ export function createHubClient(options: HubClientOptions) {
 
   /** Connects now, for the followers. Refused unless Disconnected. */
   async function start(): Promise<void> {
-    if (!accessToken) return;
+    if (fetchHubToken && !accessToken) return;
     current ??= build();
     if (current.state !== HubConnectionState.Disconnected) throw new Error(`The realtime connection can only start when Disconnected; it is ${current.state}.`);
     await connect(current);

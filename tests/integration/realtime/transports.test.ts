@@ -89,8 +89,30 @@ describe.each(transports)('over %s', (_, transport) => {
     }
   });
 
+  it('lets a page without a login listen to broadcasts, and nothing else', async () => {
+    const me = await t.newUser();
+    const listener = hubClient(t.url, transport, () => '');
+    await listener.start();
+    try {
+      expect(listener.state).toBe(HubConnectionState.Connected);
+      const got: unknown[] = [];
+      listener.on(hubEvents.cloudIdleStatus.name, (status) => got.push(status));
+      await setCloudIdleStatus(t.app.db, t.app.hub, me.userId, { State: 'Paused', Games: [], CardsRemaining: 1 });
+      const heard = nextCall(listener, 'Notice');
+      await t.app.hub.broadcast(testEvent('Notice'), ['status changed', 1]);
+      expect(await heard).toEqual(['status changed', 1]);
+      // Every method is about its caller: a listener has none.
+      await expect(listener.invoke(hubMethods.getCloudIdleStatus.name)).rejects.toThrow(
+        `Failed to invoke '${hubMethods.getCloudIdleStatus.name}': Unauthorized`,
+      );
+      expect(got).toEqual([]);
+      expect(listener.state).toBe(HubConnectionState.Connected);
+    } finally {
+      await listener.stop();
+    }
+  });
+
   for (const [problem, token] of [
-    ['missing', async () => ''],
     ['invalid', async () => 'not-a-token'],
     ['expired', async () => t.signedHubToken((await t.newUser()).userId, -1_000)],
   ] as const) {

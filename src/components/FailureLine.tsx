@@ -1,4 +1,4 @@
-/** A failed load of raffle data, in the page's language (the server's own words for a refusal). */
+/** A failed load of an island's data, in the page's language (the server's own words for a refusal). */
 import { NoticeLine, type FailureKey } from '@/components/island.tsx';
 import type { Translate } from '@/i18n/strings.ts';
 import { failureMessage } from '@/lib/api/errors.ts';

@@ -1,0 +1,81 @@
+/**
+ * The operators' commands about plugin reviews: `evaluation reported|show|hide|unhide`.
+ * A hidden review leaves the public lists and its plugin's aggregate at once.
+ */
+import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { EvaluationEntry } from '#contract/admin.ts';
+import { UsageError, type AdminCommand } from '../../cli/command.ts';
+import type { Database } from '../../db/open.ts';
+import { evaluationReports, pluginEvaluations } from '../../db/schema.ts';
+import { setHidden } from './evaluations.ts';
+
+/** How many reported reviews `evaluation reported` lists, most reported first. */
+const reportedListLength = 100;
+
+const reports = {
+  reports: count(evaluationReports.userId),
+  reasons: sql<string[]>`coalesce(array_agg(distinct ${evaluationReports.reason}) filter (where ${evaluationReports.reason} is not null), '{}')`,
+};
+
+type Row = typeof pluginEvaluations.$inferSelect & { reports: number; reasons: string[] };
+
+const entry = (row: Row): EvaluationEntry => ({
+  id: row.id,
+  plugin: row.plugin,
+  userId: row.userId,
+  rating: row.rating,
+  text: row.body,
+  helpful: row.helpful,
+  hidden: row.hiddenAt !== null,
+  reports: row.reports,
+  reasons: row.reasons,
+  createdAt: row.createdAt.toISOString(),
+});
+
+function withReports(db: Database) {
+  return db
+    .select({ ...getTableColumns(pluginEvaluations), ...reports })
+    .from(pluginEvaluations)
+    .leftJoin(evaluationReports, eq(evaluationReports.evaluationId, pluginEvaluations.id))
+    .groupBy(pluginEvaluations.id);
+}
+
+async function find(db: Database, id: number): Promise<EvaluationEntry | null> {
+  const [row] = await withReports(db).where(eq(pluginEvaluations.id, id));
+  return row ? entry(row) : null;
+}
+
+type ByIdName = 'evaluation show' | 'evaluation hide' | 'evaluation unhide';
+
+const byId = (name: ByIdName, usage: string, hidden?: boolean): AdminCommand => ({
+  name,
+  usage: `${name} <id>`.padEnd(32) + usage,
+  parse(rest) {
+    if (rest.length !== 1 || !/^[1-9][0-9]{0,9}$/.test(rest[0])) throw new UsageError(`${name} takes one review id (evaluation reported shows them)`);
+    const id = Number(rest[0]);
+    return async ({ db }) => {
+      if (hidden !== undefined) await setHidden(db, id, hidden);
+      return { command: name, evaluation: await find(db, id) };
+    };
+  },
+});
+
+export const evaluationCommands: AdminCommand[] = [
+  {
+    name: 'evaluation reported',
+    usage: 'evaluation reported             reviews users reported, most reported first',
+    parse(rest) {
+      if (rest.length > 0) throw new UsageError('evaluation reported takes nothing more');
+      return async ({ db }) => {
+        const rows = await withReports(db)
+          .having(sql`count(${evaluationReports.userId}) > 0`)
+          .orderBy(desc(count(evaluationReports.userId)), desc(pluginEvaluations.id))
+          .limit(reportedListLength);
+        return { command: 'evaluation reported', evaluations: rows.map(entry) };
+      };
+    },
+  },
+  byId('evaluation show', 'a review, with its reports'),
+  byId('evaluation hide', 'take a review off the site and out of the rating', true),
+  byId('evaluation unhide', 'put a hidden review back', false),
+];

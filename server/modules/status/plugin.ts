@@ -1,0 +1,52 @@
+/**
+ * The status module (contract/status.ts): the acceleration status board, its
+ * incident feeds, and `status set`, whose changes reach open accelerate pages
+ * through the hub (commands.ts).
+ */
+import fp from 'fastify-plugin';
+import { localeSegment, type LocaleCode } from '#contract/locales.ts';
+import { statusBoardIncidents, statusCacheMs, statusCalls, statusFeedPaths, statusFeedSize } from '#contract/status.ts';
+import { siteOrigin } from '../../config.ts';
+import { registerRoute } from '../../http/route.ts';
+import { ensureTargets, incidents, services } from './board.ts';
+import { seedDemoStatus } from './demo.ts';
+import { incidentFeed } from './feeds.ts';
+
+const shared = `public, max-age=${Math.round(statusCacheMs / 1000)}`;
+
+export default fp(
+  async (app) => {
+    const { db, config } = app;
+    await ensureTargets(db);
+    if (config.DEMO_DATA && (await seedDemoStatus(db))) app.log.info('Seeded the demo acceleration status');
+
+    registerRoute(app, statusCalls.board, async ({ reply }) => {
+      reply.header('cache-control', shared);
+      const [Services, Incidents] = await Promise.all([services(db), incidents(db, statusBoardIncidents)]);
+      return { data: { Services, Incidents } };
+    });
+
+    const feedOf = async (locale: LocaleCode, request: { protocol: string; host: string }) => {
+      const origin = siteOrigin(config, request);
+      const segment = localeSegment(locale);
+      const api = `${(config.PUBLIC_API_URL ?? origin).replace(/\/$/, '')}/api`;
+      const query = `?lang=${locale}`;
+      return incidentFeed(await incidents(db, statusFeedSize), locale, {
+        page: `${origin}${segment ? `/${segment}` : ''}/accelerate`,
+        json: `${api}${statusFeedPaths.json}${query}`,
+        atom: `${api}${statusFeedPaths.atom}${query}`,
+      });
+    };
+
+    registerRoute(app, statusCalls.feedJson, async ({ body, request, reply }) => {
+      reply.header('cache-control', shared).type('application/feed+json; charset=utf-8');
+      return (await feedOf(body.lang ?? 'en', request)).json1();
+    });
+
+    registerRoute(app, statusCalls.feedAtom, async ({ body, request, reply }) => {
+      reply.header('cache-control', shared).type('application/atom+xml; charset=utf-8');
+      return (await feedOf(body.lang ?? 'en', request)).atom1();
+    });
+  },
+  { name: 'status', dependencies: ['database', 'hub'] },
+);

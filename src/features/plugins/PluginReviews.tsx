@@ -1,0 +1,361 @@
+/**
+ * A plugin's ratings and reviews (spec §1, §3): its default evaluation (the
+ * average and the spread of stars), the user's own review to write, edit or
+ * delete, and everyone's reviews, newest or most helpful first, which others
+ * can mark helpful or report. Review text is shown as text, never as HTML.
+ */
+import { useStore } from '@nanostores/preact';
+import { useEffect, useState, type SubmitEvent } from 'react';
+import { pluginRules, ReportReason, type Evaluation, type OwnEvaluation, type Rating } from '#contract/plugins.ts';
+import { formattingTag } from '#contract/locales.ts';
+import { Loading, LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
+import { Pager } from '@/components/Pager.tsx';
+import { formatDateTime } from '@/i18n/dates.ts';
+import type { LocaleCode } from '@/i18n/locales.ts';
+import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
+import type { KeysUnder } from '@/i18n/t.ts';
+import { pluginStores } from '@/stores/plugins.ts';
+import { $isLoggedIn } from '@/stores/session.ts';
+import { StarMeter, type StarIcons } from './StarMeter.tsx';
+
+type Keys = KeysUnder<'plugin' | 'api' | 'common'>;
+type Stores = ReturnType<typeof pluginStores>;
+
+interface Props {
+  slug: string;
+  strings: Strings<Keys>;
+  locale: LocaleCode;
+  /** The icon set's SVGs, rendered by the page (so the island carries no icon set). */
+  icons: StarIcons & { thumbsUp: string; flag: string };
+}
+
+interface Context {
+  stores: Stores;
+  t: Translate<Keys>;
+  locale: LocaleCode;
+  icons: Props['icons'];
+}
+
+const max = pluginRules.ratingMax;
+
+export default function PluginReviews(props: Props) {
+  // Prebuilt pages render the island without a visitor: what it shows depends on the browser's login and the API.
+  const [inBrowser, setInBrowser] = useState(false);
+  useEffect(() => setInBrowser(true), []);
+  return inBrowser ? <Reviews {...props} /> : <Loading text={translator(props.strings)('common.loading')} />;
+}
+
+function Reviews({ slug, strings, locale, icons }: Props) {
+  const t = translator(strings);
+  const [stores] = useState(() => pluginStores(slug));
+  const context: Context = { stores, t, locale, icons };
+  const rating = useStore(stores.$rating);
+  return (
+    <div className="plugin-reviews">
+      {rating.data ? <RatingSummary rating={rating.data} context={context} /> : <Loading text={t('common.loading')} />}
+      <OwnReview context={context} />
+      <ReviewList context={context} />
+    </div>
+  );
+}
+
+const number = (value: number, locale: LocaleCode, digits = 0) =>
+  new Intl.NumberFormat(formattingTag(locale), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+
+function RatingSummary({ rating, context: { t, locale, icons } }: { rating: Rating; context: Context }) {
+  if (rating.Count === 0) return <p className="muted">{t('plugin.noRatings')}</p>;
+  const average = number(rating.Average, locale, 1);
+  return (
+    <div className="rating-summary" data-rating-summary>
+      <div className="rating-big">
+        <strong data-average>{average}</strong>
+        <StarMeter value={rating.Average} icons={icons} label={t('plugin.ratingAverage', { average, max })} />
+        <span className="muted" data-count>
+          {t('plugin.ratingCount', { count: number(rating.Count, locale) })}
+        </span>
+      </div>
+      <ul className="rating-bars">
+        {rating.Stars.map((count, index) => ({ stars: index + 1, count }))
+          .reverse()
+          .map(({ stars, count }) => (
+            <li key={stars} aria-label={t('plugin.starsRow', { stars, max, count: number(count, locale) })}>
+              <span aria-hidden="true">{stars}</span>
+              <span className="rating-bar" aria-hidden="true">
+                <span style={{ inlineSize: `${(count / rating.Count) * 100}%` }} />
+              </span>
+              <span aria-hidden="true">{number(count, locale)}</span>
+            </li>
+          ))}
+      </ul>
+    </div>
+  );
+}
+
+function OwnReview({ context }: { context: Context }) {
+  const { stores, t, locale } = context;
+  const loggedIn = useStore($isLoggedIn);
+  const own = useStore(stores.$own);
+  const [editing, setEditing] = useState(false);
+  const action = useAction(t);
+
+  if (!loggedIn) {
+    return (
+      <section className="card own-review" aria-labelledby="own-review">
+        <h3 id="own-review">{t('plugin.yourReview')}</h3>
+        <LoginLink locale={locale} text={t('plugin.reviewsSignIn')} />
+      </section>
+    );
+  }
+  if (!own.data) return <Loading text={t('common.loading')} />;
+  const mine = own.data.Evaluation;
+
+  async function remove() {
+    if (!confirm(t('plugin.deleteConfirm'))) return;
+    await action.run(() => stores.remove(), t('plugin.deleted'));
+  }
+
+  return (
+    <section className="card own-review" aria-labelledby="own-review" data-own-review>
+      <h3 id="own-review">{t('plugin.yourReview')}</h3>
+      {mine && !editing ? (
+        <>
+          {mine.Hidden && <p className="notice notice-warn">{t('plugin.hiddenNotice')}</p>}
+          <ReviewBody evaluation={mine} context={context} />
+          <div className="form-actions">
+            <button type="button" className="button button-secondary button-small" onClick={() => setEditing(true)}>
+              {t('plugin.edit')}
+            </button>
+            <button type="button" className="button button-secondary button-small" disabled={action.busy} onClick={() => void remove()}>
+              {t('plugin.delete')}
+            </button>
+          </div>
+        </>
+      ) : (
+        <ReviewForm existing={mine} context={context} action={action} done={() => setEditing(false)} cancel={mine ? () => setEditing(false) : undefined} />
+      )}
+      <NoticeLine notice={action.notice} />
+    </section>
+  );
+}
+
+function ReviewForm({
+  existing,
+  context: { stores, t, icons },
+  action,
+  done,
+  cancel,
+}: {
+  existing: OwnEvaluation['Evaluation'];
+  context: Context;
+  action: ReturnType<typeof useAction>;
+  done: () => void;
+  cancel?: () => void;
+}) {
+  const [rating, setRating] = useState(existing?.Rating ?? 0);
+  const [text, setText] = useState(existing?.Text ?? '');
+  const left = pluginRules.textMaxLength - text.length;
+
+  async function submit(event: SubmitEvent) {
+    event.preventDefault();
+    if (rating < 1) {
+      action.setNotice({ kind: 'error', text: t('plugin.chooseRating') });
+      return;
+    }
+    const saved = await action.run(() => stores.save(rating, text), t('plugin.published'));
+    if (saved) done();
+  }
+
+  return (
+    <form className="form review-form" onSubmit={(event) => void submit(event)} noValidate>
+      <fieldset className="star-input">
+        <legend>{t('plugin.yourRating')}</legend>
+        {Array.from({ length: max }, (_, index) => index + 1).map((stars) => (
+          <label key={stars} className={stars <= rating ? 'star-on' : undefined} title={t('plugin.rateStar', { stars, max })}>
+            <input
+              type="radio"
+              name="rating"
+              value={stars}
+              checked={rating === stars}
+              onChange={() => setRating(stars)}
+              aria-label={t('plugin.rateStar', { stars, max })}
+            />
+            <span dangerouslySetInnerHTML={{ __html: icons.star }} />
+          </label>
+        ))}
+      </fieldset>
+      <label>
+        {t('plugin.reviewText')}
+        <textarea
+          name="review"
+          rows={5}
+          value={text}
+          maxLength={pluginRules.textMaxLength}
+          onInput={(event) => setText((event.target as HTMLTextAreaElement).value)}
+          aria-describedby="review-hint review-left"
+        />
+      </label>
+      <p id="review-hint" className="hint">
+        {t('plugin.reviewHint')}
+      </p>
+      <p id="review-left" className="hint" aria-live="polite">
+        {t('plugin.charactersLeft', { count: left })}
+      </p>
+      <div className="form-actions">
+        <button type="submit" className="button" disabled={action.busy}>
+          {existing ? t('plugin.saveChanges') : t('plugin.publish')}
+        </button>
+        {cancel && (
+          <button type="button" className="button button-secondary" onClick={cancel}>
+            {t('plugin.cancel')}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** Stars, author, date and the text — as text: whatever the author typed stays inert. */
+function ReviewBody({ evaluation, context: { t, locale, icons } }: { evaluation: Evaluation; context: Context }) {
+  const edited = evaluation.UpdatedAt !== evaluation.CreatedAt;
+  return (
+    <>
+      <p className="review-head">
+        <StarMeter value={evaluation.Rating} icons={icons} label={t('plugin.rated', { stars: evaluation.Rating, max })} />
+        <strong>{evaluation.Author}</strong>
+        <span className="muted">
+          <time dateTime={evaluation.CreatedAt}>{formatDateTime(evaluation.CreatedAt, locale)}</time>
+          {edited && ` · ${t('plugin.edited')}`}
+        </span>
+      </p>
+      {evaluation.Text && (
+        <p className="review-text" lang={evaluation.Locale} data-review-text>
+          {evaluation.Text}
+        </p>
+      )}
+    </>
+  );
+}
+
+function ReviewList({ context }: { context: Context }) {
+  const { stores, t } = context;
+  const sort = useStore(stores.$sort);
+  const page = useStore(stores.$page);
+  const list = useStore(stores.$evaluations);
+  const own = useStore(stores.$own);
+  const loggedIn = useStore($isLoggedIn);
+
+  const choose = (next: 'newest' | 'helpful') => {
+    stores.$sort.set(next);
+    stores.$page.set(1);
+  };
+  return (
+    <section className="review-section" aria-label={t('plugin.reviews')}>
+      <div className="tabs" role="group" aria-label={t('plugin.sortLabel')}>
+        <button type="button" aria-pressed={sort === 'helpful'} onClick={() => choose('helpful')}>
+          {t('plugin.sortHelpful')}
+        </button>
+        <button type="button" aria-pressed={sort === 'newest'} onClick={() => choose('newest')}>
+          {t('plugin.sortNewest')}
+        </button>
+      </div>
+      {list.data ? (
+        list.data.Items.length === 0 ? (
+          <p className="muted">{t('plugin.noReviews')}</p>
+        ) : (
+          <ul className="review-list">
+            {list.data.Items.map((evaluation) => (
+              <li key={evaluation.Id} className="card" data-review={evaluation.Id}>
+                <ReviewBody evaluation={evaluation} context={context} />
+                <ReviewActions
+                  evaluation={evaluation}
+                  own={loggedIn ? (own.data ?? null) : null}
+                  mine={own.data?.Evaluation?.Id === evaluation.Id}
+                  context={context}
+                />
+              </li>
+            ))}
+          </ul>
+        )
+      ) : (
+        <Loading text={t('common.loading')} />
+      )}
+      {list.data && <Pager page={page} total={list.data.Total} go={(next) => stores.$page.set(next)} t={t} />}
+    </section>
+  );
+}
+
+/** Helpful and report, for someone else's review; a visitor sees the helpful count only. */
+function ReviewActions({
+  evaluation,
+  own,
+  mine,
+  context: { stores, t, icons },
+}: {
+  evaluation: Evaluation;
+  own: OwnEvaluation | null;
+  mine: boolean;
+  context: Context;
+}) {
+  const action = useAction(t);
+  const [reporting, setReporting] = useState(false);
+  const [reason, setReason] = useState<ReportReason>('spam');
+  const count = evaluation.Helpful;
+  if (!own || mine) {
+    return count > 0 ? <p className="muted review-actions">{t('plugin.helpfulCount', { count })}</p> : null;
+  }
+  const marked = own.Helpful.includes(evaluation.Id);
+  const reported = own.Reported.includes(evaluation.Id);
+
+  async function sendReport(event: SubmitEvent) {
+    event.preventDefault();
+    const sent = await action.run(() => stores.report(evaluation.Id, reason).then(() => true), t('plugin.reportSent'));
+    if (sent) setReporting(false);
+  }
+
+  return (
+    <>
+      <div className="review-actions">
+        <button
+          type="button"
+          className="button button-secondary button-small"
+          aria-pressed={marked}
+          disabled={marked || action.busy}
+          onClick={() => void action.run(() => stores.markHelpful(evaluation.Id))}
+        >
+          <span dangerouslySetInnerHTML={{ __html: icons.thumbsUp }} />
+          {marked ? t('plugin.markedHelpful', { count }) : t('plugin.helpfulCount', { count })}
+        </button>
+        <button
+          type="button"
+          className="button button-secondary button-small"
+          aria-expanded={reporting}
+          disabled={reported}
+          onClick={() => setReporting(!reporting)}
+        >
+          <span dangerouslySetInnerHTML={{ __html: icons.flag }} />
+          {reported ? t('plugin.reported') : t('plugin.report')}
+        </button>
+      </div>
+      {reporting && (
+        <form className="form report-form" onSubmit={(event) => void sendReport(event)}>
+          <label>
+            {t('plugin.reportReason')}
+            <select value={reason} onChange={(event) => setReason((event.target as HTMLSelectElement).value as ReportReason)}>
+              {ReportReason.options.map((option) => (
+                <option key={option} value={option}>
+                  {t(`plugin.reason.${option}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <div className="form-actions">
+            <button type="submit" className="button button-small" disabled={action.busy}>
+              {t('plugin.sendReport')}
+            </button>
+          </div>
+        </form>
+      )}
+      <NoticeLine notice={action.notice} />
+    </>
+  );
+}
