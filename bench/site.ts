@@ -99,6 +99,9 @@ const pageTypes = {
   faq: 'en/faq/index.html',
   login: 'en/account/login/index.html',
   'cloud idling (account island)': 'en/account/center/steam/cloudidea/index.html',
+  'plugin list (ratings script)': 'en/plugin/index.html',
+  'plugin (reviews island, loaded when seen)': 'en/plugin/authenticator/index.html',
+  'accelerate (status island)': 'en/accelerate/index.html',
 };
 const js = Object.fromEntries(Object.entries(pageTypes).map(([type, file]) => [type, pageJavaScript(path.join(outDir, file))]));
 

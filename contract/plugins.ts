@@ -75,7 +75,8 @@ export type OwnEvaluation = z.infer<typeof OwnEvaluation>;
 export const EvaluationSort = z.enum(['newest', 'helpful']);
 export type EvaluationSort = z.infer<typeof EvaluationSort>;
 
-export const ReportReason = z.enum(['spam', 'offensive', 'offTopic', 'other']);
+export const reportReasons = ['spam', 'offensive', 'offTopic', 'other'] as const;
+export const ReportReason = z.enum(reportReasons);
 export type ReportReason = z.infer<typeof ReportReason>;
 
 const Slug = z.enum(pluginSlugs as [string, ...string[]]);

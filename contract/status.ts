@@ -131,7 +131,8 @@ export const statusTargets = [
 export type StatusTargetKey = (typeof statusTargets)[number]['key'];
 export const statusTargetKeys = statusTargets.map((target) => target.key) as [StatusTargetKey, ...StatusTargetKey[]];
 
-export const ServiceState = z.enum(['up', 'degraded', 'down']);
+export const serviceStates = ['up', 'degraded', 'down'] as const;
+export const ServiceState = z.enum(serviceStates);
 export type ServiceState = z.infer<typeof ServiceState>;
 
 /** An operator's note: in one or more locales; a reader without their own sees `Fallback`'s. */

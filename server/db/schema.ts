@@ -7,7 +7,8 @@ import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, ser
 import type { CdkeyGrant } from '#contract/activation.ts';
 import type { OrderItem } from '#contract/commerce.ts';
 import type { LocalizedText, Prize } from '#contract/raffle.ts';
-import type { StatusNote } from '#contract/status.ts';
+import { serviceStates, type StatusNote } from '#contract/status.ts';
+import { reportReasons } from '#contract/plugins.ts';
 import type { LocaleCode } from '#contract/locales.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -614,36 +615,24 @@ export const pluginRatings = pgTable('plugin_ratings', {
   total: integer('total').notNull().default(0),
 });
 
+/** What one user did to one review, once: the key of the helpful marks and the reports. */
+const onEvaluationByUser = () => ({
+  evaluationId: integer('evaluation_id')
+    .notNull()
+    .references(() => pluginEvaluations.id, { onDelete: 'cascade' }),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+});
+
 /** Who marked which review helpful: once each. */
-export const evaluationHelpful = pgTable(
-  'evaluation_helpful',
-  {
-    evaluationId: integer('evaluation_id')
-      .notNull()
-      .references(() => pluginEvaluations.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.evaluationId, t.userId] })],
-);
+export const evaluationHelpful = pgTable('evaluation_helpful', onEvaluationByUser(), (t) => [primaryKey({ columns: [t.evaluationId, t.userId] })]);
 
 /** Reports of a review to the operators: once per user and review. */
-export const evaluationReports = pgTable(
-  'evaluation_reports',
-  {
-    evaluationId: integer('evaluation_id')
-      .notNull()
-      .references(() => pluginEvaluations.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    reason: text('reason', { enum: ['spam', 'offensive', 'offTopic', 'other'] }).notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.evaluationId, t.userId] })],
-);
+export const evaluationReports = pgTable('evaluation_reports', { ...onEvaluationByUser(), reason: text('reason', { enum: reportReasons }).notNull() }, (t) => [
+  primaryKey({ columns: [t.evaluationId, t.userId] }),
+]);
 
 /** Each user's recent review writes and votes, counted for the hourly limits; older rows are pruned as new ones come. */
 export const evaluationWrites = pgTable(
@@ -662,7 +651,7 @@ export const evaluationWrites = pgTable(
 /** The current state of each acceleration region and service (contract/status.ts); a target never set reads as up. */
 export const serviceStatus = pgTable('service_status', {
   key: text('key').primaryKey(),
-  state: text('state', { enum: ['up', 'degraded', 'down'] }).notNull(),
+  state: text('state', { enum: serviceStates }).notNull(),
   since: timestamp('since', { withTimezone: true }).notNull(),
   note: jsonb('note').$type<StatusNote>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -674,8 +663,8 @@ export const statusIncidents = pgTable(
   {
     id: serial('id').primaryKey(),
     key: text('key').notNull(),
-    state: text('state', { enum: ['up', 'degraded', 'down'] }).notNull(),
-    previous: text('previous', { enum: ['up', 'degraded', 'down'] }).notNull(),
+    state: text('state', { enum: serviceStates }).notNull(),
+    previous: text('previous', { enum: serviceStates }).notNull(),
     note: jsonb('note').$type<StatusNote>(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -3,14 +3,19 @@ import { expect, type Page } from '@playwright/test';
 import { seriousAxeProblems } from './axe.ts';
 import { overflowOf } from './overflow.ts';
 
-/** The pages (each with a selector that shows when it is ready) and what is wrong with them; an empty list when nothing is. */
-export async function pageProblems(page: Page, pages: Array<{ url: string; ready: string }>): Promise<string[]> {
+/**
+ * The pages (each with a selector that shows when it is ready, and one to
+ * scroll into view first for an island that loads when seen) and what is
+ * wrong with them; an empty list when nothing is.
+ */
+export async function pageProblems(page: Page, pages: Array<{ url: string; ready: string; reveal?: string }>): Promise<string[]> {
   const problems: string[] = [];
   for (const theme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: theme });
-    for (const { url, ready } of pages) {
+    for (const { url, ready, reveal } of pages) {
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.goto(url);
+      if (reveal) await page.locator(reveal).scrollIntoViewIfNeeded();
       await expect(page.locator(ready).first()).toBeVisible();
       problems.push(...(await seriousAxeProblems(page)).map((problem) => `${url} (${theme}): ${problem}`));
       for (const width of [1440, 320]) {

@@ -15,7 +15,7 @@ import { raffleCalls } from '#contract/raffle.ts';
 import { admin } from './admin-cli.ts';
 import { pageProblems } from './page-checks.ts';
 import { localizePath, say } from './routes.ts';
-import { codeSentBy, newPhone, signInFresh } from './session.ts';
+import { logInOnPage, signInFresh } from './session.ts';
 
 const everywhere = (text: string) => Object.fromEntries(localeCodes.map((code) => [code, `${text} (${code})`]));
 const minutes = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
@@ -130,13 +130,7 @@ test('a visitor who is not logged in is sent to login to register, and comes bac
   await page.goto(raffleUrl);
   await page.getByRole('link', { name: say('en', 'raffle.board.loginToRegister') }).click();
   await expect(page).toHaveURL(/\/account\/login\?redirectUrl=/);
-
-  const phone = newPhone();
-  await page.getByRole('checkbox').check();
-  await page.locator('input[name="phone"]').fill(phone);
-  const code = await codeSentBy(page, phone, () => page.getByRole('button', { name: 'Send code' }).click());
-  await page.locator('input[name="code"]').fill(code);
-  await page.getByRole('button', { name: 'Log in / Register' }).click();
+  await logInOnPage(page);
 
   await expect(page).toHaveURL(raffleUrl);
   await page.getByRole('button', { name: say('en', 'raffle.board.register') }).click();

@@ -75,3 +75,12 @@ export async function signInFresh(page: Page, phone = newPhone()): Promise<{ pho
   const result = await sealedCall(page, identity.loginOrRegister, { Phone: phone, Code: await lastCode(page, phone), DeviceId: 'e2e-device-0002' });
   return { phone, auth: await keep(page, result), userId: result.User.Id };
 }
+
+/** Logs a new account in on the English login page the browser is on, by SMS code, as a visitor would. */
+export async function logInOnPage(page: Page, phone = newPhone()): Promise<void> {
+  await page.getByRole('checkbox').check();
+  await page.locator('input[name="phone"]').fill(phone);
+  const code = await codeSentBy(page, phone, () => page.getByRole('button', { name: 'Send code' }).click());
+  await page.locator('input[name="code"]').fill(code);
+  await page.getByRole('button', { name: 'Log in / Register' }).click();
+}

@@ -140,7 +140,7 @@ function OwnReview({ context }: { context: Context }) {
 
 function ReviewForm({
   existing,
-  context: { stores, t, icons },
+  context: { stores, t, locale, icons },
   action,
   done,
   cancel,
@@ -198,7 +198,7 @@ function ReviewForm({
         {t('plugin.reviewHint')}
       </p>
       <p id="review-left" className="hint" aria-live="polite">
-        {t('plugin.charactersLeft', { count: left })}
+        {t('plugin.charactersLeft', { count: number(left, locale) })}
       </p>
       <div className="form-actions">
         <button type="submit" className="button" disabled={action.busy}>
@@ -323,7 +323,7 @@ function ReviewActions({
           onClick={() => void action.run(() => stores.markHelpful(evaluation.Id))}
         >
           <span dangerouslySetInnerHTML={{ __html: icons.thumbsUp }} />
-          {marked ? t('plugin.markedHelpful', { count }) : t('plugin.helpfulCount', { count })}
+          {marked ? t('plugin.markedHelpful', { count }) : count > 0 ? t('plugin.helpfulCount', { count }) : t('plugin.helpful')}
         </button>
         <button
           type="button"

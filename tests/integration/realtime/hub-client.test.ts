@@ -41,6 +41,29 @@ const until = (check: () => boolean) => expect.poll(check, { timeout: 5_000 }).t
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the realtime connection', () => {
+  it('connects without a login when it fetches no hub token, for broadcasts only, while anyone follows', async () => {
+    const me = await t.newUser();
+    const hub = createHubClient({ url: t.url, transport: HttpTransportType.WebSockets });
+    const notices: unknown[] = [];
+    const idle: unknown[] = [];
+    hub.on(testEvent('Notice'), (text) => notices.push(text));
+    hub.on(hubEvents.cloudIdleStatus, (status) => idle.push(status));
+    expect(hub.$state.get()).toBe('Disconnected');
+
+    const release = hub.follow();
+    await until(() => hub.$state.get() === 'Connected');
+    await t.app.hub.broadcast(testEvent('Notice'), ['to everyone']);
+    await setCloudIdleStatus(t.app.db, t.app.hub, me.userId, { State: 'Paused', Games: [], CardsRemaining: 2 });
+    await until(() => notices.length === 1);
+    expect(notices).toEqual(['to everyone']);
+    await expect(hub.invoke(hubMethods.getCloudIdleStatus)).rejects.toThrow('Unauthorized');
+    expect(idle).toEqual([]);
+    expect(hub.$problem.get()).toBeNull();
+
+    release();
+    expect(hub.$state.get()).toBe('Disconnected');
+  });
+
   it('waits for an access token, reuses the connection while it stays, and rebuilds when it changes', async () => {
     const first = await t.newUser();
     const second = await t.newUser();
