@@ -176,7 +176,7 @@ export const StatusChange = z.object({ Service: ServiceStatus, Incident: StatusI
 export type StatusChange = z.infer<typeof StatusChange>;
 
 export const statusBase = '/status';
-/** The public feeds of incidents, under the API base: JSON Feed 1.1 and Atom; `?lang=` picks the language, English by default. */
+/** The public feeds of incidents, under the API base: JSON Feed 1 and Atom; `?lang=` picks the language, English by default. */
 export const statusFeedPaths = { json: `${statusBase}/feed.json`, atom: `${statusBase}/feed.atom` } as const;
 
 /** The board is pushed live, so a short shared cache only spares the server a crowd of first loads. */

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { pathOf } from '#contract/api.ts';
 import { localeCodes } from '#contract/locales.ts';
-import { raffleCalls } from '#contract/raffle.ts';
+import { raffleCalls, type RaffleInfo } from '#contract/raffle.ts';
+import { drawWinners } from '#contract/raffle-draw.ts';
 import { admin } from './admin-cli.ts';
 import { pageProblems } from './page-checks.ts';
 import { localizePath, say } from './routes.ts';
@@ -83,7 +84,14 @@ test('the verify page says verified for a draw, and not verified once a publishe
   await expect(verdict).toHaveText(say('en', 'raffle.verify.verified'));
   await expect(page.getByText(say('en', 'raffle.verify.commitmentOk'))).toBeVisible();
 
-  await page.getByRole('textbox', { name: say('en', 'raffle.verify.publicValue') }).fill('01 02 03 04 05 06 + 08');
+  // A value that draws someone else: with three entrants, a third of all values would draw the same winner.
+  const info = (await (await page.request.get(`/api${pathOf(raffleCalls.info.path, { id })}`)).json()).data as RaffleInfo;
+  const drawWith = async (publicValue: string) =>
+    JSON.stringify(await drawWinners({ seed: info.Proof!.Seed!, publicValue, entrants: 3, quantities: info.Prizes.map((prize) => prize.Quantity) }));
+  const published = await drawWith('01 02 03 04 05 06 + 07');
+  let other = 8;
+  while ((await drawWith(`01 02 03 04 05 06 + ${other}`)) === published) other += 1;
+  await page.getByRole('textbox', { name: say('en', 'raffle.verify.publicValue') }).fill(`01 02 03 04 05 06 + ${other}`);
   await expect(verdict).toHaveAttribute('data-verdict', 'not-verified');
   await expect(verdict).toHaveText(say('en', 'raffle.verify.notVerified'));
 

@@ -1,5 +1,5 @@
 /**
- * The incident feeds (JSON Feed 1.1 and Atom) that status aggregators and the
+ * The incident feeds (JSON Feed 1 and Atom) that status aggregators and the
  * desktop client read: the latest changes, titled in the language asked for,
  * each linking to the accelerate page in that language.
  */
