@@ -9,7 +9,7 @@
 import * as z from 'zod/mini';
 import catalogue from '../content/plugins/catalogue.json' with { type: 'json' };
 import { route } from './api.ts';
-import { paged } from './commerce.ts';
+import { paged, pageSize } from './commerce.ts';
 import { facts } from './facts.ts';
 import { Empty, multilineText, pathId, text } from './fields.ts';
 import { localeCodes } from './locales.ts';
@@ -26,7 +26,7 @@ export const pluginRules = {
   /** The longest review text, in characters (`plugins.reviewMaxLength`). */
   textMaxLength: facts.plugins.reviewMaxLength,
   /** Spec §3: lists are paged at 24. */
-  pageSize: 24,
+  pageSize,
   /** Writing, editing and deleting reviews: at most this many an hour per account (`plugins.reviewWritesPerHour`). */
   reviewWritesPerHour: facts.plugins.reviewWritesPerHour,
   /** Helpful marks and reports: at most this many an hour per account (`plugins.voteWritesPerHour`). */

@@ -135,9 +135,12 @@ export const serviceStates = ['up', 'degraded', 'down'] as const;
 export const ServiceState = z.enum(serviceStates);
 export type ServiceState = z.infer<typeof ServiceState>;
 
+/** The longest note an operator may write, per locale. */
+export const statusNoteMaxLength = 500;
+
 /** An operator's note: in one or more locales; a reader without their own sees `Fallback`'s. */
 export const StatusNote = z.object({
-  Texts: z.partialRecord(z.enum(localeCodes), text(z.minLength(1), z.maxLength(500))),
+  Texts: z.partialRecord(z.enum(localeCodes), text(z.minLength(1), z.maxLength(statusNoteMaxLength))),
   Fallback: z.enum(localeCodes),
 });
 export type StatusNote = z.infer<typeof StatusNote>;

@@ -68,6 +68,7 @@ export const routes: Array<{ path: string; title: Title; chrome?: false }> = [
   { path: '/agreement/renew', title: page('agreement-renew') },
   { path: '/leigod', title: page('leigod') },
   { path: '/plugin', title: ui('plugin.title') },
+  { path: '/plugin/category/security', title: ui('plugin.category.security') },
   { path: '/plugin/authenticator', title: plugin('authenticator') },
   { path: '/wechatpay', title: ui('pay.wechatTitle'), chrome: false },
   { path: '/privacybox', title: page('privacy'), chrome: false },

@@ -5,11 +5,9 @@
  */
 import { localeCodes, type LocaleCode } from '#contract/locales.ts';
 import { hubEvents } from '#contract/realtime.ts';
-import { ServiceState, statusTargetKeys, type StatusNote, type StatusTargetKey } from '#contract/status.ts';
+import { ServiceState, statusNoteMaxLength as noteMaxLength, statusTargetKeys, type StatusNote, type StatusTargetKey } from '#contract/status.ts';
 import { UsageError, type AdminCommand } from '../../cli/command.ts';
 import { services, setStatus } from './board.ts';
-
-const noteMaxLength = 500;
 
 /** `--note` is the English note every locale without its own shows; `--note-<locale>` gives a locale its own. */
 function parseNote(words: string[]): StatusNote | null {
