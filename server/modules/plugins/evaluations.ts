@@ -41,9 +41,10 @@ export async function allRatings(db: Database, slugs: readonly string[]): Promis
   return rows.map(toRating);
 }
 
+/** A catalogue plugin's rating (`ensureRatings` made its row at start-up). */
 export async function ratingOf(db: Database | Transaction, plugin: string): Promise<Rating> {
   const [row] = await db.select().from(pluginRatings).where(eq(pluginRatings.plugin, plugin));
-  return row ? toRating(row) : { Plugin: plugin, Count: 0, Average: 0, Stars: emptyStars() };
+  return toRating(row);
 }
 
 /** Adds (`delta` 1) or takes away (-1) one visible review of `rating` stars from the plugin's aggregate. */

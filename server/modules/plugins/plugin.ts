@@ -5,6 +5,7 @@
  */
 import fp from 'fastify-plugin';
 import { pluginCacheMs, pluginCalls, pluginSlugs } from '#contract/plugins.ts';
+import { publicFor } from '../../http/cache-control.ts';
 import { registerRoute } from '../../http/route.ts';
 import { seedDemoEvaluations } from './demo.ts';
 import {
@@ -18,8 +19,6 @@ import {
   reportEvaluation,
   saveEvaluation,
 } from './evaluations.ts';
-
-const publicFor = (ms: number) => `public, max-age=${Math.round(ms / 1000)}`;
 
 export default fp(
   async (app) => {

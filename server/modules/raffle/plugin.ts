@@ -9,6 +9,7 @@
 import fp from 'fastify-plugin';
 import { hubEvents } from '#contract/realtime.ts';
 import { raffleCacheMs, raffleCalls, raffleCoversPath } from '#contract/raffle.ts';
+import { privateFor, publicFor } from '../../http/cache-control.ts';
 import { registerRoute } from '../../http/route.ts';
 import { serveStore } from '../../services/file-store.ts';
 import { coverStore } from './definition.ts';
@@ -16,11 +17,6 @@ import { seedDemoRaffles } from './demo.ts';
 import { claimPrize, drawRaffle, drawsJob, dueDraws, waitingForValue, type PrizeGranter } from './draws.ts';
 import { drawInstant, instantHistory, rotateSeed } from './instant.ts';
 import { findRaffle, ownResult, rafflePage, register, registrationCount, toInfo, winnerPage } from './raffles.ts';
-
-const seconds = (ms: number) => Math.round(ms / 1000);
-/** Public answers any cache may keep; a user's own answers only their browser. */
-const publicFor = (ms: number) => `public, max-age=${seconds(ms)}`;
-const privateFor = (ms: number) => `private, max-age=${seconds(ms)}`;
 
 /** Live registration counts go out at most this often per raffle: a rush of registrations is one push a second, not one each. */
 const countPushMs = 1_000;

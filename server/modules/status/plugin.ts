@@ -4,15 +4,16 @@
  * through the hub (commands.ts).
  */
 import fp from 'fastify-plugin';
-import { localeSegment, type LocaleCode } from '#contract/locales.ts';
+import type { LocaleCode } from '#contract/locales.ts';
 import { statusBoardIncidents, statusCacheMs, statusCalls, statusFeedPaths, statusFeedSize } from '#contract/status.ts';
-import { siteOrigin } from '../../config.ts';
+import { siteOrigin, sitePageUrl } from '../../config.ts';
+import { publicFor } from '../../http/cache-control.ts';
 import { registerRoute } from '../../http/route.ts';
 import { ensureTargets, incidents, services } from './board.ts';
 import { seedDemoStatus } from './demo.ts';
 import { incidentFeed } from './feeds.ts';
 
-const shared = `public, max-age=${Math.round(statusCacheMs / 1000)}`;
+const shared = publicFor(statusCacheMs);
 
 export default fp(
   async (app) => {
@@ -27,12 +28,10 @@ export default fp(
     });
 
     const feedOf = async (locale: LocaleCode, request: { protocol: string; host: string }) => {
-      const origin = siteOrigin(config, request);
-      const segment = localeSegment(locale);
-      const api = `${(config.PUBLIC_API_URL ?? origin).replace(/\/$/, '')}/api`;
+      const api = `${(config.PUBLIC_API_URL ?? siteOrigin(config, request)).replace(/\/$/, '')}/api`;
       const query = `?lang=${locale}`;
       return incidentFeed(await incidents(db, statusFeedSize), locale, {
-        page: `${origin}${segment ? `/${segment}` : ''}/accelerate`,
+        page: sitePageUrl(config, request, locale, '/accelerate'),
         json: `${api}${statusFeedPaths.json}${query}`,
         atom: `${api}${statusFeedPaths.atom}${query}`,
       });

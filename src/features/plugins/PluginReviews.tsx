@@ -7,10 +7,10 @@
 import { useStore } from '@nanostores/preact';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { pluginRules, ReportReason, type Evaluation, type OwnEvaluation, type Rating } from '#contract/plugins.ts';
-import { formattingTag } from '#contract/locales.ts';
 import { Loading, LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
 import { Pager } from '@/components/Pager.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
+import { formatNumber } from '@/i18n/numbers.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
@@ -59,31 +59,28 @@ function Reviews({ slug, strings, locale, icons }: Props) {
   );
 }
 
-const number = (value: number, locale: LocaleCode, digits = 0) =>
-  new Intl.NumberFormat(formattingTag(locale), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
-
 function RatingSummary({ rating, context: { t, locale, icons } }: { rating: Rating; context: Context }) {
   if (rating.Count === 0) return <p className="muted">{t('plugin.noRatings')}</p>;
-  const average = number(rating.Average, locale, 1);
+  const average = formatNumber(rating.Average, locale, 1);
   return (
     <div className="rating-summary" data-rating-summary>
       <div className="rating-big">
         <strong data-average>{average}</strong>
         <StarMeter value={rating.Average} icons={icons} label={t('plugin.ratingAverage', { average, max })} />
         <span className="muted" data-count>
-          {t('plugin.ratingCount', { count: number(rating.Count, locale) })}
+          {t('plugin.ratingCount', { count: formatNumber(rating.Count, locale) })}
         </span>
       </div>
       <ul className="rating-bars">
         {rating.Stars.map((count, index) => ({ stars: index + 1, count }))
           .reverse()
           .map(({ stars, count }) => (
-            <li key={stars} aria-label={t('plugin.starsRow', { stars, max, count: number(count, locale) })}>
+            <li key={stars} aria-label={t('plugin.starsRow', { stars, max, count: formatNumber(count, locale) })}>
               <span aria-hidden="true">{stars}</span>
               <span className="rating-bar" aria-hidden="true">
                 <span style={{ inlineSize: `${(count / rating.Count) * 100}%` }} />
               </span>
-              <span aria-hidden="true">{number(count, locale)}</span>
+              <span aria-hidden="true">{formatNumber(count, locale)}</span>
             </li>
           ))}
       </ul>
@@ -198,7 +195,7 @@ function ReviewForm({
         {t('plugin.reviewHint')}
       </p>
       <p id="review-left" className="hint" aria-live="polite">
-        {t('plugin.charactersLeft', { count: number(left, locale) })}
+        {t('plugin.charactersLeft', { count: formatNumber(left, locale) })}
       </p>
       <div className="form-actions">
         <button type="submit" className="button" disabled={action.busy}>

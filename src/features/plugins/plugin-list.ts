@@ -5,29 +5,29 @@
  * this script runs.
  */
 import { interpolate } from '#contract/interpolate.ts';
-import { formattingTag } from '#contract/locales.ts';
+import { formatNumber } from '@/i18n/numbers.ts';
+import type { LocaleCode } from '@/i18n/locales.ts';
 import { pluginRules, type Rating } from '#contract/plugins.ts';
 import { $pluginRatings } from '@/stores/plugin-ratings.ts';
 
 const list = document.querySelector<HTMLElement>('[data-plugin-list]');
 if (list) {
   const strings = JSON.parse(list.dataset.strings!) as Record<string, string>;
-  const numbers = (digits: number) =>
-    new Intl.NumberFormat(formattingTag(list.dataset.locale!), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const locale = list.dataset.locale as LocaleCode;
   const cards = [...list.querySelectorAll<HTMLElement>('[data-plugin]')];
 
   const show = (card: HTMLElement, rating: Rating) => {
     const slot = card.querySelector<HTMLElement>('[data-plugin-rating]')!;
     const meter = slot.querySelector<HTMLElement>('.stars')!;
     const text = slot.querySelector<HTMLElement>('[data-rating-text]')!;
-    const average = numbers(1).format(rating.Average);
+    const average = formatNumber(rating.Average, locale, 1);
     meter.querySelector<HTMLElement>('.stars-fill')!.style.inlineSize = `${(rating.Average / pluginRules.ratingMax) * 100}%`;
     meter.setAttribute('aria-label', interpolate(strings['plugin.ratingAverage'], { average, max: pluginRules.ratingMax }));
     meter.hidden = rating.Count === 0;
     text.textContent =
       rating.Count === 0
         ? strings['plugin.noRatings']
-        : `${average} · ${interpolate(strings['plugin.ratingCount'], { count: numbers(0).format(rating.Count) })}`;
+        : `${average} · ${interpolate(strings['plugin.ratingCount'], { count: formatNumber(rating.Count, locale) })}`;
     slot.hidden = false;
   };
   $pluginRatings.subscribe(({ data }) => {
