@@ -10,6 +10,8 @@ export const ErrorCode = {
   PayloadTooLarge: 413,
   TooManyRequests: 429,
   ServerError: 500,
+  /** This instance cannot serve now (its database does not answer): a load balancer sends the request elsewhere. */
+  Unavailable: 503,
   /** The encrypted body or its key could not be opened (always the same answer, whatever failed). */
   EncryptionInvalid: 4000,
   /** The SMS or e-mail code is wrong, expired or used up. */

@@ -283,6 +283,20 @@ export const system = {
     request: Empty,
     response: z.object({ Spki: text() }),
   }),
+  /**
+   * Readiness, for load balancers and start-up scripts: the server answers only
+   * once it has started, and this says its database answers (and Redis, where
+   * one is set); otherwise 503 with `Unavailable`.
+   */
+  ready: route({
+    method: 'GET',
+    path: '/health/ready',
+    encrypted: false,
+    auth: 'none',
+    shape: 'envelope',
+    request: Empty,
+    response: z.object({ Database: z.literal('up'), Redis: z.enum(['up', 'none']) }),
+  }),
 };
 
 /** Lifetimes the server hands out and the client relies on. */

@@ -58,6 +58,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: encryption.maxBodyBytes,
+    // No timer on starting: a first start on a busy machine (creating and migrating the database) may take minutes, and only
+    // waiting on an outside service can hang — that has its own deadline and message (DATABASE_CONNECT_TIMEOUT, Redis's connect).
+    pluginTimeout: 0,
   });
 
   await app.register(configPlugin, { config });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { localeSegment, type LocaleCode } from '#contract/locales.ts';
 import { hubTiming } from '#contract/realtime.ts';
 import { defaultSiteUrl } from '#contract/site.ts';
+import { StartupError } from './startup-error.ts';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const list = z.string().transform((value) =>
@@ -27,6 +28,12 @@ const wechatPaySettings = [
   'WECHATPAY_NOTIFY_URL',
 ] as const;
 
+/** Whether DATABASE_URL names a PostgreSQL server (else an embedded PGlite). */
+export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
+
+/** DATABASE_CONNECT_TIMEOUT's default, in seconds. */
+export const defaultConnectTimeoutSeconds = 30;
+
 const schema = z
   .object({
     /** `production` refuses every development stand-in; anything else runs them and checks answers against the contract. */
@@ -41,6 +48,8 @@ const schema = z
       .string()
       .regex(/^(file:\/\/.+|memory:\/\/|postgres(ql)?:\/\/.+)$/, 'must be file://<folder>, memory:// or postgres://…')
       .default('file://./data/db'),
+    /** How long, in seconds, PostgreSQL may take to accept a connection before a start (or a request) fails saying so. */
+    DATABASE_CONNECT_TIMEOUT: z.coerce.number().int().positive().default(defaultConnectTimeoutSeconds),
     /** Holds the generated keys (keys/), shared by every instance of one deployment. */
     DATA_DIR: z.string().min(1).default('data'),
     /** Seeds a demo account on an empty database; by default only an embedded one outside production. */
@@ -161,18 +170,16 @@ const schema = z
     }
   });
 
-const embedded = (url: string) => !/^postgres(ql)?:/.test(url);
-
 /** The demo account goes only where asked, or into an embedded database outside production — never into a shared PostgreSQL unasked. */
 const withDefaults = (config: z.output<typeof schema>) => ({
   ...config,
-  DEMO_DATA: config.DEMO_DATA ?? (config.NODE_ENV !== 'production' && embedded(config.DATABASE_URL)),
+  DEMO_DATA: config.DEMO_DATA ?? (config.NODE_ENV !== 'production' && !isPostgresUrl(config.DATABASE_URL)),
 });
 
 export type Config = ReturnType<typeof withDefaults>;
 
 /** Thrown for a configuration the server must not start with; its message names every setting to change. */
-export class ConfigError extends Error {}
+export class ConfigError extends StartupError {}
 
 /** Reads the configuration from environment variables; a bad value stops start-up with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -6,16 +6,16 @@
  */
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { DatabaseLockedError } from './db/folder-lock.ts';
+import { loadConfig } from './config.ts';
 import { databaseFingerprint, removeAdminFile, writeAdminFile } from './modules/admin/admin-file.ts';
+import { StartupError } from './startup-error.ts';
 
 /** How long closing may take before the process gives up and exits. */
 const closeDeadlineMs = 10_000;
 
-/** A configuration or a database the operator must fix: its message, not a stack. */
+/** A setting or a database the operator must fix: its message, not a stack. */
 function exitWith(error: unknown): never {
-  if (!(error instanceof ConfigError || error instanceof DatabaseLockedError)) throw error;
+  if (!(error instanceof StartupError)) throw error;
   console.error(`\n  ${error.message.replaceAll('\n', '\n  ')}\n`);
   process.exit(1);
 }

@@ -15,18 +15,26 @@ export interface ServerKeys {
   secret: Buffer;
 }
 
+/** The file's content, made first when it is missing; an instance starting at the same moment that wrote it first wins. */
 function readOrCreate(file: string, create: () => string): string {
-  if (!existsSync(file)) writeFileSync(file, create(), { mode: 0o600, flag: 'wx' });
+  if (!existsSync(file)) {
+    try {
+      writeFileSync(file, create(), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
   return readFileSync(file, 'utf8');
 }
 
-export function loadKeys(dataDir: string): ServerKeys {
+/** The keys in `<dataDir>/keys`, made when missing; `progress` hears when that happens (first start only). */
+export function loadKeys(dataDir: string, progress: (step: string) => void = () => {}): ServerKeys {
   const folder = path.resolve(dataDir, 'keys');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const pem = readOrCreate(
-    path.join(folder, 'rsa-private.pem'),
-    () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
-  );
+  const pem = readOrCreate(path.join(folder, 'rsa-private.pem'), () => {
+    progress(`Making the server's keys in ${folder} (first start only)…`);
+    return generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  });
   const secret = readOrCreate(path.join(folder, 'token-secret'), () => randomBytes(32).toString('hex'));
   const privateKey = createPrivateKey(pem);
   return {

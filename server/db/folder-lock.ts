@@ -8,9 +8,10 @@
  */
 import { hostname } from 'node:os';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { StartupError } from '../startup-error.ts';
 
 /** Thrown when another live process holds the embedded database folder. */
-export class DatabaseLockedError extends Error {}
+export class DatabaseLockedError extends StartupError {}
 
 interface Owner {
   pid: number;

@@ -7,14 +7,19 @@
  */
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, fromPglite, PgBoss, type ConnectionOptions, type DrizzleTransactionLike } from 'pg-boss';
+import type { Config } from '../config.ts';
 import type { OpenDatabase, Transaction } from './open.ts';
 
 export type Jobs = PgBoss;
 
-export async function openJobs(database: OpenDatabase, url: string, log: { warn(error: unknown): void }): Promise<Jobs> {
+export async function openJobs(
+  database: OpenDatabase,
+  config: Pick<Config, 'DATABASE_URL' | 'DATABASE_CONNECT_TIMEOUT'>,
+  log: { warn(error: unknown): void },
+): Promise<Jobs> {
   const boss = database.pglite
     ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', schema: 'jobs' })
-    : new PgBoss({ connectionString: url, schema: 'jobs', max: 3 });
+    : new PgBoss({ connectionString: config.DATABASE_URL, schema: 'jobs', max: 3, connectionTimeoutMillis: config.DATABASE_CONNECT_TIMEOUT * 1000 });
   boss.on('error', (error) => log.warn(error));
   await boss.start();
   return boss;

@@ -2,20 +2,23 @@
  * Opens the database named by DATABASE_URL and applies the migrations:
  * `file://<folder>` — embedded PGlite in a folder (the default), locked so a
  *   second process cannot open (and corrupt) it;
- * `memory://` — PGlite in memory, for tests;
+ * `memory://` — PGlite in memory, for tests and benchmarks;
  * `postgres://…` — a real PostgreSQL server through node-postgres.
+ * Every step that takes long says so as it starts (`progress`), and waiting
+ * for PostgreSQL is the one step with a deadline: real work never races a timer.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { defaultConnectTimeoutSeconds, isPostgresUrl } from '../config.ts';
+import { StartupError } from '../startup-error.ts';
 import { lockFolder } from './folder-lock.ts';
+import { memoryTemplate } from './memory-template.ts';
+import { applyMigrations } from './migrate.ts';
 import * as schema from './schema.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -28,8 +31,6 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
-
 /** The folder of a `file://` URL, relative paths against the working directory. */
 export function pgliteFolder(url: string): string {
   return path.resolve(url.slice('file://'.length));
@@ -38,59 +39,72 @@ export function pgliteFolder(url: string): string {
 export interface OpenOptions {
   /** Off for the operators' command, which must not change a database it only looks at. */
   migrate?: boolean;
+  /** Hears each long step as it starts (creating the database, each migration), so a slow first start shows where it is. */
+  progress?: (step: string) => void;
   /** Hears what opening did that an operator should know (a stale lock taken over). */
   log?: (line: string) => void;
+  /** How long PostgreSQL may take to accept a connection before the start fails (DATABASE_CONNECT_TIMEOUT). */
+  connectTimeoutSeconds?: number;
 }
 
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<OpenDatabase> {
-  const opened = url.startsWith('postgres://') || url.startsWith('postgresql://') ? openPostgres(url) : await openPglite(url, options.log ?? (() => {}));
+  const progress = options.progress ?? (() => {});
+  const opened = isPostgresUrl(url)
+    ? await openPostgres(url, options.connectTimeoutSeconds ?? defaultConnectTimeoutSeconds)
+    : await openPglite(url, progress, options.log ?? (() => {}));
   if (options.migrate !== false) {
     try {
-      await opened.migrate();
+      await applyMigrations(opened.db, progress);
     } catch (error) {
       await opened.close();
       throw error;
     }
   }
-  return { db: opened.db, kind: opened.kind, pglite: opened.pglite, close: opened.close };
+  return opened;
 }
 
-function openPostgres(url: string) {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  const db = drizzlePg(pool, { schema });
-  return {
-    db: db as unknown as Database,
-    kind: 'postgres' as const,
-    pglite: null,
-    migrate: () => migratePg(db, { migrationsFolder }),
-    close: () => pool.end(),
-  };
+async function openPostgres(url: string, connectTimeoutSeconds: number): Promise<OpenDatabase> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: connectTimeoutSeconds * 1000 });
+  try {
+    (await pool.connect()).release();
+  } catch (error) {
+    await pool.end();
+    // The URL may carry a password: name the server by its host only.
+    const server = `PostgreSQL at ${new URL(url).host} (DATABASE_URL)`;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StartupError(
+      /timeout/i.test(reason)
+        ? `${server} did not answer within ${connectTimeoutSeconds} s (DATABASE_CONNECT_TIMEOUT): is it running and reachable?`
+        : `Could not connect to ${server}: ${reason}`,
+    );
+  }
+  return { db: drizzlePg(pool, { schema }) as unknown as Database, kind: 'postgres', pglite: null, close: () => pool.end() };
 }
 
-async function openPglite(url: string, log: (line: string) => void) {
-  let release = () => {};
+async function openPglite(url: string, progress: (step: string) => void, log: (line: string) => void): Promise<OpenDatabase> {
   let client: PGlite;
+  let release = () => {};
   if (url === 'memory://') {
-    client = new PGlite();
+    client = new PGlite({ loadDataDir: await memoryTemplate(progress) });
   } else if (url.startsWith('file://')) {
     const folder = pgliteFolder(url);
     mkdirSync(folder, { recursive: true });
     release = lockFolder(folder, log);
-    try {
-      client = new PGlite(folder);
-    } catch (error) {
-      release();
-      throw error;
-    }
+    progress(existsSync(path.join(folder, 'PG_VERSION')) ? `Opening the database in ${folder}…` : `Creating the database in ${folder} (first start only)…`);
+    client = new PGlite(folder);
   } else {
-    throw new Error(`DATABASE_URL must start with file://, memory:// or postgres:// (got "${url}")`);
+    throw new StartupError(`DATABASE_URL must start with file://, memory:// or postgres:// (got "${url}")`);
   }
-  const db = drizzlePglite(client, { schema });
+  try {
+    await client.waitReady;
+  } catch (error) {
+    release();
+    throw error;
+  }
   return {
-    db: db as unknown as Database,
-    kind: 'pglite' as const,
+    db: drizzlePglite(client, { schema }) as unknown as Database,
+    kind: 'pglite',
     pglite: client,
-    migrate: () => migratePglite(db, { migrationsFolder }),
     close: async () => {
       await client.close();
       release();
@@ -100,8 +114,3 @@ async function openPglite(url: string, log: (line: string) => void) {
 
 /** The handle a `db.transaction` callback receives. */
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
-
-/** The rows of a raw `db.execute(sql…)`: both drivers answer `{ rows }`. */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}

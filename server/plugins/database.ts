@@ -18,10 +18,15 @@ const jobsStopTimeoutMs = 10_000;
 
 export default fp(
   async (app) => {
-    const database = await openDatabase(app.config.DATABASE_URL, { log: (line) => app.log.warn(line) });
+    const database = await openDatabase(app.config.DATABASE_URL, {
+      progress: (step) => app.log.info(step),
+      log: (line) => app.log.warn(line),
+      connectTimeoutSeconds: app.config.DATABASE_CONNECT_TIMEOUT,
+    });
     let jobs: Jobs;
     try {
-      jobs = await openJobs(database, app.config.DATABASE_URL, { warn: (error) => app.log.warn({ err: error }, 'job queue') });
+      app.log.info('Starting the job queue…');
+      jobs = await openJobs(database, app.config, { warn: (error) => app.log.warn({ err: error }, 'job queue') });
     } catch (error) {
       await database.close();
       throw error;

@@ -8,4 +8,11 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async (app) => void app.decorate('keys', loadKeys(app.config.DATA_DIR)), { name: 'keys', dependencies: ['config'] });
+export default fp(
+  async (app) =>
+    void app.decorate(
+      'keys',
+      loadKeys(app.config.DATA_DIR, (step) => app.log.info(step)),
+    ),
+  { name: 'keys', dependencies: ['config'] },
+);

@@ -4,6 +4,7 @@
  * message; later outages are logged while ioredis reconnects.
  */
 import { Redis } from 'ioredis';
+import { StartupError } from '../startup-error.ts';
 
 export interface Log {
   warn(object: object, message: string): void;
@@ -16,7 +17,7 @@ export async function connectRedis(url: string, log: Log): Promise<Redis> {
     await client.connect();
   } catch (error) {
     client.disconnect();
-    throw new Error(`Could not connect to Redis at REDIS_URL (${error instanceof Error ? error.message : error})`, { cause: error });
+    throw new StartupError(`Could not connect to Redis at REDIS_URL (${error instanceof Error ? error.message : error})`, { cause: error });
   }
   return client;
 }

@@ -40,6 +40,10 @@ type Handler = (request: Sent) => Response | Promise<Response>;
 
 let serverKeys: CryptoKeyPair;
 let spki: string;
+/** The key the browser's HTTP cache still holds (an older one), answered to requests that do not go past the cache. */
+let cachedSpki: string | undefined;
+/** The `cache` mode of each request for the public key. */
+const keyRequests: Array<RequestCache | undefined> = [];
 let handle: Handler;
 const sent: Sent[] = [];
 
@@ -62,18 +66,26 @@ async function sealedAnswer(key: CryptoKey, value: unknown, status = 200): Promi
   return new Response(Buffer.concat([iv, ciphertext]).toString('base64'), { status, headers: { 'content-type': encryption.contentType } });
 }
 
-beforeAll(async () => {
+/** A new key pair for the stand-in server. */
+async function newServerKeys(): Promise<void> {
   serverKeys = await crypto.subtle.generateKey({ name: 'RSA-OAEP', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, true, [
     'encrypt',
     'decrypt',
   ]);
   spki = Buffer.from(await crypto.subtle.exportKey('spki', serverKeys.publicKey)).toString('base64');
+}
+
+beforeAll(async () => {
+  await newServerKeys();
   vi.stubGlobal('document', { documentElement: { lang: 'en' } });
   vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
     const request: Sent = { url, method: init.method ?? 'GET', headers: init.headers as Record<string, string>, body: init.body as string | undefined };
     sent.push(request);
-    // The client finds the key by an ordinary call of the contract when the build has none baked in.
-    if (url === `/api${system.publicKey.path}`) return envelope({ Spki: spki });
+    // The client finds the key by an ordinary call of the contract.
+    if (url === `/api${system.publicKey.path}`) {
+      keyRequests.push(init.cache);
+      return envelope({ Spki: init.cache === 'no-cache' ? spki : (cachedSpki ?? spki) });
+    }
     return handle(request);
   });
 });
@@ -84,6 +96,7 @@ afterAll(() => {
 
 beforeEach(() => {
   sent.length = 0;
+  keyRequests.length = 0;
 });
 
 describe('plain calls', () => {
@@ -135,6 +148,30 @@ describe('encrypted calls', () => {
     expect(login[0].headers[encryption.keyHeader]).not.toBe(login[1].headers[encryption.keyHeader]);
     // The public key was asked for once, however many calls followed.
     expect(sent.filter((request) => request.url === '/api/crypto/public-key')).toHaveLength(1);
+  });
+
+  it('ask for the server’s new key past the browser’s cache when a sealed call is refused as unreadable, and send it once more', async () => {
+    cachedSpki = spki;
+    await newServerKeys();
+    const seen: unknown[] = [];
+    handle = async (request) => {
+      const opened = await openRequest(request).catch(() => null);
+      if (!opened) return json({ code: 4000, message: 'Unreadable request.', data: null }, 400);
+      seen.push(opened.body);
+      return sealedAnswer(opened.key, { code: 200, message: 'OK', data: loginResult });
+    };
+    const body = { Phone: '13800000000', Code: '123456', DeviceId: 'test-device-0001' };
+    try {
+      await expect(call(identity.loginOrRegister, { body })).resolves.toEqual(loginResult);
+      expect(seen).toEqual([body]);
+      expect(sent.filter((request) => request.url === '/api/identity/v1/account/loginorregister')).toHaveLength(2);
+      expect(keyRequests.at(-1)).toBe('no-cache');
+      // The server refusing the current key as well is an answer, not a loop.
+      handle = () => json({ code: 4000, message: 'Unreadable request.', data: null }, 400);
+      await expect(call(identity.loginOrRegister, { body })).rejects.toMatchObject({ kind: 'server', code: 4000 });
+    } finally {
+      cachedSpki = undefined;
+    }
   });
 
   it('fill the path parameters', async () => {

@@ -1,19 +1,17 @@
 /** `migrations status`: every migration of the journal, applied or not. */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { MigrationStatus } from '#contract/admin.ts';
-import { migrationsFolder, rowsOf, type Database } from '../../db/open.ts';
+import { migrationJournal } from '../../db/migrate.ts';
+import type { Database } from '../../db/open.ts';
+import { rowsOf } from '../../db/rows.ts';
 import { UsageError, type AdminCommand } from '../../cli/command.ts';
 
-/** Raw `execute` is typed loosely over the two drivers, but both answer `{rows}`. */
 /**
  * Drizzle records an applied migration in `drizzle.__drizzle_migrations` with
  * the journal's `when` as its `created_at` (a bigint: a string through
  * node-postgres, a number in PGlite).
  */
 async function migrationStatus(db: Database): Promise<MigrationStatus[]> {
-  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string; when: number }> };
   const applied = new Set<number>();
   // A database never migrated has no such table yet.
   const [{ present }] = rowsOf<{ present: boolean }>(await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`));
@@ -21,7 +19,7 @@ async function migrationStatus(db: Database): Promise<MigrationStatus[]> {
     const rows = rowsOf<{ created_at: string | number }>(await db.execute(sql`select created_at from drizzle.__drizzle_migrations`));
     for (const row of rows) applied.add(Number(row.created_at));
   }
-  return journal.entries.map((entry) => ({ tag: entry.tag, createdAt: new Date(entry.when).toISOString(), applied: applied.has(entry.when) }));
+  return migrationJournal().map((entry) => ({ tag: entry.tag, createdAt: new Date(entry.when).toISOString(), applied: applied.has(entry.when) }));
 }
 
 export const migrationCommands: AdminCommand[] = [

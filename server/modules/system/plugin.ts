@@ -1,11 +1,36 @@
-/** The public key that encrypted calls wrap their AES key with. */
+/** The public key that encrypted calls wrap their AES key with, and whether this instance is ready to serve. */
+import { sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
+import { ErrorCode } from '#contract/errors.ts';
 import { system } from '#contract/identity.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { publicFor } from '../../http/cache-control.ts';
 import { registerRoute } from '../../http/route.ts';
+
+/**
+ * How long a browser keeps the key, so a visit asks for it about once. The
+ * site asks afresh when a sealed call is refused as unreadable (a new key).
+ */
+const publicKeyCacheMs = 3600_000;
 
 export default fp(
   async (app) => {
-    registerRoute(app, system.publicKey, async () => ({ data: { Spki: app.keys.publicSpki } }));
+    registerRoute(app, system.publicKey, async ({ reply }) => {
+      reply.header('cache-control', publicFor(publicKeyCacheMs));
+      return { data: { Spki: app.keys.publicSpki } };
+    });
+
+    registerRoute(app, system.ready, async ({ reply }) => {
+      reply.header('cache-control', 'no-store');
+      try {
+        await app.db.execute(sql`select 1`);
+        await app.redis?.ping();
+      } catch (error) {
+        app.log.warn({ err: error }, 'not ready');
+        throw new ApiError(ErrorCode.Unavailable, 'unavailable');
+      }
+      return { data: { Database: 'up' as const, Redis: app.redis ? ('up' as const) : ('none' as const) } };
+    });
   },
-  { name: 'system', dependencies: ['keys'] },
+  { name: 'system', dependencies: ['keys', 'database', 'redis'] },
 );

@@ -9,8 +9,9 @@
 import { pathOf, requestInQuery, type ApiRoute, type ParamsOf, type RequestOf, type ResponseOf } from '#contract/api.ts';
 import { encryption } from '#contract/crypto.ts';
 import { SUCCESS, type Envelope } from '#contract/envelope.ts';
+import { ErrorCode } from '#contract/errors.ts';
 import { system } from '#contract/identity.ts';
-import { apiBase, bakedPublicKey, requestTimeoutMs } from './config.ts';
+import { apiBase, requestTimeoutMs } from './config.ts';
 import { createSealer, importPublicKey, requestParts, type Sealer } from './crypto.ts';
 import { ApiFailure } from './errors.ts';
 
@@ -90,13 +91,15 @@ function serverFailure(body: unknown): ApiFailure {
 let publicKey: Promise<CryptoKey> | undefined;
 
 /**
- * The key encrypted calls wrap theirs with: the one baked into the build, or
- * else asked of the server by a plain call of the contract — once per page,
- * again only after a failure.
+ * The key encrypted calls wrap theirs with, asked of the server by a plain
+ * call of the contract — once per page (the browser's cache, which the
+ * server's Cache-Control fills, spares most pages even that), again after a
+ * failure, and past the cache when `fresh` (the server has a new key).
  */
-export function serverPublicKey(): Promise<CryptoKey> {
-  publicKey ??= Promise.resolve(bakedPublicKey ?? call(system.publicKey).then((answer) => answer.Spki))
-    .then(importPublicKey)
+export function serverPublicKey(fresh = false): Promise<CryptoKey> {
+  if (fresh) publicKey = undefined;
+  publicKey ??= call(system.publicKey, { fresh })
+    .then((answer) => importPublicKey(answer.Spki))
     .catch((error: unknown) => {
       publicKey = undefined;
       throw error;
@@ -106,7 +109,17 @@ export function serverPublicKey(): Promise<CryptoKey> {
 
 /** Makes one call of the contract and gives its answer, checked; every failure is an ApiFailure. */
 export async function call<R extends ApiRoute>(route: R, options: CallOptions<R> = {}): Promise<ResponseOf<R>> {
-  const sealer = route.encrypted ? await createSealer(await serverPublicKey()) : null;
+  try {
+    return await attempt(route, options);
+  } catch (error) {
+    // A sealed call the server could not open was never acted on: the key kept may be an old one, so send it once more with the current key.
+    if (route.encrypted && error instanceof ApiFailure && error.code === ErrorCode.EncryptionInvalid) return attempt(route, options, { freshKey: true });
+    throw error;
+  }
+}
+
+async function attempt<R extends ApiRoute>(route: R, options: CallOptions<R>, { freshKey = false } = {}): Promise<ResponseOf<R>> {
+  const sealer = route.encrypted ? await createSealer(await serverPublicKey(freshKey)) : null;
   const response = await send(route, options, sealer);
   if (response.status === 429) throw new ApiFailure('tooManyRequests');
   if (response.status === 401) {
