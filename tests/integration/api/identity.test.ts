@@ -295,8 +295,24 @@ describe('signed tokens and links', () => {
 });
 
 describe('protection', () => {
-  it('serves the public key', async () => {
-    expect((await t.call(system.publicKey)).body.data.Spki).toBe(t.app.keys.publicSpki);
+  it('serves the public key, for browsers to keep an hour', async () => {
+    const answer = await t.call(system.publicKey);
+    expect(answer.body.data.Spki).toBe(t.app.keys.publicSpki);
+    expect(answer.headers['cache-control']).toBe('public, max-age=3600');
+  });
+
+  it('says it is ready while its database answers, and 503 in the caller’s language when it does not', async () => {
+    const ready = await t.call(system.ready);
+    expect([ready.status, ready.body.data]).toEqual([200, { Database: 'up', Redis: 'none' }]);
+    expect(ready.headers['cache-control']).toBe('no-store');
+    const down = vi.spyOn(t.app.db, 'execute').mockRejectedValueOnce(new Error('connection terminated'));
+    try {
+      const unready = await t.call(system.ready, { locale: 'ja' });
+      expect([unready.status, unready.body.code, unready.body.data]).toEqual([503, ErrorCode.Unavailable, null]);
+      expect(unready.body.message).toBe('サービスを利用できません。データベースに接続できません。しばらくしてから、もう一度お試しください。');
+    } finally {
+      down.mockRestore();
+    }
   });
 
   it('answers every unreadable sealed request with one uniform error', async () => {
