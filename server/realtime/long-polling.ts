@@ -35,9 +35,14 @@ export class LongPollingTransport implements Transport {
     this.flush();
   }
 
+  /** Whether a poll is waiting for messages. */
+  get waiting(): boolean {
+    return this.pending !== null;
+  }
+
   /** How long no poll has been waiting; 0 while one is. */
   idleFor(now: number): number {
-    return this.pending ? 0 : now - this.lastPollEndedAt;
+    return this.waiting ? 0 : now - this.lastPollEndedAt;
   }
 
   /** The answer to one poll. A newer poll ends a waiting one with 204, as .NET does. */

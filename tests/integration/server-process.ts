@@ -12,11 +12,21 @@ export async function runServer(env: Record<string, string>) {
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const listening = async () => {
-    for (let i = 0; i < 200 && !/running at/.test(stdout); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    const port = /localhost:(\d+)/.exec(stdout)?.[1];
-    if (!port) throw new Error(`The server did not start:\n${stdout}\n${stderr}`);
-    return Number(port);
-  };
+  // After 'close' the process has exited and all its output has been read.
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  /** The port once the server says it is running, however long that takes (the test's timeout bounds it); its output as the error if it ends first. */
+  const listening = () =>
+    new Promise<number>((resolve, reject) => {
+      const running = () => {
+        const port = /running at http:\/\/localhost:(\d+)/.exec(stdout)?.[1];
+        if (!port) return;
+        child.stdout.off('data', running);
+        resolve(Number(port));
+      };
+      child.stdout.on('data', running);
+      running();
+      // Too late to matter once it has resolved.
+      void closed.then(() => reject(new Error(`The server ended (${child.exitCode ?? child.signalCode}) before it was running:\n${stdout}\n${stderr}`)));
+    });
   return { child, exit, listening, stderr: () => stderr };
 }

@@ -13,6 +13,7 @@ import { facts } from '#contract/facts.ts';
 import { agreements, memberships, orders, payments, products } from '../../../server/db/schema.ts';
 import { chargeDueAgreements, remindOfCharges } from '../../../server/modules/commerce/agreements.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
+import { payable } from '../../../server/modules/commerce/orders.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
 import { loginBySms } from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
@@ -157,8 +158,14 @@ describe('signing an auto-renewal agreement', () => {
       ...Array.from({ length: 50 }, () => deliverNotification(t, notification(contract, { event: 'PAPAY.SIGN' }))),
     ]);
     expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(51);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const charged = await t.app.db.select().from(orders).where(eq(orders.agreement, pending.Key));
+    // A notification is answered once applied, with any charge it starts already asked of the provider
+    // (notify-route.ts); only the charge's outcome comes later, as the provider's own notification. Once no
+    // order of the agreement is payable, every charge made under it has its outcome, and its payment with it.
+    const charged = await eventually(
+      () => t.app.db.select().from(orders).where(eq(orders.agreement, pending.Key)),
+      (rows) => rows.every((row) => !payable.includes(row.state)),
+      'every charge under the agreement settled',
+    );
     expect(charged).toHaveLength(1);
     const money = await t.app.db.select().from(payments).where(eq(payments.orderId, charged[0].id));
     expect(money).toHaveLength(1);

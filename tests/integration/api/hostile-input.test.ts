@@ -5,6 +5,7 @@
  * log line.
  */
 import { execFile } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -269,6 +270,12 @@ describe('connections reset mid-request', () => {
     try {
       await logged.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = logged.app.server.address() as { port: number };
+      // What the server makes of those connections, to know when it is done with them. Its own handlers come first:
+      // they were added when it was made.
+      let closed = 0;
+      const answers: ServerResponse[] = [];
+      logged.app.server.on('connection', (socket: Socket) => socket.on('close', () => closed++));
+      logged.app.server.on('request', (_request: IncomingMessage, answer: ServerResponse) => answers.push(answer));
       await Promise.all(
         Array.from(
           { length: 200 },
@@ -285,7 +292,10 @@ describe('connections reset mid-request', () => {
             }),
         ),
       );
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The kernel hands the server every connection, reset or not, many only after the clients are done. Once it has
+      // closed all 200 and answered every request it read from them, nothing more can happen, or be logged, about them.
+      const doneWith = () => closed === 200 && answers.every((answer) => answer.writableEnded);
+      await expect.poll(doneWith, { timeout: 10_000 }).toBe(true);
       const errors = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.level >= 50);
       expect(errors).toEqual([]);
     } finally {

@@ -276,6 +276,10 @@ describe('after a server restart', () => {
     const first = await startHubApp({ DEMO_DATA: 'true' });
     const { port } = first;
     const me = await first.newUser();
+    // The library's requests, watched from before it is made (it keeps the fetch it finds then).
+    const requests = vi.spyOn(globalThis, 'fetch');
+    const failedNegotiations = () =>
+      requests.mock.settledResults.filter((result, n) => result.type === 'rejected' && String(requests.mock.calls[n][0]).includes('/negotiate')).length;
     const { hub } = client({
       url: first.url,
       fetchHubToken: async (accessToken) => ({ isSuccess: true, data: { AccessToken: await first.hubToken(accessToken) }, message: 'OK' }),
@@ -294,7 +298,7 @@ describe('after a server restart', () => {
     await until(() => hub.$state.get() === 'Reconnecting');
     const dropped = states.find(([state]) => state === 'Reconnecting')![1];
     // The immediate attempt finds nobody; the server is back before the 2-second one.
-    await pause(500);
+    await until(() => failedNegotiations() > 0);
     await second.app.listen({ port, host: '127.0.0.1' });
     try {
       await until(() => hub.$state.get() === 'Connected');
@@ -307,6 +311,7 @@ describe('after a server restart', () => {
       await second.app.hub.toUser(me.userId, testEvent('Notice'), ['back again']);
       expect(await received).toBe('back again');
     } finally {
+      requests.mockRestore();
       release();
       await second.close();
     }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { hubMethods } from '#contract/realtime.ts';
+import { LongPollingTransport } from '../../../server/realtime/long-polling.ts';
 import { startHubApp, type HubApp, testEvent } from './harness.ts';
 
 const RS = '\x1e';
@@ -179,8 +180,13 @@ describe('the JSON hub protocol over a raw WebSocket', () => {
   it('keeps a client that pings', async () => {
     const { userId, raw } = await connected();
     raw.socket.send(handshake);
+    expect(await raw.next()).toBe(`{}${RS}`);
     const pinging = setInterval(() => raw.socket.send(`{"type":6}${RS}`), 200);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // A silent client that finished its handshake later: once it is dropped, the pinging one's timeout would have passed too.
+    const silent = await connected();
+    silent.raw.socket.send(handshake);
+    expect(await silent.raw.next()).toBe(`{}${RS}`);
+    await silent.raw.closed;
     clearInterval(pinging);
     expect(raw.socket.readyState).toBe(WebSocket.OPEN);
     await t.app.hub.toUser(userId, testEvent('Still'), ['here']);
@@ -228,6 +234,13 @@ describe('Server-Sent Events and long polling on the wire', () => {
     const { connectionToken } = await negotiate(t, 1);
     const poll = () => fetch(`${t.url}?id=${connectionToken}&_=${Date.now()}`, { headers: { authorization: `Bearer ${hubToken}` } });
     const hubToken = await t.hubToken(accessToken);
+    /** Whether a poll of the connection is waiting at the server. */
+    const pollWaiting = () => {
+      const transport = t.app.hub.find(connectionToken!)?.transport;
+      return transport instanceof LongPollingTransport && transport.waiting;
+    };
+    /** Until the poll just sent waits at the server; checked often, as it waits only HUB_LONG_POLL_MS before it is answered empty. */
+    const parked = () => expect.poll(pollWaiting, { interval: 5, timeout: 5_000 }).toBe(true);
 
     const first = await poll();
     expect([first.status, await first.text()]).toEqual([200, '']);
@@ -241,12 +254,12 @@ describe('Server-Sent Events and long polling on the wire', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
 
     const waiting = poll();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await parked();
     await t.app.hub.toUser(userId, testEvent('Hello'), [1]);
     expect(await (await waiting).text()).toBe(`{"type":1,"target":"Hello","arguments":[1]}${RS}`);
 
     const pending = poll();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await parked();
     expect((await fetch(`${t.url}?id=${connectionToken}`, { method: 'DELETE' })).status).toBe(202);
     expect((await pending).status).toBe(204);
     expect((await poll()).status).toBe(404);

@@ -55,11 +55,17 @@ describe('sessions that end', () => {
   it('leave other sessions’ connections alone', async () => {
     const mine = await t.newUser();
     const theirs = await t.newUser();
-    const connection = await connected(t, await t.hubToken(theirs.accessToken));
+    const myConnection = await connected(t, await t.hubToken(mine.accessToken));
+    const theirConnection = await connected(t, await t.hubToken(theirs.accessToken));
     await t.call(identity.logout, { token: mine.accessToken });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(connection.socket.readyState).toBe(WebSocket.OPEN);
-    connection.socket.close();
+    // The hub ends a sign-out's connections in one pass over all of them: once mine has its Close, that pass is over.
+    await myConnection.closed;
+    expect(myConnection.messages).toContainEqual({ type: 7, error: unauthorizedCloseError });
+    // An answer on the same socket comes after anything the hub sent it before, and only from a connection it still serves.
+    theirConnection.socket.send(`{"type":1,"invocationId":"1","target":"NoSuchMethod","arguments":[]}${RS}`);
+    await expect.poll(() => theirConnection.messages).toContainEqual({ type: 3, invocationId: '1', error: "Unknown hub method 'NoSuchMethod'" });
+    expect(theirConnection.socket.readyState).toBe(WebSocket.OPEN);
+    theirConnection.socket.close();
   });
 
   it('never write a hub token to the log, at any level', async () => {

@@ -128,7 +128,9 @@ describe.each(transports)('over %s', (_, transport) => {
         (failure: Error) => failure,
       );
       expect(error?.message).toBe(`Server returned an error on close: ${unauthorizedCloseError}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Already final (the client's HubConnection.js): it reconnects only when its transport closes while Connected, and
+      // then calls onreconnecting before any onclose; start() rejects only after its transport has closed; and only
+      // another start() leaves Disconnected.
       expect(reconnecting).toBe(false);
       expect(connection.state).toBe(HubConnectionState.Disconnected);
     });
