@@ -20,6 +20,7 @@ import { SUCCESS } from '#contract/envelope.ts';
 import { identity, system } from '#contract/identity.ts';
 import { createSealer, importPublicKey } from '../src/lib/api/crypto.ts';
 import { runBenchmark, startServerChild } from './child-server.ts';
+import { watchLoad } from './load.ts';
 import { deploymentEnv } from './server-env.ts';
 
 /** The part of autocannon's programmatic API used here (the package ships no types). */
@@ -42,6 +43,7 @@ interface CannonResult {
 }
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: CannonOptions) => Promise<CannonResult>;
 
+const load = watchLoad();
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
@@ -222,7 +224,7 @@ async function run(): Promise<void> {
   console.table(Object.fromEntries(Object.entries(goalRows).map(([goal, row]) => [goal, { measured: row.measured, result: row.met ? 'met' : 'NOT MET' }])));
 
   mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
-  writeFileSync(path.join(root, 'bench', 'results', 'api.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(path.join(root, 'bench', 'results', 'api.json'), `${JSON.stringify({ ...results, load: load.end() }, null, 2)}\n`);
   console.log('Wrote bench/results/api.json');
 }
 

@@ -1,28 +1,30 @@
 /**
- * The server child the API, hub and raffle benchmarks share, both sides of it.
- * The parent (`api.ts`, `hub.ts`, `raffle.ts`): `startServerChild` forks a
- * server script with an environment and waits for its first IPC message, which
- * carries the port it listens on; `serverRequests` asks it things over IPC
- * afterwards; `stopServerChild` stops it; `runBenchmark` runs the benchmark,
- * reports a failure, and stops the child and removes the temporary work folder
- * at the end, or kills the child and removes the folder on SIGINT or SIGTERM.
- * The child (`api-server.ts`, `hub-server.ts`, `raffle-server.ts`):
- * `answerParent` answers those requests; `closeWithParent` closes the app and
- * exits on SIGINT or SIGTERM, or when the parent goes away.
+ * The server children the API, hub, raffle and payment benchmarks share, both
+ * sides of them. The parent (`api.ts`, `hub.ts`, `raffle.ts`, `pay.ts`):
+ * `startServerChild` forks a server script with an environment and waits for
+ * its first IPC message, which carries the port it listens on;
+ * `serverRequests` asks it things over IPC afterwards; `stopServerChild` stops
+ * it; `runBenchmark` runs the benchmark, reports a failure, and stops every
+ * child and removes the temporary work folder at the end, or kills the
+ * children and removes the folder on SIGINT or SIGTERM. The child
+ * (`api-server.ts`, `hub-server.ts`, `raffle-server.ts`, `pay-server.ts`,
+ * `pay-sandbox.ts`): `answerParent` answers those requests; `closeWithParent`
+ * closes the app and exits on SIGINT or SIGTERM, or when the parent goes away.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
 // ── The parent side ──────────────────────────────────────────────────────────
 
-/** The server child of this process, once forked: what a signal kills. */
-let current: ChildProcess | undefined;
+/** The server children of this process that have not exited, in the order they were forked: what a signal kills and `runBenchmark` stops. */
+const children = new Set<ChildProcess>();
 
 /**
  * Forks `script` with `env` (stdout and stderr go to this process's) and
  * resolves with the child and its first IPC message once that message carries
- * a port. Rejects after 60 s, on an unexpected first message, or when the child
- * fails or exits before it.
+ * a port. Rejects on an unexpected first message, or when the child fails or
+ * exits before it; it sets no deadline of its own, since a start that is slow
+ * on a busy machine is still a start.
  */
 export function startServerChild<Ready extends { port: number }>(
   script: string,
@@ -30,10 +32,10 @@ export function startServerChild<Ready extends { port: number }>(
   options: { execArgv?: string[] } = {},
 ): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = fork(script, [], { env, execArgv: options.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  current = child;
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   return new Promise((resolve, reject) => {
     const settle = (action: () => void) => {
-      clearTimeout(timer);
       child.off('message', onMessage).off('exit', onExit);
       action();
     };
@@ -45,7 +47,6 @@ export function startServerChild<Ready extends { port: number }>(
       );
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
       settle(() => reject(new Error(`The server exited before listening (code ${code}, signal ${signal})`)));
-    const timer = setTimeout(() => settle(() => reject(new Error('The server did not start within 60 s'))), 60_000);
     child.once('message', onMessage);
     child.once('exit', onExit);
     // Kept for the child's life: a later 'error' (a failed kill or send) must not go unhandled.
@@ -102,8 +103,8 @@ export function serverRequests(child: ChildProcess, timeoutMs = 30_000): AskServ
 }
 
 /** Stops the child: SIGTERM, then SIGKILL if it has not gone after 5 s. */
-export async function stopServerChild(child: ChildProcess | undefined = current): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+export async function stopServerChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
@@ -112,11 +113,13 @@ export async function stopServerChild(child: ChildProcess | undefined = current)
 }
 
 /**
- * Runs a benchmark around its server child: `run` does the work, and a failure
- * prints `<title> benchmark failed: <message>` and sets exit code 1. Then, in
- * order: `beforeStop`, the child stopped, `afterStop` (what else the benchmark
- * started, such as a database), `work` removed. On SIGINT or SIGTERM the child
- * is killed at once, `afterStop` runs, `work` goes and the process exits with 130.
+ * Runs a benchmark around its server children: `run` does the work, and a
+ * failure prints `<title> benchmark failed: <message>` and sets exit code 1.
+ * Then, in order: `beforeStop`, the children stopped (the last forked first:
+ * it may depend on the ones before, as the payment server on its sandbox),
+ * `afterStop` (what else the benchmark started, such as a database), `work`
+ * removed. On SIGINT or SIGTERM the children are killed at once, `afterStop`
+ * runs, `work` goes and the process exits with 130.
  */
 export async function runBenchmark(options: {
   title: string;
@@ -128,7 +131,7 @@ export async function runBenchmark(options: {
   const { title, work, run, beforeStop, afterStop } = options;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, async () => {
-      current?.kill('SIGKILL');
+      for (const child of children) child.kill('SIGKILL');
       await afterStop?.().catch(() => {});
       rmSync(work, { recursive: true, force: true });
       process.exit(130);
@@ -141,7 +144,7 @@ export async function runBenchmark(options: {
     process.exitCode = 1;
   } finally {
     await beforeStop?.().catch(() => {});
-    await stopServerChild();
+    for (const child of [...children].reverse()) await stopServerChild(child);
     await afterStop?.().catch(() => {});
     rmSync(work, { recursive: true, force: true });
   }

@@ -1,18 +1,15 @@
 /**
- * The database a benchmark's server child runs on, as the hub and raffle
- * benchmarks start it: `file` is embedded PGlite in a folder (the default
- * deployment), `memory` in-memory PGlite, both inside the server process;
- * `postgres` a throwaway PostgreSQL from Debian's packages
+ * The database a benchmark's server child runs on, as the hub, raffle and
+ * payment benchmarks start it: `file` is embedded PGlite in a folder (the
+ * default deployment), `memory` in-memory PGlite, both inside the server
+ * process, which makes and migrates them as `npm start` does on a fresh
+ * folder; `postgres` a throwaway PostgreSQL from Debian's packages
  * (`tests/setup/postgres.ts`), or the one TEST_POSTGRES_URL names, in its own
  * process. `stop` stops what was started (nothing for PGlite, which goes with
- * the server and its work folder). A `file` database is made and migrated
- * here first, so the server starts as it restarts on its folder: a fresh
- * folder's migrations take about 5 s, which on a busy two-core machine can
- * outlast Fastify's 10 s plugin timeout.
+ * the server and its work folder).
  */
 import path from 'node:path';
 import pg from 'pg';
-import { openDatabase } from '../server/db/open.ts';
 import { startPostgres } from '../tests/setup/postgres.ts';
 
 export const databaseKinds = ['file', 'memory', 'postgres'] as const;
@@ -31,10 +28,8 @@ export interface BenchDatabase {
 /** Starts the database of `kind`; a `file` database lives in `folder`/db. Prints which it is. */
 export async function startDatabase(kind: DatabaseKind, folder: string): Promise<BenchDatabase> {
   if (kind === 'file') {
-    const url = `file://${path.join(folder, 'db')}`;
-    await (await openDatabase(url)).close();
     console.log('Database: PGlite in a folder, inside the server process');
-    return { url, label: 'PGlite in a folder', record: { kind: 'file' }, stop: async () => {} };
+    return { url: `file://${path.join(folder, 'db')}`, label: 'PGlite in a folder', record: { kind: 'file' }, stop: async () => {} };
   }
   if (kind === 'memory') {
     console.log('Database: in-memory PGlite, inside the server process');

@@ -2,11 +2,13 @@
  * Realtime hub benchmark (`npm run bench:hub [-- --clients 5000 --broadcasts 10 --interval 500 --warmup 2 --concurrency 200 --database postgres]`):
  * starts the one-process server (`bench/hub-server.ts`) in a child process on
  * loopback, on a throwaway PostgreSQL (`--database postgres`, the default, as a
- * deployment runs: `tests/setup/postgres.ts`, or TEST_POSTGRES_URL) or on
- * in-memory PGlite inside the server process (`--database memory`),
+ * deployment holding that many connections runs: `tests/setup/postgres.ts`, or
+ * TEST_POSTGRES_URL) or on PGlite inside the server process, in a folder
+ * (`--database file`, the default deployment) or in memory (`--database memory`),
  * and opens N WebSocket clients against its SignalR hub from this
  * process, each the way the real client does it: negotiate over HTTP, the
  * WebSocket with the connection token and the hub token, the JSON handshake.
+ * Every client pings once per 10 s from its handshake on, while the rest still connect.
  * Then it measures:
  *   connect rate  connections per second over the whole ramp (at most --concurrency in flight)
  *   memory        the server's RSS before connecting and with all N connected (over IPC, after a full GC)
@@ -27,10 +29,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { WebSocket, type RawData } from 'ws';
 import { hubPath } from '#contract/realtime.ts';
-import { startDatabase, type BenchDatabase, type DatabaseKind } from './database.ts';
+import { databaseKinds, startDatabase, type BenchDatabase, type DatabaseKind } from './database.ts';
+import { watchLoad } from './load.ts';
 import { percentile } from './stats.ts';
 import { runBenchmark, serverRequests, startServerChild, type AskServer } from './child-server.ts';
 
+const load = watchLoad();
 const { values } = parseArgs({
   options: {
     clients: { type: 'string', default: '5000' },
@@ -41,9 +45,9 @@ const { values } = parseArgs({
     database: { type: 'string', default: 'postgres' },
   },
 });
-if (values.database !== 'postgres' && values.database !== 'memory') throw new Error('--database must be postgres or memory');
-/** What the server runs on: PostgreSQL in its own process, as deployed, or PGlite inside the server's process. */
-const databaseKind: DatabaseKind = values.database;
+if (!(databaseKinds as readonly string[]).includes(values.database)) throw new Error(`--database is one of ${databaseKinds.join(', ')}`);
+/** What the server runs on: PostgreSQL in its own process, or PGlite inside the server's process. */
+const databaseKind = values.database as DatabaseKind;
 const clientCount = Number(values.clients);
 const broadcasts = Number(values.broadcasts);
 const warmup = Number(values.warmup);
@@ -63,6 +67,8 @@ const pingMessage = `${JSON.stringify({ type: 6 })}${recordSeparator}`;
 /** Each client pings once in this period, spread evenly (the server drops a client silent for 30 s; the real client pings every 15 s). */
 const pingPeriodMs = 10_000;
 const pingTickMs = 250;
+/** The pinger's ticks in one period: a client pings on the tick its index falls on. */
+const pingTicks = pingPeriodMs / pingTickMs;
 /** Per step of one connection (negotiate, upgrade, handshake). */
 const stepTimeoutMs = 30_000;
 const MB = 1024 * 1024;
@@ -240,14 +246,19 @@ async function connect(index: number, port: number, hubToken: string, agent: htt
   });
 }
 
-/** Pings every connected client once per pingPeriodMs, a slice at a time, so none is dropped for silence. */
+/**
+ * Pings every connected client once per pingPeriodMs, each on the tick its
+ * index falls on, so none is dropped for silence. It runs from before the
+ * first connection: a ramp may outlast the server's 30 s, and the clients
+ * that connected first must not fall silent meanwhile. Clients still
+ * connecting have no slot in `clients` yet.
+ */
 function startPinging(): NodeJS.Timeout {
-  let cursor = 0;
+  let tick = 0;
   const timer = setInterval(() => {
-    const slice = Math.ceil(clients.length / (pingPeriodMs / pingTickMs));
-    for (let sent = 0; sent < slice && clients.length > 0; sent++) {
-      const client = clients[cursor++ % clients.length];
-      if (client.handshaken && !client.closing && client.socket.readyState === WebSocket.OPEN) client.socket.send(pingMessage);
+    for (let index = tick++ % pingTicks; index < clients.length; index += pingTicks) {
+      const client = clients[index];
+      if (client?.handshaken && !client.closing && client.socket.readyState === WebSocket.OPEN) client.socket.send(pingMessage);
     }
   }, pingTickMs);
   timer.unref();
@@ -291,6 +302,7 @@ async function run(): Promise<void> {
   let stop = false;
   const tty = process.stdout.isTTY;
   process.stdout.write(`Connecting ${clientCount.toLocaleString('en')} clients (${concurrency} in flight) … `);
+  const pinger = startPinging();
   const rampStart = performance.now();
   const progress = tty
     ? setInterval(
@@ -328,10 +340,8 @@ async function run(): Promise<void> {
   console.log(
     `${tty ? '\r' : ''}all ${clientCount.toLocaleString('en')} in ${rampSeconds.toFixed(1)} s (${Math.round(connectRate).toLocaleString('en')} connections/s)`,
   );
-  const pinger = startPinging();
 
-  // Let the last handshakes settle, then the server must count every connection.
-  await sleep(1_000);
+  // The server counts a connection before it answers its handshake, so it must count every one now.
   const afterConnect = await serverStats();
   if (afterConnect.hubSize !== clientCount) throw new Error(`The server counts ${afterConnect.hubSize} handshaken connections; ${clientCount} connected`);
   if (dropped.length > 0) throw new Error(`${dropped.length} connection(s) ended during the ramp; the first:\n  ${dropped.slice(0, 5).join('\n  ')}`);
@@ -449,7 +459,7 @@ async function run(): Promise<void> {
   });
   console.table({
     [`${goals.connectionsForMemory.toLocaleString('en')} connections ≤ ${goals.rssBytes / MB} MB RSS on ${database.label}`]: {
-      measured: `${mb(memoryGoalValue)} (${measuredOrProjected}; ${databaseKind === 'memory' ? 'the database is in this RSS' : 'the database runs outside this RSS'})`,
+      measured: `${mb(memoryGoalValue)} (${measuredOrProjected}; ${databaseKind === 'postgres' ? 'the database runs outside this RSS' : 'the database is in this RSS'})`,
       result: memoryMet ? 'met' : 'NOT MET',
     },
     [`broadcast p99 ≤ ${goals.broadcastP99Ms} ms`]: { measured: ms(p99), result: latencyMet ? 'met' : 'NOT MET' },
@@ -505,7 +515,7 @@ async function run(): Promise<void> {
     problems,
   };
   mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
-  writeFileSync(path.join(root, 'bench', 'results', 'hub.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(path.join(root, 'bench', 'results', 'hub.json'), `${JSON.stringify({ ...results, load: load.end() }, null, 2)}\n`);
   console.log('Wrote bench/results/hub.json');
 
   if (problems.length > 0) throw new Error(problems.join('\n'));

@@ -15,7 +15,9 @@ import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import { freePort } from '../tests/setup/free-port.ts';
+import { watchLoad } from './load.ts';
 
+const load = watchLoad();
 const { values } = parseArgs({ options: { url: { type: 'string' }, runs: { type: 'string', default: '3' } } });
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a whole number of at least 1');
@@ -92,7 +94,7 @@ try {
   mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
   writeFileSync(
     path.join(root, 'bench', 'results', 'lighthouse.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), base, runs, pages: results }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), base, runs, pages: results, load: load.end() }, null, 2)}\n`,
   );
   console.log('Wrote bench/results/lighthouse.json');
   const inaccessible = Object.entries(results).filter(([, audit]) => audit.accessibility < 100);

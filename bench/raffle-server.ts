@@ -1,10 +1,9 @@
 /**
  * The server side of the raffle benchmark (`bench/raffle.ts` forks this
  * file): the real app, configured from the environment the benchmark passes,
- * with BENCH_USERS accounts, each logged in on one device: the session is
- * opened with the identity module's own `SessionStore.open`, as a login opens
- * it, which saves the benchmark a thousand password checks (about 50 s of
- * scrypt on two cores) that it does not measure. It listens on 127.0.0.1 on
+ * with BENCH_USERS accounts, each logged in on one device (`accounts.ts`: a
+ * thousand password logins would cost about 50 s of scrypt on two cores,
+ * which the benchmark does not measure). It listens on 127.0.0.1 on
  * a free port and sends `{ port, users: [{ id, token }] }` (each user's id and
  * access token) to the parent over the IPC channel. Then it answers the
  * parent's requests:
@@ -21,10 +20,9 @@ import { localeCodes } from '#contract/locales.ts';
 import type { LocalizedText } from '#contract/raffle.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import { raffleEntries, raffles, users } from '../server/db/schema.ts';
-import { placeOf, type ClientInfo } from '../server/modules/identity/client-info.ts';
-import { SessionStore } from '../server/modules/identity/sessions.ts';
+import { raffleEntries, raffles } from '../server/db/schema.ts';
 import { createRaffle, RaffleDefinition } from '../server/modules/raffle/definition.ts';
+import { loggedInUsers } from './accounts.ts';
 import { answerParent, closeWithParent } from './child-server.ts';
 
 if (!process.send) throw new Error('bench/raffle-server.ts is started by bench/raffle.ts (it needs the IPC channel)');
@@ -32,21 +30,7 @@ const count = Number(process.env.BENCH_USERS);
 if (!(Number.isInteger(count) && count > 0 && count < 10_000_000)) throw new Error('BENCH_USERS says how many logged-in users the benchmark needs');
 
 const app = await buildApp(loadConfig({ ...process.env }));
-/** Where the sessions say their logins came from. */
-const client: ClientInfo = { ip: '127.0.0.1', device: 'bench/raffle.ts', place: placeOf('127.0.0.1') };
-const sessions = new SessionStore(app.db, () => {});
-const loggedIn: Array<{ id: number; token: string }> = [];
-for (let from = 0; from < count; from += 1_000) {
-  await app.db.transaction(async (tx) => {
-    const batch = Array.from({ length: Math.min(1_000, count - from) }, (_, i) => ({
-      phone: `+1555${String(from + i).padStart(7, '0')}`,
-      nickname: `Bench ${from + i}`,
-    }));
-    for (const { id } of await tx.insert(users).values(batch).returning({ id: users.id })) {
-      loggedIn.push({ id, token: (await sessions.open(tx, id, `bench-device-${id}`, client)).AccessToken });
-    }
-  });
-}
+const loggedIn = await loggedInUsers(app.db, count);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as AddressInfo;
 

@@ -31,9 +31,11 @@ import { SUCCESS } from '#contract/envelope.ts';
 import { raffleCalls } from '#contract/raffle.ts';
 import { runBenchmark, serverRequests, startServerChild } from './child-server.ts';
 import { databaseKinds, startDatabase, type BenchDatabase, type DatabaseKind } from './database.ts';
+import { watchLoad } from './load.ts';
 import { deploymentEnv } from './server-env.ts';
 import { percentile } from './stats.ts';
 
+const load = watchLoad();
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
@@ -226,7 +228,7 @@ async function run(): Promise<void> {
     `Checked: ${raffles.length} raffles (warm-up included) hold ${entries.toLocaleString('en')} entries numbered 1..count with no gap or repeat, ` +
       `each raffle's count its entries and its ${acknowledgedCount.toLocaleString('en')} acknowledged registrations, every number the one its user was told.`,
   );
-  writeFileSync(path.join(results, 'raffle.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(path.join(results, 'raffle.json'), `${JSON.stringify({ ...result, load: load.end() }, null, 2)}\n`);
   console.log('Wrote bench/results/raffle.json');
   if (values['cpu-prof']) console.log('The server writes its CPU profile (CPU.*.cpuprofile) into bench/results/ as it stops');
 }

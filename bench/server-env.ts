@@ -1,10 +1,12 @@
 /**
  * The environment of a server child that runs as a deployment does, which the
- * API and raffle benchmarks share: production (no development stand-ins, and
- * answers not checked against the contract), no demo data, the per-address
- * limits out of the way (every request comes from 127.0.0.1), logging at warn,
- * its data and an empty site folder under `work`, and the gateway and payment
- * provider settings a production start needs but the benchmarks never call.
+ * API, raffle and payment benchmarks share: production (no development
+ * stand-ins, and answers not checked against the contract), no demo data, the
+ * per-address limits out of the way (every request comes from 127.0.0.1),
+ * logging at warn, its data and an empty site folder under `work`, and the
+ * gateway and payment provider settings a production start needs but the
+ * benchmarks never call (the payment benchmark replaces the payment settings
+ * with those of the sandbox it does call).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';

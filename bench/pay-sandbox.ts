@@ -1,0 +1,53 @@
+/**
+ * The payment sandbox of the payment benchmark (`bench/pay.ts` forks this
+ * file): the app in development mode with PAYMENT_PROVIDER=sandbox, which
+ * plays WeChat Pay at /api/dev/wechatpay (server/modules/dev/wechatpay/) for
+ * the production server the benchmark starts in another process. The
+ * sandbox's merchant and platform key pairs and APIv3 key are made in this
+ * process (server/services/wechatpay-sandbox.ts), so it hands them over as an
+ * operator would configure a shop for its merchant account: it writes the
+ * merchant's private key and the platform's public key as PEM files into
+ * BENCH_WECHATPAY_FILES and sends `{ port, settings }` to the parent over the
+ * IPC channel, `settings` being the server's WECHATPAY_* settings (all but the
+ * notification URL, which is the server's). Then it answers the parent's
+ * requests:
+ *   { type: 'cpu' }  → the CPU time this process has used (process.cpuUsage())
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { buildApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { sandboxBasePath, sandboxCredentials } from '../server/services/wechatpay-sandbox.ts';
+import { answerParent, closeWithParent } from './child-server.ts';
+
+if (!process.send) throw new Error('bench/pay-sandbox.ts is started by bench/pay.ts (it needs the IPC channel)');
+const files = process.env.BENCH_WECHATPAY_FILES;
+if (!files) throw new Error('BENCH_WECHATPAY_FILES names the folder for the merchant key and platform key files');
+
+const app = await buildApp(loadConfig({ ...process.env }));
+await app.listen({ port: 0, host: '127.0.0.1' });
+const { port } = app.server.address() as AddressInfo;
+
+const credentials = sandboxCredentials();
+mkdirSync(files, { recursive: true });
+const merchantKeyFile = path.join(files, 'merchant.pem');
+const platformKeyFile = path.join(files, 'platform.pem');
+writeFileSync(merchantKeyFile, credentials.merchantPrivateKey.export({ type: 'pkcs8', format: 'pem' }));
+writeFileSync(platformKeyFile, credentials.platformPublicKey.export({ type: 'spki', format: 'pem' }));
+const settings = {
+  WECHATPAY_URL: `http://127.0.0.1:${port}/api${sandboxBasePath}`,
+  WECHATPAY_MCHID: credentials.mchid,
+  WECHATPAY_APPID: credentials.appid,
+  WECHATPAY_MERCHANT_SERIAL: credentials.merchantSerial,
+  WECHATPAY_MERCHANT_KEY_FILE: merchantKeyFile,
+  WECHATPAY_PLATFORM_SERIAL: credentials.platformSerial,
+  WECHATPAY_PLATFORM_CERT_FILE: platformKeyFile,
+  WECHATPAY_APIV3_KEY: credentials.apiV3Key,
+};
+
+answerParent<{ type: 'cpu' }>(() => process.cpuUsage());
+
+closeWithParent(app);
+
+process.send({ port, settings });
