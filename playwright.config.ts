@@ -1,13 +1,13 @@
 import { defineConfig } from '@playwright/test';
-
-const port = Number(process.env.E2E_PORT ?? 4399);
+import { e2eDataDir, e2ePort as port } from './tests/e2e/server-place.ts';
 
 /** Browser tests run the real one-process server on the built site, in the system Chromium. */
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
   workers: 2,
-  retries: process.env.CI ? 1 : 0,
+  // A test that fails once has failed: a retry would turn a flake into a pass.
+  retries: 0,
   reporter: [['list']],
   timeout: 60_000,
   use: {
@@ -20,13 +20,22 @@ export default defineConfig({
   },
   webServer: {
     command: 'node server/main.ts',
-    // The browser tests get their own in-memory database (the keys are the ones baked into the
-    // build), and every test comes from 127.0.0.1, so the per-address login limit is raised; the
-    // accounts tests make through the API come through a "proxy" from addresses of their own
-    // (session.ts `signInFresh`), as new users do, so the daily SMS limit per address holds.
-    env: { PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: 'memory://', IDENTITY_RATE_LIMIT_PER_MINUTE: '1000', TRUST_PROXY: 'true' },
-    url: `http://localhost:${port}/`,
+    // The browser tests get their own in-memory database and keys, and every test comes from
+    // 127.0.0.1, so the per-address login limit is raised; the accounts tests make through the API
+    // come through a "proxy" from addresses of their own (session.ts `signInFresh`), as new users
+    // do, so the daily SMS limit per address holds.
+    env: {
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: 'memory://',
+      DATA_DIR: e2eDataDir,
+      IDENTITY_RATE_LIMIT_PER_MINUTE: '1000',
+      TRUST_PROXY: 'true',
+    },
+    // The readiness check answers once the server has started and its database answers.
+    url: `http://localhost:${port}/api/health/ready`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // Playwright needs a limit; this one is far beyond a start on a busy machine (seconds), so only a stuck start meets it.
+    timeout: 300_000,
   },
 });

@@ -1,14 +1,21 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+
+// The scale-out tests need the PostgreSQL and Redis that `npm run test:scale-out` starts for them.
+const scaleOut = Boolean(process.env.TEST_REDIS_URL);
+if (!scaleOut) console.log('tests/integration/scale-out/ is left out: it needs PostgreSQL and Redis, which `npm run test:scale-out` starts for it.');
 
 export default defineConfig({
   // The site's `@/` alias (tsconfig.json); `#contract/*` resolves through package.json's imports.
   resolve: { alias: { '@/': fileURLToPath(new URL('./src/', import.meta.url)) } },
   test: {
     include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
-    // The scale-out tests need the PostgreSQL and Redis that `npm run test:scale-out` starts for them.
-    exclude: [...configDefaults.exclude, ...(process.env.TEST_REDIS_URL ? [] : ['tests/integration/scale-out/**'])],
+    exclude: [...configDefaults.exclude, ...(scaleOut ? [] : ['tests/integration/scale-out/**'])],
     environment: 'node',
+    // A file per core, at least two: the integration tests wait on sockets, child processes and the database as much as they compute
+    // (Vitest's default, one fewer than the cores, leaves a 2-core machine running one file at a time).
+    maxWorkers: Math.max(2, availableParallelism()),
     // Integration tests start a real database and server on a 2-core machine.
     testTimeout: 20_000,
     hookTimeout: 30_000,

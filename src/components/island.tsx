@@ -64,7 +64,8 @@ export function NoticeLine({ notice }: { notice: Notice | null }) {
 /** The island's placeholder until the user is known. */
 export function Loading({ text }: { text: string }) {
   return (
-    <p className="muted" role="status">
+    // data-loading: the browser tests wait until no island shows one before they check a page.
+    <p className="muted" role="status" data-loading>
       {text}
     </p>
   );

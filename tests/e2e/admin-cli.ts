@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { e2eDataDir } from './server-place.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -9,7 +10,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 export async function admin(...args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(path.join(root, 'node_modules/.bin/node'), ['server/cli/admin.ts', ...args], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: 'memory://', LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATABASE_URL: 'memory://', DATA_DIR: e2eDataDir, LOG_LEVEL: 'warn' },
   });
   return stdout;
 }

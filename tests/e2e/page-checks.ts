@@ -1,7 +1,27 @@
-/** What every page with an island must pass, in both themes: axe with no serious finding, and no horizontal overflow at 1440 px and 320 px. */
+/**
+ * A page as a reader sees it, before anything checks it: `settled`. And what
+ * every page with an island must pass, in both themes: axe with no serious
+ * finding, and no horizontal overflow at 1440 px and 320 px.
+ */
 import { expect, type Page } from '@playwright/test';
 import { seriousAxeProblems } from './axe.ts';
 import { overflowOf } from './overflow.ts';
+
+/**
+ * Waits until the page has loaded, every island that does not wait to be
+ * scrolled to has hydrated (Astro drops an island's `ssr` attribute then), and
+ * no hydrated island still shows that it is loading its data (`data-loading`;
+ * one not scrolled to yet shows its server render until it is). An island that
+ * never gets there fails the test that waits.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await page.waitForFunction(
+    () =>
+      !document.querySelector('astro-island[ssr]:not([client="visible"])') &&
+      ![...document.querySelectorAll('[data-loading]')].some((loading) => !loading.closest('astro-island[ssr]')),
+  );
+}
 
 /**
  * The pages (each with a selector that shows when it is ready, and one to
@@ -17,6 +37,7 @@ export async function pageProblems(page: Page, pages: Array<{ url: string; ready
       await page.goto(url);
       if (reveal) await page.locator(reveal).scrollIntoViewIfNeeded();
       await expect(page.locator(ready).first()).toBeVisible();
+      await settled(page);
       problems.push(...(await seriousAxeProblems(page)).map((problem) => `${url} (${theme}): ${problem}`));
       for (const width of [1440, 320]) {
         await page.setViewportSize({ width, height: 900 });

@@ -41,8 +41,12 @@ const plugin =
   (locale) =>
     frontmatter('plugins', locale, slug).name;
 
-/** `chrome: false` marks pages without the site header: box pages and the pay family. */
-export const routes: Array<{ path: string; title: Title; chrome?: false }> = [
+/**
+ * `chrome: false` marks pages without the site header: box pages and the pay
+ * family; `login: true` the account centre, which sends a visitor who is not
+ * logged in to the login page.
+ */
+export const routes: Array<{ path: string; title: Title; chrome?: false; login?: true }> = [
   { path: '/', title: ui('home.title') },
   { path: '/accelerate', title: page('accelerate') },
   { path: '/bindorder', title: ui('bindorder.title'), chrome: false },
@@ -86,14 +90,18 @@ export const routes: Array<{ path: string; title: Title; chrome?: false }> = [
   { path: '/payment', title: ui('pay.title'), chrome: false },
   { path: '/search', title: ui('search.title') },
   { path: '/account/login', title: ui('login.title') },
-  ...['info', 'edit', 'bind', 'wallet', 'safe', 'game', 'agreements'].map((p) => ({ path: `/account/center/${p}`, title: ui(`account.${p}.title`) })),
-  { path: '/account/center/steam/account', title: ui('account.steamAccount.title') },
-  { path: '/account/center/steam/cloudidea', title: ui('account.cloudidea.title') },
-  { path: '/account/center/steam/point', title: ui('account.point.title') },
-  { path: '/account/center/order', title: ui('account.order.title') },
-  { path: '/account/center/order/detail', title: ui('account.orderDetail.title') },
-  { path: '/account/center/redemption', title: ui('account.redemption.title') },
-  { path: '/account/center/redemption/donate', title: ui('account.donate.title') },
+  ...['info', 'edit', 'bind', 'wallet', 'safe', 'game', 'agreements'].map((p) => ({
+    path: `/account/center/${p}`,
+    title: ui(`account.${p}.title`),
+    login: true as const,
+  })),
+  { path: '/account/center/steam/account', title: ui('account.steamAccount.title'), login: true },
+  { path: '/account/center/steam/cloudidea', title: ui('account.cloudidea.title'), login: true },
+  { path: '/account/center/steam/point', title: ui('account.point.title'), login: true },
+  { path: '/account/center/order', title: ui('account.order.title'), login: true },
+  { path: '/account/center/order/detail', title: ui('account.orderDetail.title'), login: true },
+  { path: '/account/center/redemption', title: ui('account.redemption.title'), login: true },
+  { path: '/account/center/redemption/donate', title: ui('account.donate.title'), login: true },
   { path: '/account/center/safe/confirmemail', title: ui('email.sent.title'), chrome: false },
   { path: '/verification/email/confirm', title: ui('email.confirm.title'), chrome: false },
 ];

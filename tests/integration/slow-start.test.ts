@@ -57,7 +57,8 @@ beforeAll(() => {
   return new Promise<void>((resolve, reject) => built.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the site build failed (${code})`)))));
 }, 600_000);
 
-describe('a first start held to a quarter of a core', () => {
+// Side by side, as a newcomer's busy machine would run them; each has its own quarter of a core.
+describe.concurrent('a first start held to a quarter of a core', () => {
   it('npm start on three new databases: every one answers the home page and the readiness check', { timeout: 600_000 }, async () => {
     const starts = ['a', 'b', 'c'].map(async (name) => {
       const folder = mkdtempSync(path.join(tmpdir(), `beacon-slow-${name}-`));

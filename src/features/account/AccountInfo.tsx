@@ -10,7 +10,7 @@ import { useStore } from '@nanostores/preact';
 import { useEffect, useState } from 'react';
 import { commerceCalls } from '#contract/commerce.ts';
 import { formatPrice } from '#contract/facts.ts';
-import { authCall } from '@/components/island.tsx';
+import { authCall, Loading } from '@/components/island.tsx';
 import { formatDate } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
@@ -32,12 +32,7 @@ export default function AccountInfo({ strings, locale }: Props) {
   useEffect(() => {
     authCall(commerceCalls.summary).then(setSummary, () => {});
   }, []);
-  if (!user)
-    return (
-      <p className="muted" role="status">
-        {t('account.info.loading')}
-      </p>
-    );
+  if (!user) return <Loading text={t('account.info.loading')} />;
 
   const value = (text: string | null) => text ?? <span className="muted">{t('account.info.notSet')}</span>;
   return (

@@ -74,7 +74,12 @@ export default function CloudIdle({ strings, locale, loginPath, gamePath }: Prop
       {problemNotice}
 
       <section className="card cloud-idle-status" aria-live="polite">
-        {status === undefined && <p className="muted">{t('cloudIdle.loading')}</p>}
+        {/* Not a status of its own: the section speaks for itself (aria-live), and the connection state is the page's status. */}
+        {status === undefined && (
+          <p className="muted" data-loading>
+            {t('cloudIdle.loading')}
+          </p>
+        )}
         {status === null && <p>{t('cloudIdle.none')}</p>}
         {status && (
           <>
