@@ -33,9 +33,11 @@ async function make(file: string, progress: (step: string) => void): Promise<Blo
   try {
     await applyMigrations(drizzle(client) as unknown as Database, progress);
     const dump = await client.dumpDataDir('none');
-    for (const old of readdirSync(tmpdir()).filter((name) => name.startsWith(prefix))) rmSync(path.join(tmpdir(), old), { force: true });
-    writeFileSync(`${file}.${process.pid}`, Buffer.from(await dump.arrayBuffer()));
-    renameSync(`${file}.${process.pid}`, file);
+    // Other versions' dumps go; one that another process is writing right now (a `.part`) stays.
+    for (const old of readdirSync(tmpdir()).filter((name) => name.startsWith(prefix) && name.endsWith('.tar') && name !== path.basename(file)))
+      rmSync(path.join(tmpdir(), old), { force: true });
+    writeFileSync(`${file}.${process.pid}.part`, Buffer.from(await dump.arrayBuffer()));
+    renameSync(`${file}.${process.pid}.part`, file);
     return dump;
   } finally {
     await client.close();
