@@ -6,7 +6,7 @@
  * through the API per user, whose password check (scrypt) none of the
  * benchmarks measures.
  */
-import type { Database } from '../server/db/open.ts';
+import type { Database } from '../server/db/database.ts';
 import { users } from '../server/db/schema.ts';
 import { placeOf, type ClientInfo } from '../server/modules/identity/client-info.ts';
 import { SessionStore } from '../server/modules/identity/sessions.ts';

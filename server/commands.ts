@@ -2,7 +2,7 @@
  * Every operators' command, from the modules that own them: what the admin
  * endpoint (app.ts) and the CLI (cli/) both accept.
  */
-import type { Database } from './db/open.ts';
+import type { Database } from './db/database.ts';
 import type { AdminCommand } from './cli/command.ts';
 import { migrationCommands } from './modules/admin/migrations.ts';
 import { activationCommands } from './modules/activation/commands.ts';

@@ -5,7 +5,7 @@
  * both accept exactly the same words and answer exactly alike.
  */
 import type { CommandResult } from '#contract/admin.ts';
-import type { Database } from '../db/open.ts';
+import type { Database } from '../db/database.ts';
 import type { Pusher } from '../realtime/backplane.ts';
 import type { PaymentProvider } from '../services/wechatpay-adapter.ts';
 

@@ -8,7 +8,8 @@
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, fromPglite, PgBoss, type ConnectionOptions, type DrizzleTransactionLike } from 'pg-boss';
 import type { Config } from '../config.ts';
-import type { OpenDatabase, Transaction } from './open.ts';
+import type { Transaction } from './database.ts';
+import type { OpenDatabase } from './open.ts';
 
 export type Jobs = PgBoss;
 

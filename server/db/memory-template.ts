@@ -16,7 +16,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { applyMigrations, migrationsFolder } from './migrate.ts';
-import type { Database } from './open.ts';
+import type { Database } from './database.ts';
 
 const prefix = 'beacon-pglite-template-';
 

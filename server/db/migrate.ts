@@ -12,8 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
-import type { Database, Transaction } from './open.ts';
-import { rowsOf } from './rows.ts';
+import { rowsOf, type Database, type Transaction } from './database.ts';
 
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 

@@ -10,18 +10,16 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { defaultConnectTimeoutSeconds, isPostgresUrl } from '../config.ts';
 import { StartupError } from '../startup-error.ts';
+import type { Database } from './database.ts';
 import { lockFolder } from './folder-lock.ts';
 import { memoryTemplate } from './memory-template.ts';
 import { applyMigrations } from './migrate.ts';
 import * as schema from './schema.ts';
-
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface OpenDatabase {
   db: Database;
@@ -111,6 +109,3 @@ async function openPglite(url: string, progress: (step: string) => void, log: (l
     },
   };
 }
-
-/** The handle a `db.transaction` callback receives. */
-export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];

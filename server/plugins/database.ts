@@ -4,7 +4,8 @@
  */
 import fp from 'fastify-plugin';
 import { openJobs, type Jobs } from '../db/jobs.ts';
-import { openDatabase, type Database } from '../db/open.ts';
+import type { Database } from '../db/database.ts';
+import { openDatabase } from '../db/open.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

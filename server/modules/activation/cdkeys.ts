@@ -11,7 +11,7 @@ import { cdkeyLockoutMs, cdkeyMaxFailures, type CdkeyGrant, type Redemption } fr
 import { cdkeyAlphabet, cdkeyLength, cdkeyShape, checkCharacter, formatCdkey, maskCdkey, normalizeCdkey } from '#contract/cdkey-format.ts';
 import { pageSize } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import type { Database, Transaction } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { cdkeyBatches, cdkeyFailures, cdkeys } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 

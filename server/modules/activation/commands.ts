@@ -7,7 +7,7 @@ import { CdkeyGrant } from '#contract/activation.ts';
 import { cdkeyShape } from '#contract/cdkey-format.ts';
 import { UsageError, type AdminCommand, type CommandContext } from '../../cli/command.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { products } from '../../db/schema.ts';
 import { batchCounts, createBatch, findBatch, keyState, revoke, unusedKeys, type BatchRow } from './cdkeys.ts';
 

@@ -2,8 +2,7 @@
 import { sql } from 'drizzle-orm';
 import type { MigrationStatus } from '#contract/admin.ts';
 import { migrationJournal } from '../../db/migrate.ts';
-import type { Database } from '../../db/open.ts';
-import { rowsOf } from '../../db/rows.ts';
+import { rowsOf, type Database } from '../../db/database.ts';
 import { UsageError, type AdminCommand } from '../../cli/command.ts';
 
 /**

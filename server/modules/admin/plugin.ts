@@ -10,7 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { admin } from '#contract/admin.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { isAdminCaller, newAdminToken } from './access.ts';

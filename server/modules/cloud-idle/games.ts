@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '#contract/errors.ts';
 import { idleGameCalls, maxIdleGames, type IdleGame } from '#contract/idle-games.ts';
 import { steamGameName } from '#contract/steam-games.ts';
-import type { Database, Transaction } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { idleGames, users } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';

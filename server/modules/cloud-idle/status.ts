@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { hubEvents, type CloudIdleStatus, type CloudIdleUpdate } from '#contract/realtime.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { cloudIdleStatuses } from '../../db/schema.ts';
 import type { Pusher } from '../../realtime/backplane.ts';
 

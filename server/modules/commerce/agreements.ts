@@ -14,7 +14,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { facts, formatPrice, periodMs } from '#contract/facts.ts';
 import { formattingTag, type LocaleCode } from '#contract/locales.ts';
 import { inTransaction, type Jobs } from '../../db/jobs.ts';
-import type { Database, Transaction as Tx } from '../../db/open.ts';
+import type { Database, Transaction as Tx } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { agreements, memberships, orders, products, users } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';

@@ -8,7 +8,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { BindLink } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { orders } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { lockOrder, note, type OrderRow } from './orders.ts';

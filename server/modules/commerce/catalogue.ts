@@ -7,7 +7,7 @@ import { facts } from '#contract/facts.ts';
 import { rechargePrice, steamTargetOf, type NewOrder, type OrderItem, type Product } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type * as z from 'zod/mini';
-import type { Database, Transaction } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { externalAccounts, products } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 

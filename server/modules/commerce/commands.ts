@@ -6,7 +6,7 @@ import { asc, desc, eq, type SQL } from 'drizzle-orm';
 import { OrderState, ProductKind, ratePpmScale, type Product } from '#contract/commerce.ts';
 import { hubEvents } from '#contract/realtime.ts';
 import { UsageError, type AdminCommand, type CommandContext } from '../../cli/command.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { orders, products } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { message } from '../../i18n/messages.ts';

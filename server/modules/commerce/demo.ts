@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Jobs } from '../../db/jobs.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { users } from '../../db/schema.ts';
 import { demoAccount } from '../../services/demo-account.ts';
 import { priceOrder } from './catalogue.ts';

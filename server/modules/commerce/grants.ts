@@ -6,7 +6,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Jobs } from '../../db/jobs.ts';
-import type { Database, Transaction } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { memberships } from '../../db/schema.ts';
 import { priceOrder } from './catalogue.ts';
 import { advance, insertOrder } from './orders.ts';

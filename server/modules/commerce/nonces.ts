@@ -4,7 +4,7 @@
  * time window would refuse them anyway.
  */
 import { lt, sql } from 'drizzle-orm';
-import type { Database, Transaction } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { paymentNonces } from '../../db/schema.ts';
 
 /** A notification whose nonce was accepted before. */

@@ -18,7 +18,7 @@ import {
   type PayOutcome,
 } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import type { Database, Transaction } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction, type Jobs } from '../../db/jobs.ts';
 import { orderEvents, orders } from '../../db/schema.ts';

@@ -11,7 +11,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { OrderItem, PayOutcome } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Jobs } from '../../db/jobs.ts';
-import type { Database, Transaction as Tx } from '../../db/open.ts';
+import type { Database, Transaction as Tx } from '../../db/database.ts';
 import { memberships, orders, payments, settings } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { AlreadyPaidError, type PaymentProvider, type Transaction } from '../../services/wechatpay-adapter.ts';

@@ -8,7 +8,7 @@ import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { pageSize } from '#contract/commerce.ts';
 import { donationRules, type Donation, type Sponsor } from '#contract/donation.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import type { Database, Transaction } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { donations } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 

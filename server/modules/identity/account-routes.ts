@@ -5,7 +5,7 @@ import { accountCalls, nicknameProblem } from '#contract/account.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { sitePageUrl } from '../../config.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { Transaction } from '../../db/open.ts';
+import type { Transaction } from '../../db/database.ts';
 import { users, verificationCodes } from '../../db/schema.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';

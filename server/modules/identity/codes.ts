@@ -9,7 +9,7 @@ import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
 import { ErrorCode } from '#contract/errors.ts';
 import { verification } from '#contract/identity.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Database, Transaction } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { verificationCodes } from '../../db/schema.ts';
 import { ApiError, tooManyRequests } from '../../http/api-error.ts';
 import { message } from '../../i18n/messages.ts';

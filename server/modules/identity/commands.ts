@@ -1,7 +1,7 @@
 /** The operators' commands about users: `users list` and `users show`. Every value is plain JSON (dates as ISO strings). */
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { UserDetail, UserSummary } from '#contract/admin.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { externalAccounts, sessions, users } from '../../db/schema.ts';
 import { UsageError, type AdminCommand } from '../../cli/command.ts';
 import { isActiveSession } from './sessions.ts';

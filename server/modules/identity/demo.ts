@@ -1,6 +1,6 @@
 /** The demo account of a fresh embedded database, so a newcomer can try password login and unbinding at once. */
 import { count } from 'drizzle-orm';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { externalAccounts, users } from '../../db/schema.ts';
 import { demoAccount } from '../../services/demo-account.ts';
 import { hashPassword } from './passwords.ts';

@@ -13,7 +13,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { sitePageUrl } from '../../config.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../../crypto/opaque-tokens.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { deviceAuthorizations } from '../../db/schema.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';

@@ -9,7 +9,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { facts, periodMs } from '#contract/facts.ts';
 import { verification } from '#contract/identity.ts';
 import { hashOpaqueToken as hashOf, newOpaqueToken } from '../../crypto/opaque-tokens.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { emailConfirmations, users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { ApiError, tooManyRequests } from '../../http/api-error.ts';

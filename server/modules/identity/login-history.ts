@@ -6,7 +6,7 @@
 import { desc, eq, lt } from 'drizzle-orm';
 import { facts, periodMs } from '#contract/facts.ts';
 import { loginHistoryLength, type LoginEvent, type LoginMethod } from '#contract/account.ts';
-import type { Database, Transaction } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { loginEvents } from '../../db/schema.ts';
 import type { ClientInfo } from './client-info.ts';
 

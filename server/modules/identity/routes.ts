@@ -11,7 +11,7 @@ import { bearerToken } from '../../http/auth.ts';
 import { registerRoute } from '../../http/route.ts';
 import { storeBase, storeIntrospectionSecret } from '../../services/store-settings.ts';
 import { message } from '../../i18n/messages.ts';
-import type { Transaction } from '../../db/open.ts';
+import type { Transaction } from '../../db/database.ts';
 import { clientOf } from './client-info.ts';
 import { consumeCode, sendCode } from './codes.ts';
 import { deviceLoginRoutes } from './device-login.ts';

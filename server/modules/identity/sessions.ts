@@ -13,7 +13,7 @@ import { and, eq, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { ErrorCode } from '#contract/errors.ts';
 import { lifetimes, type Session } from '#contract/identity.ts';
 import { hashOpaqueToken as hashToken, newOpaqueToken as newToken } from '../../crypto/opaque-tokens.ts';
-import type { Database, Transaction } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { sessions, tokens } from '../../db/schema.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import type { Authenticated } from '../../http/auth.ts';

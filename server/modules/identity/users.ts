@@ -6,7 +6,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import { avatarRules } from '#contract/account.ts';
 import type { UserInfo } from '#contract/identity.ts';
-import type { Database, Transaction } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { externalAccounts, users } from '../../db/schema.ts';
 import { TtlCache } from '../../services/ttl-cache.ts';
 

@@ -5,7 +5,7 @@
 import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { EvaluationEntry } from '#contract/admin.ts';
 import { UsageError, type AdminCommand } from '../../cli/command.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { evaluationReports, pluginEvaluations } from '../../db/schema.ts';
 import { setHidden } from './evaluations.ts';
 

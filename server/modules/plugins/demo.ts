@@ -6,7 +6,7 @@
  */
 import { count } from 'drizzle-orm';
 import type { LocaleCode } from '#contract/locales.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { pluginEvaluations, users } from '../../db/schema.ts';
 import { markHelpful, reportEvaluation, saveEvaluation } from './evaluations.ts';
 

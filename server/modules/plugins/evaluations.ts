@@ -9,7 +9,7 @@ import { and, asc, count, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm
 import { ErrorCode } from '#contract/errors.ts';
 import type { LocaleCode } from '#contract/locales.ts';
 import { pluginRules, type Evaluation, type EvaluationSort, type OwnEvaluation, type Rating, type ReportReason } from '#contract/plugins.ts';
-import type { Database, Transaction } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { evaluationHelpful, evaluationReports, evaluationWrites, pluginEvaluations, pluginRatings, users } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 

@@ -6,7 +6,7 @@ import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
 import type { RaffleSummary, RaffleWinnerEntry } from '#contract/admin.ts';
 import { hubEvents } from '#contract/realtime.ts';
 import { UsageError, type AdminCommand, type CommandContext, type RunCommand } from '../../cli/command.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { raffleEntries, raffles } from '../../db/schema.ts';
 import { coverStore, createRaffle, readDefinition, storeCover } from './definition.ts';
 import { drawRaffle } from './draws.ts';

@@ -12,7 +12,7 @@ import * as z from 'zod/mini';
 import { text } from '#contract/fields.ts';
 import { InstantTerms, LocalizedText, Prize, RaffleKind } from '#contract/raffle.ts';
 import { commitmentOf, newSeed } from '#contract/raffle-draw.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { raffles } from '../../db/schema.ts';
 import { FolderStore } from '../../services/file-store.ts';
 

@@ -6,7 +6,7 @@
  */
 import { count, eq } from 'drizzle-orm';
 import type { LocalizedText } from '#contract/raffle.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { raffleEntries, raffles, users } from '../../db/schema.ts';
 import { createRaffle, type RaffleDefinition } from './definition.ts';
 import { drawRaffle } from './draws.ts';

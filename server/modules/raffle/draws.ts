@@ -10,7 +10,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import type { OwnResult, PrizeGrant } from '#contract/raffle.ts';
 import { raffleRules } from '#contract/raffle.ts';
 import { drawWinners } from '#contract/raffle-draw.ts';
-import type { Database, Transaction } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { raffleEntries, raffles } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { notFound, ownResult, type RaffleRow } from './raffles.ts';

@@ -10,7 +10,7 @@ import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ErrorCode } from '#contract/errors.ts';
 import type { InstantDraw, InstantHistory } from '#contract/raffle.ts';
 import { commitmentOf, instantRoll, newSeed } from '#contract/raffle-draw.ts';
-import type { Database, Transaction } from '../../db/open.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { instantDraws, instantSeeds, raffles } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { PrizeGranter } from './draws.ts';

@@ -11,8 +11,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { raffleRules, type OwnResult, type RaffleInfo, type RaffleState, type Registration, type Winner } from '#contract/raffle.ts';
 import { drawAlgorithm } from '#contract/raffle-draw.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { Database, Transaction } from '../../db/open.ts';
-import { rowsOf } from '../../db/rows.ts';
+import { rowsOf, type Database, type Transaction } from '../../db/database.ts';
 import { raffleEntries, raffles, users } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
 

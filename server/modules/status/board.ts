@@ -13,7 +13,7 @@ import {
   type StatusNote,
   type StatusTargetKey,
 } from '#contract/status.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database } from '../../db/database.ts';
 import { serviceStatus, statusIncidents } from '../../db/schema.ts';
 
 type StatusRow = typeof serviceStatus.$inferSelect;

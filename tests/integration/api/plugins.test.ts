@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluationEntry } from '#contract/admin.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { pluginCalls, pluginRules, pluginSlugs, type Rating } from '#contract/plugins.ts';
-import { rowsOf } from '../../../server/db/rows.ts';
+import { rowsOf } from '../../../server/db/database.ts';
 import { evaluationWrites, pluginEvaluations } from '../../../server/db/schema.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
 import { loginBySms } from './codes.ts';

@@ -7,7 +7,7 @@ import type { QuickLoginProvider } from '#contract/account.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { externalLoginLifetimeMs } from '#contract/external-login.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../../../crypto/opaque-tokens.ts';
-import type { Transaction } from '../../../db/open.ts';
+import type { Transaction } from '../../../db/database.ts';
 import { externalAccounts, externalTickets, users } from '../../../db/schema.ts';
 import { ApiError } from '../../../http/api-error.ts';
 import { userForPhone } from '../users.ts';

@@ -11,7 +11,7 @@
 import { quickLoginProviders, type QuickLoginProvider } from '#contract/account.ts';
 import { devIdentityProvider } from '#contract/dev.ts';
 import { devStandInsAllowed, type Config } from '../../../config.ts';
-import type { Database } from '../../../db/open.ts';
+import type { Database } from '../../../db/database.ts';
 import { microsoftProvider } from './microsoft.ts';
 import type { IdentityProvider } from './provider.ts';
 import { qqProvider } from './qq.ts';

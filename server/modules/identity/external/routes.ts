@@ -17,7 +17,7 @@ import { apiOrigin, sitePageUrl } from '../../../config.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../../../crypto/opaque-tokens.ts';
 import { openHex, SealError, sealHex, unwrapKey } from '../../../crypto/sealed.ts';
 import { isUniqueViolation } from '../../../db/errors.ts';
-import type { Database, Transaction } from '../../../db/open.ts';
+import type { Database, Transaction } from '../../../db/database.ts';
 import { externalLogins, externalTickets, openidNonces } from '../../../db/schema.ts';
 import { ApiError, unauthorized } from '../../../http/api-error.ts';
 import { registerRoute } from '../../../http/route.ts';

@@ -8,7 +8,7 @@
  */
 import openid from 'openid';
 import * as z from 'zod/mini';
-import type { Database } from '../../../db/open.ts';
+import type { Database } from '../../../db/database.ts';
 import { openidNonces } from '../../../db/schema.ts';
 import { ExternalLoginFailure } from './failure.ts';
 import { fetchJson, type Identity, type IdentityProvider } from './provider.ts';
