@@ -61,11 +61,14 @@ export function NoticeLine({ notice }: { notice: Notice | null }) {
   );
 }
 
-/** The island's placeholder until the user is known. */
-export function Loading({ text }: { text: string }) {
+/**
+ * The island's placeholder until its data is there. `announce: false` inside a
+ * part that speaks for itself already (aria-live) or beside the page's own status.
+ */
+export function Loading({ text, announce = true }: { text: string; announce?: boolean }) {
   return (
     // data-loading: the browser tests wait until no island shows one before they check a page.
-    <p className="muted" role="status" data-loading>
+    <p className="muted" role={announce ? 'status' : undefined} data-loading>
       {text}
     </p>
   );

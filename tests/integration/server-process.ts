@@ -1,6 +1,12 @@
 /** The real server, `node server/main.ts`, in a child process: for tests that stop it as an operator (or a crash) would. */
 import { spawn } from 'node:child_process';
 
+/** The port `npm start` (server/main.ts) says it is running at, once its output says so. */
+export const runningPort = (output: string): number | undefined => {
+  const port = /running at http:\/\/localhost:(\d+)/.exec(output)?.[1];
+  return port ? Number(port) : undefined;
+};
+
 /** `node server/main.ts` in a child process, with its output collected. */
 export async function runServer(env: Record<string, string>) {
   const child = spawn(process.execPath, ['server/main.ts'], {
@@ -18,10 +24,10 @@ export async function runServer(env: Record<string, string>) {
   const listening = () =>
     new Promise<number>((resolve, reject) => {
       const running = () => {
-        const port = /running at http:\/\/localhost:(\d+)/.exec(stdout)?.[1];
+        const port = runningPort(stdout);
         if (!port) return;
         child.stdout.off('data', running);
-        resolve(Number(port));
+        resolve(port);
       };
       child.stdout.on('data', running);
       running();

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cpuQuota } from '../setup/cpu-quota.ts';
-import { runServer } from './server-process.ts';
+import { runningPort, runServer } from './server-process.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const share = 0.25;
@@ -69,7 +69,7 @@ describe.concurrent('a first start held to a quarter of a core', () => {
         ['start'],
         { PORT: '0', HOST: '127.0.0.1', DATA_DIR: folder, DATABASE_URL: `file://${path.join(folder, 'db')}`, LOG_LEVEL: 'info' },
         async (text) => {
-          const port = /running at http:\/\/localhost:(\d+)/.exec(text)?.[1];
+          const port = runningPort(text);
           if (!port) return false;
           answers = await Promise.all(['/', '/api/health/ready'].map(async (url) => (await fetch(`http://127.0.0.1:${port}${url}`)).status));
           return true;

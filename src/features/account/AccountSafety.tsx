@@ -129,9 +129,7 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
       <section className="card" aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">{t('account.safe.sessions')}</h2>
         {sessions === null ? (
-          <p className="muted" data-loading>
-            {t('common.loading')}
-          </p>
+          <Loading text={t('common.loading')} announce={false} />
         ) : (
           <ul className="item-list" data-sessions>
             {sessions.map((session) => (
@@ -169,9 +167,7 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
         <h2 id="history-heading">{t('account.safe.history')}</h2>
         <p className="muted">{t('account.safe.historyIntro')}</p>
         {history === null ? (
-          <p className="muted" data-loading>
-            {t('common.loading')}
-          </p>
+          <Loading text={t('common.loading')} announce={false} />
         ) : (
           <ul className="item-list" data-history>
             {history.map((event, index) => (

@@ -14,7 +14,7 @@ import type { HubProblem } from '@/lib/realtime/hub-client.ts';
 import { hub } from '@/stores/realtime.ts';
 import { $isLoggedIn, loginUrl } from '@/stores/session.ts';
 import { $cloudIdle, followCloudIdle } from './cloud-idle.ts';
-import { authCall } from '@/components/island.tsx';
+import { authCall, Loading } from '@/components/island.tsx';
 
 interface Props {
   /** This page's translations of the realtime.* and cloudIdle.* keys, account.signInToSee and nav.login. */
@@ -75,11 +75,7 @@ export default function CloudIdle({ strings, locale, loginPath, gamePath }: Prop
 
       <section className="card cloud-idle-status" aria-live="polite">
         {/* Not a status of its own: the section speaks for itself (aria-live), and the connection state is the page's status. */}
-        {status === undefined && (
-          <p className="muted" data-loading>
-            {t('cloudIdle.loading')}
-          </p>
-        )}
+        {status === undefined && <Loading text={t('cloudIdle.loading')} announce={false} />}
         {status === null && <p>{t('cloudIdle.none')}</p>}
         {status && (
           <>
