@@ -7,8 +7,8 @@
 import * as z from 'zod/mini';
 import { route } from './api.ts';
 import { facts, periodMs } from './facts.ts';
-import { Minor } from './commerce.ts';
-import { Empty, text } from './fields.ts';
+import { Empty, Minor, text } from './fields.ts';
+import { MembershipGrant, WalletGrant } from './grants.ts';
 
 /** After this many wrong keys from one account or address, redeeming is locked for `cdkeyLockoutMs`. */
 export const cdkeyMaxFailures: number = facts.cdkey.maxFailures;
@@ -19,8 +19,6 @@ export const cdkeyLockoutMs: number = periodMs(facts.cdkey.lockout);
  * of a Steam product (`Amount` in its currency's smallest unit) to the linked
  * Steam account, which an operator then delivers like a paid order.
  */
-export const WalletGrant = z.object({ Kind: z.literal('wallet'), Amount: Minor });
-export const MembershipGrant = z.object({ Kind: z.literal('membership'), Days: z.int().check(z.positive(), z.maximum(3660)) });
 export const CdkeyGrant = z.discriminatedUnion('Kind', [
   WalletGrant,
   MembershipGrant,
@@ -52,7 +50,7 @@ export const activationCalls = {
     request: z.object({ Key: text(z.maxLength(64)) }),
     response: z.object({ Redemption, Balance: Minor, MembershipUntil: z.nullable(z.iso.datetime()) }),
   }),
-  /** The caller's redemptions, newest first, 24 a page (commerce.ts `pageSize`). */
+  /** The caller's redemptions, newest first, 24 a page (paging.ts `pageSize`). */
   redemptions: route({
     method: 'GET',
     path: '/activation/v1/redemptions/page/:page',

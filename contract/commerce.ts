@@ -8,19 +8,15 @@ import * as z from 'zod/mini';
 import { route } from './api.ts';
 import { facts, periodMs } from './facts.ts';
 import { ErrorCode } from './errors.ts';
-import { Empty, text } from './fields.ts';
+import { Empty, Minor, text } from './fields.ts';
+import { paged } from './paging.ts';
+import type { HubEvent } from './realtime.ts';
 
 /** What the customer pays in. */
 export const payCurrency = 'CNY';
 
 /** An order not paid this long after it was made closes by itself. */
 export const orderPayWindowMs: number = periodMs(facts.orders.payWindow);
-
-/** Lists page like the spec's paging (§3, §9): 24 a page, the first page is 1. */
-export const pageSize = 24;
-
-/** A minor-unit amount: a whole number, never a float. */
-export const Minor = z.int().check(z.minimum(0), z.maximum(100_000_000));
 
 export const ProductKind = z.enum(['steamRecharge', 'membership']);
 export type ProductKind = z.infer<typeof ProductKind>;
@@ -203,11 +199,7 @@ export const Agreement = z.object({
 });
 export type Agreement = z.infer<typeof Agreement>;
 
-/** A page of a list (spec §3 paging): its items, how many there are in all, and which page it is. */
-export function paged<T extends z.ZodMiniType>(item: T) {
-  return z.object({ Items: z.array(item), Total: z.int(), Page: z.int() });
-}
-
+/** Which page of a list (spec §3 paging), from the path. */
 const page = z.object({ page: z.pipe(text(z.regex(/^[0-9]{1,6}$/)), z.pipe(z.transform(Number), z.int().check(z.positive()))) });
 const orderKey = z.object({ key: text(z.regex(/^[0-9]{20}$/)) });
 const agreementKey = z.object({ key: text(z.regex(/^A[0-9]{20}$/)) });
@@ -382,3 +374,6 @@ export const commerceCalls = {
 /** What the hub pushes to a user's open pages when one of their orders changes. */
 export const OrderNotice = z.object({ Key: text(), State: OrderState, Outcome: z.nullable(PayOutcome) });
 export type OrderNotice = z.infer<typeof OrderNotice>;
+
+/** Pushed to the user when one of their orders changes: the pay page and the order pages follow it without polling. */
+export const orderStatusEvent = { name: 'OrderStatusNoticeMsg', arguments: z.tuple([OrderNotice]) } as const satisfies HubEvent;

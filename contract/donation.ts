@@ -8,8 +8,7 @@ import * as z from 'zod/mini';
 import { route } from './api.ts';
 import { sponsorsPath } from './donation-paths.ts';
 import { facts } from './facts.ts';
-import { Minor } from './commerce.ts';
-import { Empty, pathId, text } from './fields.ts';
+import { Empty, Minor, pathId, text } from './fields.ts';
 
 export const donationRules = {
   /** The amounts offered, in fen. */
@@ -43,7 +42,7 @@ export const donationCalls = {
     request: z.object({ Amount: Minor, Name: z.nullable(SponsorName) }),
     response: z.object({ Donation, Balance: Minor }),
   }),
-  /** The user's latest donations, newest first (one page: commerce.ts `pageSize`). */
+  /** The user's latest donations, newest first (one page: paging.ts `pageSize`). */
   mine: route({
     method: 'GET',
     path: '/donation/v1/donations',

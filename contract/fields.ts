@@ -26,4 +26,7 @@ export function multilineText(...checks: Array<z.core.$ZodCheck<string>>): z.Zod
 export const pathId = z.pipe(text(z.regex(/^[0-9]{1,10}$/)), z.pipe(z.transform(Number), z.int().check(z.positive(), z.maximum(2_147_483_647))));
 
 /** The request of a call that takes nothing. */
+/** A minor-unit amount (fen for CNY): a whole number, never a float. */
+export const Minor = z.int().check(z.minimum(0), z.maximum(100_000_000));
+
 export const Empty = z.optional(z.strictObject({}));

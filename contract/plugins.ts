@@ -9,7 +9,7 @@
 import * as z from 'zod/mini';
 import catalogue from '../content/plugins/catalogue.json' with { type: 'json' };
 import { route } from './api.ts';
-import { paged, pageSize } from './commerce.ts';
+import { paged, pageSize } from './paging.ts';
 import { facts } from './facts.ts';
 import { Empty, multilineText, pathId, text } from './fields.ts';
 import { localeCodes } from './locales.ts';

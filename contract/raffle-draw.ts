@@ -23,12 +23,10 @@
  * it wins when below the odds, in parts per million. The seed's SHA-256 is
  * shown before any draw and the seed itself once the user rotates it.
  */
+import { rollRange } from './raffle.ts';
 
 /** What the verify page and the README name the algorithm by. */
 export const drawAlgorithm = 'beacon-draw-v1';
-
-/** Odds and rolls are in parts per million. */
-export const rollRange = 1_000_000;
 
 const encoder = new TextEncoder();
 

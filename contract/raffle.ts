@@ -8,12 +8,14 @@
  */
 import * as z from 'zod/mini';
 import { route } from './api.ts';
-import { MembershipGrant, WalletGrant } from './activation.ts';
-import { paged } from './commerce.ts';
+import { MembershipGrant, WalletGrant } from './grants.ts';
+import { paged } from './paging.ts';
 import { facts, periodMs } from './facts.ts';
 import { Empty, text } from './fields.ts';
 import { localeCodes } from './locales.ts';
-import { rollRange } from './raffle-draw.ts';
+
+/** Odds and rolls are in parts per million (the draws: raffle-draw.ts). */
+export const rollRange = 1_000_000;
 
 /** Spec §7: every raffle call lives under this path. */
 export const raffleBase = '/komaasharu/raffle';

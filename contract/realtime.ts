@@ -3,9 +3,7 @@
  * it is, its timing, what the server pushes and what a client may invoke.
  */
 import * as z from 'zod/mini';
-import { OrderNotice } from './commerce.ts';
 import { text } from './fields.ts';
-import { StatusChange } from './status.ts';
 
 /** Under the API base, like every other call. */
 export const hubPath = '/signalr/message';
@@ -74,16 +72,17 @@ export type HubEventArguments<E extends HubEvent> = z.output<E['arguments']>;
 export type HubMethodArguments<M extends HubMethod> = z.output<M['arguments']>;
 export type HubMethodResult<M extends HubMethod> = z.output<M['result']>;
 
+/**
+ * What the server pushes. A push that carries one domain's data is declared
+ * beside that data, so a page that follows one kind of push does not load the
+ * others' schemas: `orderStatusEvent` in commerce.ts, `serviceStatusEvent` in status.ts.
+ */
 export const hubEvents = {
   cloudIdleStatus: { name: 'SseAccountIdleCloudStatusNoticeMsg', arguments: z.tuple([CloudIdleStatus]) },
-  /** One of the user's orders changed: the pay page and the order pages follow it without polling. */
-  orderStatus: { name: 'OrderStatusNoticeMsg', arguments: z.tuple([OrderNotice]) },
   /** To everyone: a raffle's registration count changed (sent at most once a second per raffle). */
   raffleCount: { name: 'RaffleRegistrationCountMsg', arguments: z.tuple([z.object({ RaffleId: z.int(), Count: z.int() })]) },
   /** To everyone: a raffle was drawn; open raffle pages fetch its winners and their own result. */
   raffleDrawn: { name: 'RaffleDrawnNoticeMsg', arguments: z.tuple([z.object({ RaffleId: z.int() })]) },
-  /** To everyone: an acceleration region or service changed state or note; open accelerate pages show it at once. */
-  serviceStatus: { name: 'AccelerationStatusNoticeMsg', arguments: z.tuple([StatusChange]) },
 } as const satisfies Record<string, HubEvent>;
 
 export const hubMethods = {

@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { route } from './api.ts';
 import { Empty, multilineText, text } from './fields.ts';
 import { localeCodes, type LocaleCode } from './locales.ts';
+import type { HubEvent } from './realtime.ts';
 
 type Names = Record<LocaleCode, string>;
 
@@ -177,6 +178,9 @@ export type StatusIncident = z.infer<typeof StatusIncident>;
 /** What one `status set` did: the target as it is now, and the incident it recorded. */
 export const StatusChange = z.object({ Service: ServiceStatus, Incident: StatusIncident });
 export type StatusChange = z.infer<typeof StatusChange>;
+
+/** Pushed to everyone when an acceleration region or service changes state or note: open accelerate pages show it at once. */
+export const serviceStatusEvent = { name: 'AccelerationStatusNoticeMsg', arguments: z.tuple([StatusChange]) } as const satisfies HubEvent;
 
 export const statusBase = '/status';
 /** The public feeds of incidents, under the API base: JSON Feed 1 and Atom; `?lang=` picks the language, English by default. */

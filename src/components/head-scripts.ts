@@ -1,6 +1,7 @@
 /**
  * The scripts that must run before first paint, inlined in <head>: the
- * once-only locale redirect for unprefixed URLs, the stored theme, the `js`
+ * once-only locale redirect for unprefixed URLs (and box pages' `?language=`),
+ * the stored theme, the `js`
  * class that lets CSS fold the mobile menus away only where a script can open
  * them again, and the `signed-in` class of a visitor with a valid stored
  * login, so login prompts never flash for them. They reuse the tested
@@ -32,9 +33,14 @@ function build(clientParams: boolean): string[] {
 
 const variants = { page: build(false), box: build(true) };
 
-/** The inline head scripts; box pages (`clientParams`) also obey `?language=` and `?theme=`. */
-export function headScripts(clientParams: boolean): string[] {
-  return clientParams ? variants.box : variants.page;
+/**
+ * The inline head scripts; box pages (`clientParams`) also obey `?language=`
+ * and `?theme=`. A prefixed URL is never redirected except by a box page's
+ * `?language=`, so a prefixed page other than a box page leaves the redirect out.
+ */
+export function headScripts(clientParams: boolean, prefixed: boolean): string[] {
+  const [redirect, theme] = clientParams ? variants.box : variants.page;
+  return prefixed && !clientParams ? [theme] : [redirect, theme];
 }
 
 /** Copies the theme class from <html> to <body> the moment the body opens (spec §1: both carry it). */

@@ -1,30 +1,43 @@
 import dayjs from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat.js';
-import utc from 'dayjs/plugin/utc.js';
-import 'dayjs/locale/en-gb.js';
-import 'dayjs/locale/zh-cn.js';
-import 'dayjs/locale/zh-tw.js';
-import 'dayjs/locale/es.js';
-import 'dayjs/locale/it.js';
-import 'dayjs/locale/ja.js';
-import 'dayjs/locale/ko.js';
-import 'dayjs/locale/ru.js';
-import { getLocale, type LocaleCode } from './locales.ts';
+import { localeCodes, locales, type LocaleCode } from './locales.ts';
 
-dayjs.extend(utc);
 dayjs.extend(localizedFormat);
 
-/** A content date (a calendar day, stored as UTC midnight) in the locale's long format, e.g. 2026年11月19日. */
-export function formatDate(date: Date, code: LocaleCode): string {
-  return dayjs.utc(date).locale(getLocale(code).dayjs).format('LL');
-}
+/**
+ * Each locale's dayjs file, loaded on its own so that a page in the browser
+ * fetches only its reader's. The paths are written out for the bundler, which
+ * makes each file a chunk of its own.
+ */
+const localeFiles: Record<LocaleCode, () => Promise<{ default: { name: string } }>> = {
+  'zh-CN': () => import('dayjs/locale/zh-cn.js'),
+  'zh-TW': () => import('dayjs/locale/zh-tw.js'),
+  en: () => import('dayjs/locale/en-gb.js'),
+  es: () => import('dayjs/locale/es.js'),
+  it: () => import('dayjs/locale/it.js'),
+  ja: () => import('dayjs/locale/ja.js'),
+  ko: () => import('dayjs/locale/ko.js'),
+  ru: () => import('dayjs/locale/ru.js'),
+};
 
-/** The machine form for <time datetime> and feeds (spec §9: YYYY-MM-DD). */
-export function isoDate(date: Date): string {
-  return dayjs.utc(date).format('YYYY-MM-DD');
-}
+/** The name dayjs knows each loaded locale by (en is British English: day before month). */
+const dayjsNames = new Map<LocaleCode, string>();
+
+// A page in the browser formats in the language of its <html lang> only; the
+// build (and Node) renders every locale. Modules that import this one wait for
+// the locale, so the first render already has the reader's date formats.
+const pageLocale = locales.find((l) => l.tag === globalThis.document?.documentElement.lang)?.code;
+await Promise.all((pageLocale ? [pageLocale] : localeCodes).map(async (code) => dayjsNames.set(code, (await localeFiles[code]()).default.name)));
+
+/** dayjs's name of a loaded locale; dayjs's own English for one this page did not load. */
+export const dayjsName = (code: LocaleCode): string => dayjsNames.get(code) ?? 'en';
 
 /** A moment (an ISO timestamp) in the reader's time zone and the locale's date-and-time format, e.g. 2026年11月22日 14:05. */
 export function formatDateTime(iso: string, code: LocaleCode): string {
-  return dayjs(iso).locale(getLocale(code).dayjs).format('LLL');
+  return dayjs(iso).locale(dayjsName(code)).format('LLL');
+}
+
+/** The day of a moment (an ISO timestamp) in the reader's time zone and the locale's long format, e.g. 2026年11月22日. */
+export function formatDay(iso: string, code: LocaleCode): string {
+  return dayjs(iso).locale(dayjsName(code)).format('LL');
 }

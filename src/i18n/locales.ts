@@ -1,6 +1,7 @@
 /**
  * The one locale table. Everything that needs to know about a locale (URL
- * segment, BCP-47 tag, label, dayjs locale, text direction) reads it from here.
+ * segment, BCP-47 tag, label, text direction) reads it from here; each
+ * locale's dayjs file is listed beside the formatting, in dates.ts.
  */
 import { localeSegment, type LocaleCode as ApiLocaleCode } from '#contract/locales.ts';
 
@@ -12,20 +13,20 @@ export function directionOf(tag: string): 'ltr' | 'rtl' {
   return rtlLanguages.includes(tag.split('-')[0].toLowerCase()) ? 'rtl' : 'ltr';
 }
 
-function locale<const C extends ApiLocaleCode>(code: C, label: string, dayjs: string) {
-  return { code, segment: localeSegment(code), tag: code as string, label, dayjs, dir: directionOf(code) };
+function locale<const C extends ApiLocaleCode>(code: C, label: string) {
+  return { code, segment: localeSegment(code), tag: code as string, label, dir: directionOf(code) };
 }
 
 /** The API's locale list (contract/) and this table must name the same languages. */
 export const locales = [
-  locale('zh-CN', '简体中文', 'zh-cn'),
-  locale('zh-TW', '繁體中文', 'zh-tw'),
-  locale('en', 'English', 'en-gb'),
-  locale('es', 'Español', 'es'),
-  locale('it', 'Italiano', 'it'),
-  locale('ja', '日本語', 'ja'),
-  locale('ko', '한국어', 'ko'),
-  locale('ru', 'Русский', 'ru'),
+  locale('zh-CN', '简体中文'),
+  locale('zh-TW', '繁體中文'),
+  locale('en', 'English'),
+  locale('es', 'Español'),
+  locale('it', 'Italiano'),
+  locale('ja', '日本語'),
+  locale('ko', '한국어'),
+  locale('ru', 'Русский'),
 ] satisfies ReadonlyArray<{ code: ApiLocaleCode }>;
 
 export type LocaleCode = (typeof locales)[number]['code'];

@@ -11,5 +11,12 @@ export const providerName = (provider: string): string => brands[provider] ?? pr
 /** Xbox's mark is not in Simple Icons: a game controller stands for it. */
 const marks = { steam: 'steam', microsoft: 'gamepad', qq: 'qq' } as const;
 
-/** The provider's mark as SVG, decorative (its name is always beside it). */
-export const providerIcon = (provider: QuickLoginProvider): string => iconSvg(marks[provider], 20);
+/** Each provider's mark as SVG, decorative (its name is always beside it). */
+export type ProviderIcons = Record<QuickLoginProvider, string>;
+
+/**
+ * The marks, for a page to hand to its island as a prop: made while the page
+ * is built, so the icon set never reaches the browser's bundles.
+ */
+export const providerIcons = (): ProviderIcons =>
+  Object.fromEntries(quickLoginProviders.map((provider) => [provider, iconSvg(marks[provider], 20)])) as ProviderIcons;

@@ -3,8 +3,7 @@
  * each change through the hub; while the hub is not connected — blocked by a
  * proxy, reconnecting — the page asks every few seconds instead.
  */
-import type { OrderNotice } from '#contract/commerce.ts';
-import { hubEvents } from '#contract/realtime.ts';
+import { orderStatusEvent, type OrderNotice } from '#contract/commerce.ts';
 import { hub } from './realtime.ts';
 
 /** How often an order is asked about while pushes cannot arrive. */
@@ -12,7 +11,7 @@ export const orderPollMs = 3_000;
 
 /** Calls `changed` when the order may have changed; the returned function stops following. */
 export function followOrder(key: string, changed: (notice: OrderNotice | null) => void): () => void {
-  const stopPushes = hub.on(hubEvents.orderStatus, (notice) => {
+  const stopPushes = hub.on(orderStatusEvent, (notice) => {
     if (notice.Key === key) changed(notice);
   });
   let poll: ReturnType<typeof setInterval> | undefined;

@@ -3,8 +3,7 @@
  * then every change the hub pushes, applied at once — so an open page follows
  * `status set` within the second, without polling.
  */
-import { hubEvents } from '#contract/realtime.ts';
-import { statusBoardIncidents, statusCacheMs, statusCalls, type StatusChange } from '#contract/status.ts';
+import { serviceStatusEvent, statusBoardIncidents, statusCacheMs, statusCalls, type StatusChange } from '#contract/status.ts';
 import type { ResponseOf } from '#contract/api.ts';
 import { call } from '@/lib/api/client.ts';
 import { createFetcherStore, mutateCache } from '@/lib/api/query.ts';
@@ -32,7 +31,7 @@ function apply({ Service, Incident }: StatusChange): void {
 
 /** Follows the hub's status pushes while the page shows the board; the returned function stops. */
 export function followStatus(): () => void {
-  const stop = publicHub.on(hubEvents.serviceStatus, apply);
+  const stop = publicHub.on(serviceStatusEvent, apply);
   const release = publicHub.follow();
   return () => {
     stop();

@@ -103,10 +103,18 @@ describe('the site and the server', () => {
     const replaced: string[] = [];
     const location = { pathname: '/faq', search: '', hash: '', replace: (to: string) => replaced.push(to) };
     const window = { location, localStorage: { getItem: () => null }, navigator: { languages: [tag], language: tag } };
-    vm.runInNewContext(headScripts(false)[0], { window, location, URLSearchParams });
+    vm.runInNewContext(headScripts(false, false)[0], { window, location, URLSearchParams });
     const segment = replaced[0]?.split('/')[1];
     return segment ? locales.find((l) => l.segment === segment)!.code : defaultLocale;
   }
+
+  it('a prefixed page leaves out the redirect, which could only keep it where it is; a box page keeps it for ?language=', () => {
+    const [redirect, theme] = headScripts(false, false);
+    expect(headScripts(false, true)).toEqual([theme]);
+    expect(redirect).toContain('location.replace');
+    expect(headScripts(true, true)).toHaveLength(2);
+    expect(headScripts(true, true)[0]).toContain('language');
+  });
 
   it.each([
     ['zh-Hans-HK', 'zh-CN'],

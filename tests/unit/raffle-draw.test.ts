@@ -6,7 +6,8 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { commitmentOf, drawWinners, instantRoll, newSeed, rollRange, type DrawInput, type DrawnWinner } from '#contract/raffle-draw.ts';
+import { commitmentOf, drawWinners, instantRoll, newSeed, type DrawInput, type DrawnWinner } from '#contract/raffle-draw.ts';
+import { rollRange } from '#contract/raffle.ts';
 
 const seed = 'a3f1c9e07b2d4e68a1c3f5e7092b4d6f8a0c2e4f6a8b0c2d4e6f8a0b2c4d6e8f';
 const input: DrawInput = { seed, publicValue: '03 07 12 19 25 31 + 09', entrants: 1000, quantities: [1, 3, 10] };

@@ -9,7 +9,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { and, count, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { cdkeyLockoutMs, cdkeyMaxFailures, type CdkeyGrant, type Redemption } from '#contract/activation.ts';
 import { cdkeyAlphabet, cdkeyLength, cdkeyShape, checkCharacter, formatCdkey, maskCdkey, normalizeCdkey } from '#contract/cdkey-format.ts';
-import { pageSize } from '#contract/commerce.ts';
+import { pageSize } from '#contract/paging.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { cdkeyBatches, cdkeyFailures, cdkeys } from '../../db/schema.ts';

@@ -3,8 +3,7 @@
  * list|fulfil|refund` and `maintenance on|off|status`.
  */
 import { asc, desc, eq, type SQL } from 'drizzle-orm';
-import { OrderState, ProductKind, ratePpmScale, type Product } from '#contract/commerce.ts';
-import { hubEvents } from '#contract/realtime.ts';
+import { orderStatusEvent, OrderState, ProductKind, ratePpmScale, type Product } from '#contract/commerce.ts';
 import { UsageError, type AdminCommand, type CommandContext } from '../../cli/command.ts';
 import type { Database } from '../../db/database.ts';
 import { orders, products } from '../../db/schema.ts';
@@ -78,7 +77,7 @@ function usage(text: string): never {
 /** Tells the order's owner's open pages, when something can reach them. */
 async function push(context: CommandContext, row: OrderRow): Promise<boolean> {
   if (!context.pusher || row.userId === null) return false;
-  await context.pusher.toUser(row.userId, hubEvents.orderStatus, [orderNotice(row)]);
+  await context.pusher.toUser(row.userId, orderStatusEvent, [orderNotice(row)]);
   return true;
 }
 

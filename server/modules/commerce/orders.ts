@@ -7,17 +7,9 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, count, desc, eq } from 'drizzle-orm';
 import dayjs from 'dayjs';
-import {
-  orderPayWindowMs,
-  pageSize,
-  type Order,
-  type OrderDetail,
-  type OrderItem,
-  type OrderNotice,
-  type OrderState,
-  type PayOutcome,
-} from '#contract/commerce.ts';
+import { orderPayWindowMs, type Order, type OrderDetail, type OrderItem, type OrderNotice, type OrderState, type PayOutcome } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
+import { pageSize } from '#contract/paging.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction, type Jobs } from '../../db/jobs.ts';

@@ -6,9 +6,8 @@
  */
 import { count, eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
-import { commerceCalls, PayMethod, type Payment } from '#contract/commerce.ts';
+import { commerceCalls, orderStatusEvent, PayMethod, type Payment } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import { hubEvents } from '#contract/realtime.ts';
 import { sitePageUrl } from '../../config.ts';
 import { products, users } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -49,7 +48,7 @@ export default fp(
 
     const announce = (row: OrderRow) => {
       if (row.userId === null) return;
-      app.hub.toUser(row.userId, hubEvents.orderStatus, [orderNotice(row)]).catch((error: unknown) => {
+      app.hub.toUser(row.userId, orderStatusEvent, [orderNotice(row)]).catch((error: unknown) => {
         app.log.warn({ err: error }, 'could not push an order change');
       });
     };

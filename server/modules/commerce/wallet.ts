@@ -5,7 +5,8 @@
  */
 import { count, desc, eq, sql } from 'drizzle-orm';
 import { ErrorCode } from '#contract/errors.ts';
-import { pageSize, type LedgerEntry } from '#contract/commerce.ts';
+import type { LedgerEntry } from '#contract/commerce.ts';
+import { pageSize } from '#contract/paging.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { orders, walletLedger, wallets } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';

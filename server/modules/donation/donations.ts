@@ -5,7 +5,7 @@
  * unhidden donations of accounts that still exist.
  */
 import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
-import { pageSize } from '#contract/commerce.ts';
+import { pageSize } from '#contract/paging.ts';
 import { donationRules, type Donation, type Sponsor } from '#contract/donation.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Database, Transaction } from '../../db/database.ts';

@@ -4,8 +4,14 @@
  * A change is pushed to open accelerate pages and enters the feeds.
  */
 import { localeCodes, type LocaleCode } from '#contract/locales.ts';
-import { hubEvents } from '#contract/realtime.ts';
-import { ServiceState, statusNoteMaxLength as noteMaxLength, statusTargetKeys, type StatusNote, type StatusTargetKey } from '#contract/status.ts';
+import {
+  ServiceState,
+  serviceStatusEvent,
+  statusNoteMaxLength as noteMaxLength,
+  statusTargetKeys,
+  type StatusNote,
+  type StatusTargetKey,
+} from '#contract/status.ts';
 import { UsageError, type AdminCommand } from '../../cli/command.ts';
 import { services, setStatus } from './board.ts';
 
@@ -47,7 +53,7 @@ export const statusCommands: AdminCommand[] = [
       const note = parseNote(options);
       return async ({ db, pusher }) => {
         const change = await setStatus(db, key as StatusTargetKey, parsedState.data, note);
-        if (pusher) await pusher.broadcast(hubEvents.serviceStatus, [change]);
+        if (pusher) await pusher.broadcast(serviceStatusEvent, [change]);
         return { command: 'status set', service: change.Service, pushed: pusher !== null };
       };
     },

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { commerceCalls, type Agreement } from '#contract/commerce.ts';
 import { formatMonths, formatPrice } from '#contract/facts.ts';
 import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
-import { formatDate } from '@/i18n/dates.ts';
+import { formatDay } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
@@ -34,7 +34,7 @@ export default function AccountAgreements({ strings, locale }: Props) {
     if (ended) setAgreements(agreements!.map((known) => (known.Key === ended.Key ? ended : known)));
   }
 
-  const date = (iso: string) => formatDate(new Date(iso), locale);
+  const date = (iso: string) => formatDay(iso, locale);
   return (
     <div className="account-sections">
       {agreements.length === 0 ? (

@@ -4,7 +4,7 @@
  * e-mail address (bound when the link we e-mail is opened), and the quick-login
  * identities, each of which can be unlinked unless it is the last way in.
  */
-import { useStore } from '@nanostores/preact';
+import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { accountCalls, type QuickLoginProvider } from '#contract/account.ts';
 import type { LocaleCode } from '#contract/locales.ts';
@@ -15,7 +15,7 @@ import { quickProviders, startLinking } from '@/stores/quick-login.ts';
 import { $user, refreshUser, updateUser } from '@/stores/session.ts';
 import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
 import { CodeField, useFields, useLinkOutcome } from './island.tsx';
-import { providerIcon, providerName, quickLoginProviders } from '@/lib/quick-login-providers.ts';
+import { providerName, quickLoginProviders, type ProviderIcons } from '@/lib/quick-login-providers.ts';
 
 interface Props {
   strings: Strings<
@@ -23,9 +23,11 @@ interface Props {
   >;
   /** Where the "check your inbox" screen is, in this page's language. */
   emailSentPath: string;
+  /** The quick-login providers' marks, made by the page. */
+  icons: ProviderIcons;
 }
 
-export default function AccountBind({ strings, emailSentPath }: Props) {
+export default function AccountBind({ strings, emailSentPath, icons }: Props) {
   const t = translator(strings);
   const user = useStore($user);
   const phone = useAction(t);
@@ -135,7 +137,7 @@ export default function AccountBind({ strings, emailSentPath }: Props) {
               <li key={provider} data-provider={provider}>
                 <span className="item-main">
                   <strong className="provider-name">
-                    <span dangerouslySetInnerHTML={{ __html: providerIcon(provider) }} />
+                    <span dangerouslySetInnerHTML={{ __html: icons[provider] }} />
                     {providerName(provider)}
                   </strong>
                   <span className="muted">{bound ? t('account.bind.linkedAs', { name: bound.DisplayName }) : t('account.bind.notLinked')}</span>

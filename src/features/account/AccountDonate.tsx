@@ -4,7 +4,7 @@
  * then the new balance; below, the user's donations, whose names they can
  * take off the sponsor page.
  */
-import { useStore } from '@nanostores/preact';
+import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { commerceCalls, payCurrency } from '#contract/commerce.ts';
 import { donationCalls, donationRules, type Donation } from '#contract/donation.ts';

@@ -6,12 +6,12 @@
  * the wallet balance and the cloud-idling plan. It renders only
  * in the browser: the built page knows nobody's login.
  */
-import { useStore } from '@nanostores/preact';
+import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { commerceCalls } from '#contract/commerce.ts';
 import { formatPrice } from '#contract/facts.ts';
 import { authCall, Loading } from '@/components/island.tsx';
-import { formatDate } from '@/i18n/dates.ts';
+import { formatDay } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
@@ -57,7 +57,7 @@ export default function AccountInfo({ strings, locale }: Props) {
         <div>
           <dt>{t('account.info.memberSince')}</dt>
           <dd>
-            <time dateTime={user.CreatedAt}>{formatDate(new Date(user.CreatedAt), locale)}</time>
+            <time dateTime={user.CreatedAt}>{formatDay(user.CreatedAt, locale)}</time>
           </dd>
         </div>
       </dl>
@@ -86,7 +86,7 @@ export default function AccountInfo({ strings, locale }: Props) {
             <dt>{t('account.info.membership')}</dt>
             <dd data-membership>
               {summary.MembershipUntil
-                ? t('account.info.membershipUntil', { date: formatDate(new Date(summary.MembershipUntil), locale) })
+                ? t('account.info.membershipUntil', { date: formatDay(summary.MembershipUntil, locale) })
                 : t('account.info.noMembership')}{' '}
               · <a href={localizePath(locale, '/account/center/order')}>{t('account.info.toOrders')}</a>
             </dd>

@@ -4,7 +4,7 @@
  * device and for all others, the login history, and account deletion after a
  * code or the password.
  */
-import { useStore } from '@nanostores/preact';
+import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { accountCalls, type LoginEvent } from '#contract/account.ts';
 import { identity, type Session } from '#contract/identity.ts';

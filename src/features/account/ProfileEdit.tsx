@@ -3,7 +3,7 @@
  * re-encodes it) and the nickname (the server names the rule a name breaks).
  * A file of the wrong type or size is refused here first, before it travels.
  */
-import { useStore } from '@nanostores/preact';
+import { useStore } from '@nanostores/react';
 import { useState, type SubmitEvent } from 'react';
 import { accountCalls, avatarRules, nicknameRules } from '#contract/account.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';

@@ -4,7 +4,7 @@
  * unlinked here. On the section's home (`overview`) it comes with a summary
  * of cloud idling: its live state and the games on the list.
  */
-import { useStore } from '@nanostores/preact';
+import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { identity } from '#contract/identity.ts';
 import { idleGameCalls } from '#contract/idle-games.ts';

@@ -10,7 +10,7 @@ import type { ResponseOf } from '#contract/api.ts';
 import { cdkeyLength, cdkeyShape, formatCdkey, normalizeCdkey } from '#contract/cdkey-format.ts';
 import { formatPrice } from '#contract/facts.ts';
 import { authCall, NoticeLine, useAction } from '@/components/island.tsx';
-import { formatDate } from '@/i18n/dates.ts';
+import { formatDay } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
@@ -72,9 +72,7 @@ export default function RedeemCdkey({ strings, locale }: Props) {
         <p className="notice notice-ok" role="status" data-redeemed>
           {t('activate.cdkey.granted', { grant: grantText(granted, locale, t) })}{' '}
           {granted.Kind === 'wallet' && t('activate.cdkey.balance', { balance: formatPrice(redeemed.Balance, locale) })}
-          {granted.Kind === 'membership' &&
-            redeemed.MembershipUntil &&
-            t('activate.cdkey.until', { date: formatDate(new Date(redeemed.MembershipUntil), locale) })}
+          {granted.Kind === 'membership' && redeemed.MembershipUntil && t('activate.cdkey.until', { date: formatDay(redeemed.MembershipUntil, locale) })}
           {redeemed.Redemption.Order && (
             <a href={`${localizePath(locale, '/account/center/order/detail')}?key=${redeemed.Redemption.Order}`}>{t('activate.cdkey.viewOrder')}</a>
           )}

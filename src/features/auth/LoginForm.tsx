@@ -3,14 +3,14 @@
  * only — password login, behind one agreement checkbox. It renders the login
  * form's stores and calls its actions; the logic is in login-store.ts.
  */
-import { useStore } from '@nanostores/preact';
+import { useStore } from '@nanostores/react';
 import { useEffect, useState, type ReactNode, type SubmitEvent } from 'react';
 import { deviceLogin } from '#contract/device-login.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import DeviceApproval from './DeviceApproval.tsx';
 import { browserEnvironment } from './environment.ts';
-import { providerIcon, providerName } from '@/lib/quick-login-providers.ts';
+import { providerName, type ProviderIcons } from '@/lib/quick-login-providers.ts';
 import { createLoginForm, type LoginKey, type LoginMessage, type LoginOptions } from './login-store.ts';
 
 interface Props extends LoginOptions {
@@ -19,6 +19,8 @@ interface Props extends LoginOptions {
   strings: Strings<LoginKey>;
   /** The checkbox label with its two links, translated by the page: its `agreement` slot, which Astro hands over as this prop. */
   agreement?: ReactNode;
+  /** The quick-login providers' marks, made by the page. */
+  icons: ProviderIcons;
 }
 
 /**
@@ -34,7 +36,7 @@ function useHydrated(): boolean {
   return hydrated;
 }
 
-export default function LoginForm({ strings, agreement, showPassword, fallbackPath, locale }: Props) {
+export default function LoginForm({ strings, agreement, showPassword, fallbackPath, locale, icons }: Props) {
   const t = translator(strings);
   const [form] = useState(() => createLoginForm(browserEnvironment, { showPassword, fallbackPath }));
   const hydrated = useHydrated();
@@ -166,7 +168,7 @@ export default function LoginForm({ strings, agreement, showPassword, fallbackPa
                   disabled={busy || redirecting}
                   onClick={() => void form.quickLogin(Provider)}
                 >
-                  <span dangerouslySetInnerHTML={{ __html: providerIcon(Provider) }} />
+                  <span dangerouslySetInnerHTML={{ __html: icons[Provider] }} />
                   {t('login.quickWith', { provider: providerName(Provider) })}
                 </button>
               ))}

@@ -5,7 +5,7 @@
  * user confirms, and then offers to pay or view the order. A forged, expired
  * or used link shows the server's message.
  */
-import { useStore } from '@nanostores/preact';
+import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { BindLink, commerceCalls, type Order } from '#contract/commerce.ts';
 import { authCall, LoginLink, NoticeLine, useAction } from '@/components/island.tsx';

@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { commerceCalls, type Product } from '#contract/commerce.ts';
 import { formatMonths, formatPrice } from '#contract/facts.ts';
 import { authCall, NoticeLine, useAction } from '@/components/island.tsx';
-import { formatDate } from '@/i18n/dates.ts';
+import { formatDay } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
@@ -49,7 +49,7 @@ export default function Plans({ strings, locale }: Props) {
     <section className="card" aria-labelledby="plans-heading">
       <h2 id="plans-heading">{t('plans.title')}</h2>
       <p className="muted">{t('plans.intro')}</p>
-      {until && <p data-plan-until>{t('plans.until', { date: formatDate(new Date(until), locale) })}</p>}
+      {until && <p data-plan-until>{t('plans.until', { date: formatDay(until, locale) })}</p>}
       <ul className="plan-grid">
         {plans.map((plan) => (
           <li key={plan.Code} className="plan" data-plan={plan.Code}>

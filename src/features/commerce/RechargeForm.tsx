@@ -5,7 +5,7 @@
  * here before the server is asked), the exchange rate and the price in yuan —
  * then the pay page for the new order.
  */
-import { useStore } from '@nanostores/preact';
+import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { commerceCalls, payCurrency, rechargePrice, steamTargetOf, type Product } from '#contract/commerce.ts';
 import { formatMoney, formatPrice, minorPerMajor } from '#contract/facts.ts';

@@ -5,7 +5,7 @@
  * hash, the user's client seed, the nonce, revealing the seed — with the
  * user's past draws.
  */
-import { useStore } from '@nanostores/preact';
+import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { raffleRules, type InstantDraw, type RaffleInfo } from '#contract/raffle.ts';
 import { newSeed } from '#contract/raffle-draw.ts';
@@ -16,7 +16,7 @@ import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 import { readJson, storageKeys, writeJson } from '@/lib/storage.ts';
-import { raffleStores, type InstantOutcome } from '@/stores/raffle.ts';
+import { instantRaffleStores, type InstantOutcome } from '@/stores/raffle.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { FailureLine } from '@/components/FailureLine.tsx';
 import { idInQuery, oddsText, prizeGrant, prizeName, textIn } from './raffle-text.ts';
@@ -41,7 +41,7 @@ function storedClientSeed(): string {
 
 export default function InstantRaffle({ strings, locale }: Props) {
   const t = translator(strings);
-  const [stores] = useState(() => raffleStores(idInQuery('id') ?? 'forthwith'));
+  const [stores] = useState(() => instantRaffleStores(idInQuery('id') ?? 'forthwith'));
   const info = useStore(stores.$info);
 
   if (info.data) return <Instant raffle={info.data} stores={stores} t={t} locale={locale} />;
@@ -50,7 +50,7 @@ export default function InstantRaffle({ strings, locale }: Props) {
   return <Loading text={t('common.loading')} />;
 }
 
-type Stores = ReturnType<typeof raffleStores>;
+type Stores = ReturnType<typeof instantRaffleStores>;
 
 function Instant({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores: Stores; t: Translate<Keys>; locale: LocaleCode }) {
   const loggedIn = useStore($isLoggedIn);

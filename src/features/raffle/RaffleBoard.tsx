@@ -5,9 +5,9 @@
  * result and prize claim, the paged winners, and the proof to check it; then
  * every raffle, past and present.
  */
-import { useStore } from '@nanostores/preact';
+import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { pageSize } from '#contract/commerce.ts';
+import { pageSize } from '#contract/paging.ts';
 import type { RaffleInfo, RaffleState } from '#contract/raffle.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 import { FailureLine } from '@/components/FailureLine.tsx';
@@ -17,7 +17,8 @@ import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { raffleListStore, raffleStores } from '@/stores/raffle.ts';
+import { raffleListStore } from '@/stores/raffle.ts';
+import { registrationRaffleStores } from '@/stores/raffle-registration.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { idInQuery, prizeGrant, prizeName, textIn, timeLeft, useNow } from './raffle-text.ts';
 
@@ -38,7 +39,7 @@ const badge: Record<RaffleState, string> = {
 
 export default function RaffleBoard({ strings, locale }: Props) {
   const t = translator(strings);
-  const [stores] = useState(() => raffleStores(idInQuery('id') ?? 'current'));
+  const [stores] = useState(() => registrationRaffleStores(idInQuery('id') ?? 'current'));
   const info = useStore(stores.$info);
   useEffect(() => stores.follow(), []);
 
@@ -59,7 +60,7 @@ export default function RaffleBoard({ strings, locale }: Props) {
   );
 }
 
-type Stores = ReturnType<typeof raffleStores>;
+type Stores = ReturnType<typeof registrationRaffleStores>;
 
 function RaffleCard({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores: Stores; t: Translate<Keys>; locale: LocaleCode }) {
   const now = useNow();

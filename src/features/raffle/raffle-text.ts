@@ -1,8 +1,7 @@
 /** How raffle data reads in the page's language: texts, prizes, odds and countdowns. */
 import { useEffect, useState } from 'react';
 import { formattingTag } from '#contract/locales.ts';
-import type { LocalizedText, Prize } from '#contract/raffle.ts';
-import { rollRange } from '#contract/raffle-draw.ts';
+import { rollRange, type LocalizedText, type Prize } from '#contract/raffle.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import type { Translate } from '@/i18n/strings.ts';
 import { grantText, type GrantKey } from '@/lib/grant-text.ts';

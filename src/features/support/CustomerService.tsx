@@ -4,7 +4,7 @@
  * message; logged out, it asks first (咨询加速问题需要先登录。) and offers
  * login, which comes back here.
  */
-import { useStore } from '@nanostores/preact';
+import { useStore } from '@nanostores/react';
 import { useRef } from 'react';
 import { LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
 import type { LocaleCode } from '@/i18n/locales.ts';

@@ -13,7 +13,7 @@ import type * as z from 'zod/mini';
 import { admin, adminTokenHeader } from '#contract/admin.ts';
 import { accountCalls } from '#contract/account.ts';
 import { activationCalls } from '#contract/activation.ts';
-import { commerceCalls } from '#contract/commerce.ts';
+import { commerceCalls, orderStatusEvent } from '#contract/commerce.ts';
 import { donationCalls } from '#contract/donation.ts';
 import type { ApiRoute } from '#contract/api.ts';
 import { encryption } from '#contract/crypto.ts';
@@ -26,7 +26,7 @@ import { identity, support, system } from '#contract/identity.ts';
 import { idleGameCalls } from '#contract/idle-games.ts';
 import { raffleCalls } from '#contract/raffle.ts';
 import { pluginCalls } from '#contract/plugins.ts';
-import { statusCalls } from '#contract/status.ts';
+import { serviceStatusEvent, statusCalls } from '#contract/status.ts';
 import { hubEvents, hubMethods } from '#contract/realtime.ts';
 import { startApp, type TestApp } from './harness.ts';
 
@@ -153,7 +153,7 @@ describe('control characters', () => {
   it('every string of the contract refuses them, through the shared checks (line breaks only where a person writes paragraphs)', () => {
     const schemas = [
       ...routes.flatMap((route) => [route.request, route.response, ...(route.params ? [route.params] : [])]),
-      ...Object.values(hubEvents).map((event) => event.arguments),
+      ...[...Object.values(hubEvents), orderStatusEvent, serviceStatusEvent].map((event) => event.arguments),
       ...Object.values(hubMethods).flatMap((method) => [method.arguments, method.result]),
     ];
     const all = schemas.flatMap(strings);

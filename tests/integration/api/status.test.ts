@@ -7,8 +7,7 @@
 import { HttpTransportType } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandResult } from '#contract/admin.ts';
-import { hubEvents } from '#contract/realtime.ts';
-import { statusCalls, statusTargetKeys, type StatusChange } from '#contract/status.ts';
+import { serviceStatusEvent, statusCalls, statusTargetKeys, type StatusChange } from '#contract/status.ts';
 import { parseCommand, UsageError } from '../../../server/cli/command.ts';
 import { statusCommands } from '../../../server/modules/status/commands.ts';
 import { hubClient, nextCall, startHubApp, type HubApp } from '../realtime/harness.ts';
@@ -81,7 +80,7 @@ describe('the push', () => {
     const page = hubClient(t.url, HttpTransportType.WebSockets, () => '');
     await page.start();
     try {
-      const pushed = nextCall(page, hubEvents.serviceStatus.name);
+      const pushed = nextCall(page, serviceStatusEvent.name);
       const started = performance.now();
       const result = await set('discord', 'down', '--note', 'Voice servers unreachable');
       const [change] = (await pushed) as [StatusChange];

@@ -1,0 +1,10 @@
+/** Lists page like the spec's paging (§3, §9): 24 a page, the first page is 1. */
+import * as z from 'zod/mini';
+
+/** Items on a page of any list. */
+export const pageSize = 24;
+
+/** A page of a list: its items, how many there are in all, and which page this is. */
+export function paged<T extends z.ZodMiniType>(item: T) {
+  return z.object({ Items: z.array(item), Total: z.int(), Page: z.int() });
+}
