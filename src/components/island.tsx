@@ -65,10 +65,15 @@ export function NoticeLine({ notice }: { notice: Notice | null }) {
  * The island's placeholder until its data is there. `announce: false` inside a
  * part that speaks for itself already (aria-live) or beside the page's own status.
  */
-export function Loading({ text, announce = true }: { text: string; announce?: boolean }) {
+/**
+ * An island's loading line. `reserve` keeps the viewport's height free, as
+ * the page's fallback did (IslandFallback.astro), for a live island before the
+ * rest of its page.
+ */
+export function Loading({ text, announce = true, reserve = false }: { text: string; announce?: boolean; reserve?: boolean }) {
   return (
     // data-loading: the browser tests wait until no island shows one before they check a page.
-    <p className="muted" role={announce ? 'status' : undefined} data-loading>
+    <p className={reserve ? 'muted island-reserve' : 'muted'} role={announce ? 'status' : undefined} data-loading>
       {text}
     </p>
   );

@@ -1,7 +1,10 @@
 /**
  * The download page's only script: detects the visitor's system, puts the
  * matching package first and turns the platform lists into tabs. Without it
- * every platform's list is simply shown.
+ * every platform's list is simply shown. With it, the page is built showing
+ * what it offers a system it cannot tell (the stylesheet hides the other
+ * platforms' lists from the first paint), so the script only swaps content
+ * and nothing moves.
  */
 import { detectUa, recommendedPackage, type ClientHints, type PackageChoice } from './platform.ts';
 import type { PlatformName } from '@/lib/releases.ts';
@@ -48,7 +51,6 @@ function showRecommendation(root: HTMLElement, packageId: string): void {
   const label = slot.querySelector<HTMLElement>('[data-recommended-label]');
   if (label) label.textContent = source.dataset.label ?? '';
   list.replaceChildren(source.cloneNode(true));
-  slot.hidden = false;
 }
 
 function wireCopyButtons(root: HTMLElement): void {
@@ -72,7 +74,6 @@ if (root) {
   for (const tab of root.querySelectorAll<HTMLButtonElement>('[data-platform-tab]')) {
     tab.addEventListener('click', () => $selectPlatform.set(tab.dataset.platformTab as PlatformName));
   }
-  root.querySelector<HTMLElement>('[data-platform-tabs]')?.removeAttribute('hidden');
   $selectPlatform.subscribe((platform) => showPlatform(root, platform));
 
   const nav = navigator as UaDataNavigator;

@@ -53,7 +53,7 @@ export default function RaffleBoard({ strings, locale }: Props) {
       ) : info.error ? (
         <FailureLine error={info.error} t={t} />
       ) : (
-        <Loading text={t('common.loading')} />
+        <Loading text={t('common.loading')} reserve />
       )}
       <AllRaffles t={t} locale={locale} shown={info.data?.Id ?? null} />
     </div>

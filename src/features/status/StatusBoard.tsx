@@ -35,7 +35,7 @@ export default function StatusBoard({ strings, locale, icons }: Props) {
   const connection = useStore($statusConnection);
   useEffect(() => followStatus(), []);
 
-  if (!board.data) return board.error ? <FailureLine error={board.error} t={t} /> : <Loading text={t('common.loading')} />;
+  if (!board.data) return board.error ? <FailureLine error={board.error} t={t} /> : <Loading text={t('common.loading')} reserve />;
   const { Services, Incidents } = board.data;
   const worst = Services.some((service) => service.State === 'down') ? 'down' : Services.some((service) => service.State === 'degraded') ? 'degraded' : 'up';
   const summary = { up: t('status.allUp'), degraded: t('status.someDegraded'), down: t('status.someDown') }[worst];
@@ -47,8 +47,10 @@ export default function StatusBoard({ strings, locale, icons }: Props) {
       <p className={`status-summary status-${worst}`} role="status">
         <span dangerouslySetInnerHTML={{ __html: icons[worst] }} />
         <strong>{summary}</strong>
+        {/* Both texts take their room, one of them hidden, so the line never re-wraps when the connection changes. */}
         <span className="muted status-live" data-live={connection === 'Connected'}>
-          {connection === 'Connected' ? t('status.live') : t('status.notLive')}
+          <span>{t('status.live')}</span>
+          <span>{t('status.notLive')}</span>
         </span>
       </p>
       <div className="status-groups">
