@@ -30,7 +30,7 @@ export function AmountChoice({ presets, preset, onPreset, custom, onCustom, mone
       {preset === null && (
         <label>
           {labels.other}
-          <input name="custom" inputMode="decimal" autoComplete="off" value={custom} onInput={(event) => onCustom(event.currentTarget.value)} />
+          <input name="custom" inputMode="decimal" autoComplete="off" value={custom} onChange={(event) => onCustom(event.currentTarget.value)} />
           <span className="hint">{labels.hint}</span>
         </label>
       )}

@@ -15,6 +15,7 @@ import { idOf, infoPrefix, raffleStores, token, type Paged, type RaffleRef } fro
 
 const ownPrefixes = { registered: 'raffle-registered:', number: 'raffle-number:', result: 'raffle-result:' } as const;
 
+/** Everything the registration raffle page shows about one raffle, and what the user does there. */
 export function registrationRaffleStores(ref: RaffleRef) {
   const { $info, $id, own, keepOwn } = raffleStores(ref);
   const $registered = own(ownPrefixes.registered, raffleCacheMs.registration, (id) =>

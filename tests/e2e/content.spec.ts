@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { settled } from './page-checks.ts';
 
 const contentPages = ['/en/', '/en/article/getting-started', '/ja/faq', '/ru/privacy', '/zh-tw/changelog', '/es/plugin', '/it/liunxSetupCer'];
 
@@ -16,6 +17,32 @@ test('content pages load no island runtime and at most a little JavaScript', asy
     expect(all, path).not.toMatch(/astro-island|renderer-url|react-dom|preact/);
     expect(await page.locator('astro-island').count(), path).toBe(0);
   }
+});
+
+/** A dayjs locale file as the build names it, e.g. /_astro/ja.Bx1.js: group 1 is dayjs's name of the locale. */
+const dayjsLocaleFile = /\/_astro\/(zh-cn|zh-tw|en-gb|es|it|ja|ko|ru)\.[\w-]+\.js$/;
+
+test('island pages share one React runtime and load only their reader’s dayjs locale', async ({ page }) => {
+  const renderers = new Set<string | null>();
+  for (const [path, dayjsName] of [
+    ['/ja/raffle', 'ja'],
+    ['/ru/account/login', 'ru'],
+    ['/en/accelerate', 'en-gb'],
+  ]) {
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto(path);
+    await settled(page);
+    page.removeAllListeners('request');
+    expect(
+      scripts.flatMap((script) => script.match(dayjsLocaleFile)?.[1] ?? []),
+      path,
+    ).toEqual([dayjsName]);
+    renderers.add(await page.locator('astro-island').first().getAttribute('renderer-url'));
+  }
+  expect(renderers.size).toBe(1);
 });
 
 test('articles show category, date and author, and link back to the list', async ({ page }) => {

@@ -110,7 +110,7 @@ export default function AccountDonate({ strings, locale }: Props) {
                 autoComplete="nickname"
                 maxLength={donationRules.nameMaxLength}
                 value={name}
-                onInput={(event) => setName(event.currentTarget.value)}
+                onChange={(event) => setName(event.currentTarget.value)}
               />
               <span className="hint">{t('account.donate.nameHint', { max: String(donationRules.nameMaxLength) })}</span>
             </label>

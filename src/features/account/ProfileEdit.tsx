@@ -94,7 +94,7 @@ export default function ProfileEdit({ strings }: Props) {
               value={name ?? user.NickName}
               maxLength={nicknameRules.max * 2}
               autoComplete="nickname"
-              onInput={(event) => setName(event.currentTarget.value)}
+              onChange={(event) => setName(event.currentTarget.value)}
             />
             <span className="hint">{t('account.edit.nicknameHint')}</span>
           </label>

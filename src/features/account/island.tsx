@@ -30,7 +30,11 @@ export function useFields<F extends Record<string, string>>(initial: F) {
   const field = (name: keyof F & string) => ({
     name,
     value: form[name],
-    onInput: (event: { currentTarget: HTMLInputElement }) => setForm((current) => ({ ...current, [name]: event.currentTarget.value })),
+    onChange: (event: { currentTarget: HTMLInputElement }) => {
+      // Read now: React empties the event's currentTarget once the handler returns, before the update runs.
+      const value = event.currentTarget.value;
+      setForm((current) => ({ ...current, [name]: value }));
+    },
   });
   return { form, setForm, field };
 }
@@ -41,7 +45,7 @@ interface CodeFieldProps {
   /** Sends the code; resolves to undefined when it failed, anything else once it is on its way (the resend wait starts). */
   send: () => Promise<unknown>;
   busy: boolean;
-  input: { name: string; value: string; onInput: (event: { currentTarget: HTMLInputElement }) => void };
+  input: { name: string; value: string; onChange: (event: { currentTarget: HTMLInputElement }) => void };
   t: Translate<'login.codePlaceholder' | 'login.resendIn'>;
 }
 

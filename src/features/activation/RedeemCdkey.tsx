@@ -53,7 +53,7 @@ export default function RedeemCdkey({ strings, locale }: Props) {
         name="cdkey"
         className="cdkey-input"
         value={typed}
-        onInput={(event) => setTyped(formatCdkey(normalizeCdkey((event.target as HTMLInputElement).value).slice(0, cdkeyLength)))}
+        onChange={(event) => setTyped(formatCdkey(normalizeCdkey((event.target as HTMLInputElement).value).slice(0, cdkeyLength)))}
         autoComplete="off"
         autoCapitalize="characters"
         spellCheck={false}

@@ -121,7 +121,7 @@ export default function RechargeForm({ strings, locale }: Props) {
           {!linked && (
             <label>
               {t('recharge.targetInput')}
-              <input name="steam" autoComplete="off" value={target} onInput={(event) => setTarget(event.currentTarget.value)} />
+              <input name="steam" autoComplete="off" value={target} onChange={(event) => setTarget(event.currentTarget.value)} />
               <span className="hint">{t('recharge.targetHint')}</span>
             </label>
           )}

@@ -187,7 +187,7 @@ function ReviewForm({
           rows={5}
           value={text}
           maxLength={pluginRules.textMaxLength}
-          onInput={(event) => setText((event.target as HTMLTextAreaElement).value)}
+          onChange={(event) => setText((event.target as HTMLTextAreaElement).value)}
           aria-describedby="review-hint review-left"
         />
       </label>

@@ -149,7 +149,7 @@ function Drawing({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores: St
             maxLength={raffleRules.clientSeedMaxLength}
             autoComplete="off"
             spellCheck={false}
-            onInput={(event) => setClientSeed(event.currentTarget.value)}
+            onChange={(event) => setClientSeed(event.currentTarget.value)}
             aria-invalid={!seedOk}
           />
           <span className="hint">{t('raffle.instant.clientSeedHint', { max: raffleRules.clientSeedMaxLength })}</span>

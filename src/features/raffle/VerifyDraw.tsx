@@ -126,7 +126,7 @@ function Recompute({ raffle, winners, t, locale }: { raffle: RaffleInfo; winners
         spellCheck={false}
         autoComplete="off"
         inputMode={name === 'entrants' ? 'numeric' : undefined}
-        onInput={(event) => {
+        onChange={(event) => {
           const value = event.currentTarget.value;
           setInputs((before) => ({ ...before, [name]: value }));
         }}
