@@ -65,6 +65,48 @@ for (const locale of ['zh-CN', 'en', 'ko'] as const) {
   });
 }
 
+test('a page reloaded 12 to 30 s after registering and the draw always shows the user’s own result and the claim button, ten times', async ({ page }) => {
+  await page.goto(localizePath('en', '/'));
+  await signInFresh(page);
+  for (let round = 0; round < 10; round++) {
+    const id = await registrationRaffle(`Reload ${round}`);
+    await page.goto(`${localizePath('en', '/raffle')}?id=${id}`);
+    await page.getByRole('button', { name: say('en', 'raffle.board.register') }).click();
+    await expect(page.locator('[data-participation]')).toContainText(say('en', 'raffle.board.registered', { number: '1' }));
+    await admin('raffle', 'draw', String(id), '--public-value', `reload ${round}`);
+
+    // The reader comes back 12 to 30 s later: the page's clock moves on, as the cache it keeps sees it.
+    const registeredAt = await page.evaluate(() => Date.now());
+    await page.clock.setSystemTime(registeredAt + 12_000 + round * 2_000);
+    await page.reload();
+    const won = page.locator('[data-outcome="won"]');
+    await expect(won, `round ${round}`).toContainText(say('en', 'raffle.board.won', { number: '1', prize: '500 fen (en)' }));
+    await expect(won.getByRole('button', { name: say('en', 'raffle.board.claim') })).toBeVisible();
+  }
+});
+
+test('after one login signs out and another signs in, the raffle page shows the new login’s own state', async ({ page }) => {
+  const id = await registrationRaffle('Two logins');
+  const raffleUrl = `${localizePath('en', '/raffle')}?id=${id}`;
+  await page.goto(localizePath('en', '/'));
+  await signInFresh(page);
+  await page.goto(raffleUrl);
+  await page.getByRole('button', { name: say('en', 'raffle.board.register') }).click();
+  await expect(page.locator('[data-participation]')).toContainText(say('en', 'raffle.board.registered', { number: '1' }));
+
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  const signedOut = page.waitForEvent('load');
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await signedOut;
+  await page.goto(localizePath('en', '/account/login'));
+  await logInOnPage(page);
+  await page.goto(raffleUrl);
+  await expect(page.getByRole('button', { name: say('en', 'raffle.board.register') })).toBeVisible();
+  await expect(page.locator('[data-participation]')).toHaveCount(0);
+  await page.getByRole('button', { name: say('en', 'raffle.board.register') }).click();
+  await expect(page.locator('[data-participation]')).toContainText(say('en', 'raffle.board.registered', { number: '2' }));
+});
+
 test('the verify page says verified for a draw, and not verified once a published value is changed', async ({ page }) => {
   const id = await registrationRaffle('Verify');
   // Three entrants, registered through the API: the browser's part of registering is the test above.

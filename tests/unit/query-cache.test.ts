@@ -2,7 +2,8 @@
  * The request helper's cache kept in localStorage (src/lib/api/query.ts): an
  * answer cached on one page is used on the next page load, within its dedupe
  * time, instead of leaving the store empty and not loading. (JSON writes the
- * default lifetime, Infinity, as null.)
+ * default lifetime, Infinity, as null.) An answer the page put in itself lives as
+ * long as a fetched one.
  */
 import { afterEach, expect, it, vi } from 'vitest';
 import { storageKeys } from '@/lib/storage.ts';
@@ -48,4 +49,23 @@ it('an answer cached on one page load is there on the next, without asking again
   const again = vi.fn(async () => ({ answer: 43 }));
   expect((await settled(second.createFetcherStore(['answer'], { fetcher: again, dedupeTime: 60_000 }))).data).toEqual({ answer: 42 });
   expect(again).not.toHaveBeenCalled();
+});
+
+it('an answer put in by the page (mutateCache) is there on a page load long after, within its dedupe time', async () => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    // The page asked (not registered), then registered and put the answer in.
+    const first = await pageLoad();
+    await settled(first.createFetcherStore(['registered:7'], { fetcher: async () => false, dedupeTime: 360_000 }));
+    first.mutateCache('registered:7', true);
+
+    // A reload 20 s later: past nanoquery's own 8 s for mutated answers, well within the 360 s the store reuses them.
+    vi.setSystemTime(Date.now() + 20_000);
+    const second = await pageLoad();
+    const fetcher = vi.fn(async () => false);
+    expect((await settled(second.createFetcherStore(['registered:7'], { fetcher, dedupeTime: 360_000 }))).data).toBe(true);
+    expect(fetcher).not.toHaveBeenCalled();
+  } finally {
+    vi.useRealTimers();
+  }
 });

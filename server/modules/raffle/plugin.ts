@@ -9,7 +9,7 @@
 import fp from 'fastify-plugin';
 import { hubEvents } from '#contract/realtime.ts';
 import { raffleCacheMs, raffleCalls, raffleCoversPath } from '#contract/raffle.ts';
-import { privateFor, publicFor } from '../../http/cache-control.ts';
+import { cacheForCaller, publicFor } from '../../http/cache-control.ts';
 import { registerRoute } from '../../http/route.ts';
 import { serveStore } from '../../services/file-store.ts';
 import { coverStore } from './definition.ts';
@@ -74,17 +74,17 @@ export default fp(
     });
 
     registerRoute(app, raffleCalls.isRegistration, async ({ auth, params, reply }) => {
-      reply.header('cache-control', privateFor(raffleCacheMs.registration));
+      cacheForCaller(reply, raffleCacheMs.registration);
       return { data: (await ownResult(db, params.id, auth.userId)).Number !== null };
     });
 
     registerRoute(app, raffleCalls.participationNumber, async ({ auth, params, reply }) => {
-      reply.header('cache-control', privateFor(raffleCacheMs.registration));
+      cacheForCaller(reply, raffleCacheMs.registration);
       return { data: (await ownResult(db, params.id, auth.userId)).Number };
     });
 
     registerRoute(app, raffleCalls.registrationCount, async ({ params, reply }) => {
-      reply.header('cache-control', privateFor(raffleCacheMs.info));
+      cacheForCaller(reply, raffleCacheMs.info);
       return { data: await registrationCount(db, params.id) };
     });
 
@@ -95,7 +95,7 @@ export default fp(
     });
 
     registerRoute(app, raffleCalls.result, async ({ auth, params, reply }) => {
-      reply.header('cache-control', privateFor(raffleCacheMs.result));
+      cacheForCaller(reply, raffleCacheMs.result);
       return { data: await ownResult(db, params.id, auth.userId) };
     });
 

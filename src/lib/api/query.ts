@@ -53,6 +53,11 @@ const cache = new StoredCache();
 export const [createFetcherStore, , { mutateCache, invalidateKeys }] = nanoquery({
   cache,
   dedupeTime: cacheTimes.default,
+  // An answer stays usable until it is fetched again. nanoquery lets an answer put in with
+  // mutateCache (a registration just made) expire after 8 s, and a store whose reuse time
+  // (dedupeTime) has not run out then shows that expired entry as nothing, without asking:
+  // a page reloaded 12 s after registering said "you did not register".
+  cacheLifetime: Infinity,
   revalidateOnFocus: true,
   // Exponential back-off, capped at 30 s (spec §9).
   onErrorRetry: ({ retryCount }) => Math.min(1000 * 2 ** retryCount, 30_000),

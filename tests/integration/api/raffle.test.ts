@@ -237,9 +237,12 @@ describe('registering', () => {
       const registered = await t.call(raffleCalls.isRegistration, { token: user.token, params: { id } });
       expect(registered.body.data).toBe(number !== null);
       expect(registered.headers['cache-control']).toBe('private, max-age=360');
+      // The answer is the caller's own: a browser must not hand it to the next login in it.
+      expect(registered.headers.vary).toMatch(/\bAuthorization\b/);
       const own = await t.call(raffleCalls.participationNumber, { token: user.token, params: { id } });
       expect(own.body.data).toBe(number);
       expect(own.headers['cache-control']).toBe('private, max-age=360');
+      expect(own.headers.vary).toMatch(/\bAuthorization\b/);
       expect((await ownResult(user.token, id)).body.data).toEqual({ Number: number, Prize: null, ClaimBy: null, ClaimedAt: null });
     }
     expect((await t.call(raffleCalls.registrationCount, { token: outsider.token, params: { id } })).body.data).toBe(3);
@@ -356,6 +359,7 @@ describe('drawing', () => {
     for (const [place, winner] of all.body.data.Items.entries()) {
       const own = await ownResult(entrants[winner.Number - 1].token, id);
       expect(own.headers['cache-control']).toBe('private, max-age=60');
+      expect(own.headers.vary).toMatch(/\bAuthorization\b/);
       expect(own.body.data).toEqual({ Number: winner.Number, Prize: redone[place].prize, ClaimBy: claimBy, ClaimedAt: null });
     }
     const loser = entrants.find((_, i) => !redone.some((winner) => winner.number === i + 1))!;
