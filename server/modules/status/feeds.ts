@@ -28,6 +28,8 @@ export function incidentFeed(incidents: StatusIncident[], locale: LocaleCode, pl
     language: locale,
     updated: incidents[0] ? new Date(incidents[0].At) : new Date(0),
     copyright: 'Beacon Toolkit',
+    // RFC 4287 §4.1.1: a feed whose entries name no author names one itself.
+    author: { name: 'Beacon Toolkit', link: place.page },
     feedLinks: { json: place.json, atom: place.atom },
   });
   for (const incident of incidents) {
@@ -43,4 +45,10 @@ export function incidentFeed(incidents: StatusIncident[], locale: LocaleCode, pl
     });
   }
   return feed;
+}
+
+/** The Atom document, saying the language of its text on the root element (RFC 4287 §2, `xml:lang`), which the feed library leaves out. */
+export function atomDocument(feed: Feed, locale: LocaleCode): string {
+  const root = '<feed xmlns="http://www.w3.org/2005/Atom">';
+  return feed.atom1().replace(root, `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${locale}">`);
 }

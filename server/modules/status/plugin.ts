@@ -11,7 +11,7 @@ import { publicFor } from '../../http/cache-control.ts';
 import { registerRoute } from '../../http/route.ts';
 import { ensureTargets, incidents, services } from './board.ts';
 import { seedDemoStatus } from './demo.ts';
-import { incidentFeed } from './feeds.ts';
+import { atomDocument, incidentFeed } from './feeds.ts';
 
 const shared = publicFor(statusCacheMs);
 
@@ -44,7 +44,8 @@ export default fp(
 
     registerRoute(app, statusCalls.feedAtom, async ({ body, request, reply }) => {
       reply.header('cache-control', shared).type('application/atom+xml; charset=utf-8');
-      return (await feedOf(body.lang ?? 'en', request)).atom1();
+      const locale = body.lang ?? 'en';
+      return atomDocument(await feedOf(locale, request), locale);
     });
   },
   { name: 'status', dependencies: ['database', 'hub'] },

@@ -114,7 +114,15 @@ describe('the feeds', () => {
 
     const atom = await get('/status/feed.atom?lang=ru');
     expect(atom.headers['content-type']).toBe('application/atom+xml; charset=utf-8');
-    expect(atom.body).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
+    expect(atom.body).toContain('<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="ru">');
+    // RFC 4287 §4.1.1 and §4.1.2: the feed has its id, title, updated and an author (its entries name none);
+    // every entry its id, title and updated.
+    const [head, ...entries] = atom.body.split('<entry>');
+    for (const element of ['id', 'title', 'updated']) expect(head, element).toMatch(new RegExp(`<${element}>[^<]+</${element}>`));
+    expect(head).toMatch(/<author>\s*<name>Beacon Toolkit<\/name>/);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const entry of entries)
+      for (const element of ['id', 'title', 'updated']) expect(entry, element).toMatch(new RegExp(`<${element}[^>]*>\\S[\\s\\S]*?</${element}>`));
     expect(atom.body).toContain('Магазин Steam');
     expect(atom.body).toContain('Страницы магазина открываются медленно');
     expect(atom.body).toMatch(/<link rel="alternate" href="[^"]*\/ru\/accelerate"\/>/);
