@@ -138,6 +138,11 @@ test('a deleted account is gone at once, and its phone registers afresh (en)', a
   const { phone, userId } = await signInFresh(page);
   await page.goto('/en/account/center/safe');
   const danger = page.locator('.danger-zone');
+  // The box sits beside its sentence, as every checkbox does, not on a row of its own above it.
+  const box = (await danger.getByRole('checkbox').boundingBox())!;
+  const sentence = (await danger.locator('.agree span').boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(sentence.x);
+  expect(box.y).toBeLessThan(sentence.y + sentence.height / 2);
   const code = await codeSentBy(page, phone, () => danger.getByRole('button', { name: say('en', 'account.safe.sendCode') }).click());
   await danger.locator('input[name=code]').fill(code);
   await danger.getByRole('checkbox').check();
