@@ -24,6 +24,8 @@ import { Code, DeviceId, LoginResult, Phone } from './identity.ts';
 import { localeCodes } from './locales.ts';
 
 const Provider = z.enum(quickLoginProviders);
+/** A provider as a path names it: the spec and the desktop client write `Steam`, `Microsoft`, `QQ`; any case is the same provider. */
+const ProviderInPath = z.pipe(text(z.toLowerCase()), Provider);
 const flag = z.pipe(
   z.optional(z.enum(['true', 'false', 'True', 'False'])),
   z.transform((value) => value?.toLowerCase() === 'true'),
@@ -82,7 +84,7 @@ export const externalLogin = {
     encrypted: false,
     auth: 'none',
     shape: 'redirect',
-    params: z.object({ provider: Provider }),
+    params: z.object({ provider: ProviderInPath }),
     request: z.object({
       isBind: flag,
       /** The caller's version, shown with its device in the sessions list. */
@@ -109,7 +111,7 @@ export const externalLogin = {
     encrypted: false,
     auth: 'none',
     shape: 'redirect',
-    params: z.object({ provider: Provider }),
+    params: z.object({ provider: ProviderInPath }),
     request: z.record(text(), z.union([text(), z.array(text())])),
     response: text(),
   }),

@@ -108,6 +108,7 @@ export const routes: Array<{ path: string; title: Title; chrome?: false; login?:
 
 /** Default routes that send the visitor on (spec §2), with where they land. */
 export const redirects = [
+  { path: '/home', to: '/' },
   { path: '/account', to: '/account/center/info' },
   { path: '/account/center', to: '/account/center/info' },
   { path: '/account/center/steam', to: '/account/center/steam/point' },

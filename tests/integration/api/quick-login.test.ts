@@ -165,6 +165,20 @@ describe('starting', () => {
     expect(await forged.json()).toMatchObject({ code: ErrorCode.EncryptionInvalid });
   });
 
+  it('takes the provider as the spec and the desktop client write it, in any case', async () => {
+    for (const [written, provider] of [
+      ['Steam', 'steam'],
+      ['MICROSOFT', 'microsoft'],
+      ['QQ', 'qq'],
+    ] as const) {
+      const url = startUrl(origin, provider, newCaller(t)).replace(`/ExternalLoginDetection/${provider}?`, `/ExternalLoginDetection/${written}?`);
+      const lowercase = await new Browser().request(startUrl(origin, provider, newCaller(t)));
+      const asWritten = await new Browser().request(url);
+      expect(asWritten.status, written).toBe(302);
+      expect(new URL(asWritten.headers.get('location')!).origin, written).toBe(new URL(lowercase.headers.get('location')!).origin);
+    }
+  });
+
   it('lists the providers with the Steam reachability check, which loads', async () => {
     const listed = externalLogin.providers.response.parse((await (await fetch(`${origin}/api${externalLogin.providers.path}`)).json()).data);
     expect(listed.map((provider) => provider.Provider)).toEqual(['steam', 'microsoft', 'qq']);
