@@ -55,9 +55,14 @@ function parseCreate(rest: string[]) {
   let count: number | undefined;
   let grant: CdkeyGrant | undefined;
   let expiresAt: Date | null = null;
+  let force = false;
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i], rest[i + 1]];
-    if (flag === '--batch') name = value && /^[a-z0-9-]{1,40}$/.test(value) ? value : usage('--batch takes a name of lowercase letters, digits and dashes');
+    if (flag === '--force') {
+      force = true;
+      i -= 1;
+    } else if (flag === '--batch')
+      name = value && /^[a-z0-9-]{1,40}$/.test(value) ? value : usage('--batch takes a name of lowercase letters, digits and dashes');
     else if (flag === '--count') count = whole(flag, value, maxCount);
     else if (flag === '--grants') grant = parseGrant(value);
     else if (flag === '--expires') {
@@ -68,6 +73,8 @@ function parseCreate(rest: string[]) {
     } else usage(`cdkey create does not know ${flag}`);
   }
   if (!name || !count || !grant) usage('cdkey create needs --batch NAME --count N --grants …');
+  if (expiresAt && expiresAt.getTime() <= Date.now() && !force)
+    usage(`--expires ${expiresAt.toISOString().slice(0, 10)} has passed, so no key of the batch could be redeemed; add --force to make it anyway`);
   return { name, count, grant, expiresAt };
 }
 
@@ -94,10 +101,11 @@ const oneName = (name: string, rest: string[]) => (rest.length === 1 && /^[a-z0-
 export const activationCommands: AdminCommand[] = [
   {
     name: 'cdkey create',
-    usage: `cdkey create --batch NAME --count N --grants GRANT [--expires YYYY-MM-DD]
+    usage: `cdkey create --batch NAME --count N --grants GRANT [--expires YYYY-MM-DD [--force]]
                                   make a batch of keys and print them; GRANT is
                                   wallet:<fen>, membership:<days> or
-                                  steam:<product>:<amount>`,
+                                  steam:<product>:<amount>; a date that has passed
+                                  needs --force`,
     parse(rest) {
       const batch = parseCreate(rest);
       return async (context) => {

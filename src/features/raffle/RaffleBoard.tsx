@@ -37,6 +37,9 @@ const badge: Record<RaffleState, string> = {
   canceled: 'badge-red',
 };
 
+/** When a raffle's draw was, once it was drawn, or when it is planned. */
+const when = (raffle: RaffleInfo) => raffle.DrawnAt ?? raffle.DrawAt;
+
 export default function RaffleBoard({ strings, locale }: Props) {
   const t = translator(strings);
   const [stores] = useState(() => registrationRaffleStores(idInQuery('id') ?? 'current'));
@@ -94,7 +97,7 @@ function RaffleCard({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores:
         </p>
       )}
       <p className="muted">
-        {t('raffle.board.schedule', { opens: date(raffle.OpensAt), closes: date(raffle.ClosesAt), draw: raffle.DrawAt ? date(raffle.DrawAt) : '-' })}
+        {t('raffle.board.schedule', { opens: date(raffle.OpensAt), closes: date(raffle.ClosesAt), draw: when(raffle) ? date(when(raffle)!) : '-' })}
       </p>
       <p>
         <strong data-count aria-live="polite">
@@ -263,7 +266,7 @@ function AllRaffles({ t, locale, shown }: { t: Translate<Keys>; locale: LocaleCo
               <span className="item-main">
                 <strong>{textIn(raffle.Title, locale)}</strong>
                 <span className="muted">
-                  {t(`raffle.board.kind.${raffle.Kind}`)} · {formatDateTime(raffle.DrawAt ?? raffle.ClosesAt, locale)}
+                  {t(`raffle.board.kind.${raffle.Kind}`)} · {formatDateTime(when(raffle) ?? raffle.ClosesAt, locale)}
                 </span>
               </span>
               <span className="item-main">

@@ -100,7 +100,11 @@ describe('redeeming', () => {
     expect((await redeem(token, madeUp(), '10.9.0.1')).body.code).toBe(ErrorCode.CdkeyUnknown);
     expect((await admin('cdkey', 'revoke', revoked)).data).toEqual({ command: 'cdkey revoke', revoked: 1 });
     expect((await redeem(token, revoked, '10.9.0.1')).body.code).toBe(ErrorCode.CdkeyUnknown);
-    const [old] = await batch('expired', 'wallet:100', 1, '--expires', '2020-01-01');
+    // A date that has passed is refused, and nothing made, unless the operator insists.
+    const past = await admin('cdkey', 'create', '--batch', 'past', '--count', '1', '--grants', 'wallet:100', '--expires', '2020-01-01');
+    expect(past.code).toBe(ErrorCode.BadRequest);
+    expect((await admin('cdkey', 'show', 'past')).data.batch).toBeNull();
+    const [old] = await batch('expired', 'wallet:100', 1, '--expires', '2020-01-01', '--force');
     const expired = await redeem(token, old, '10.9.0.1');
     expect(expired.body.code).toBe(ErrorCode.CdkeyExpired);
     expect(expired.body.message).toBe('This cdkey has expired and can no longer be redeemed.');
