@@ -37,10 +37,24 @@ export function minorPerMajor(currency: string): number {
   return 10 ** (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2);
 }
 
+/**
+ * Where a locale's readers write a currency after the number, in a word of
+ * their own rather than the symbol before it (its glossary's `register`):
+ * Japanese writes yuan as 50元, where Intl gives "元 50".
+ */
+const unitAfterNumber: Record<string, Record<string, string>> = { ja: { CNY: '元' } };
+
 /** An amount in a currency's smallest unit, as the locale writes money. */
 export function formatMoney(minor: number, currency: string, locale: string): string {
+  const major = minor / minorPerMajor(currency);
+  const unit = unitAfterNumber[locale]?.[currency];
+  if (unit) {
+    const digits = Math.round(Math.log10(minorPerMajor(currency)));
+    const number = new Intl.NumberFormat(formattingTag(locale), { minimumFractionDigits: digits, maximumFractionDigits: digits, trailingZeroDisplay: 'stripIfInteger' });
+    return `${number.format(major)}${unit}`;
+  }
   const format = new Intl.NumberFormat(formattingTag(locale), { style: 'currency', currency, trailingZeroDisplay: 'stripIfInteger' });
-  return format.format(minor / minorPerMajor(currency));
+  return format.format(major);
 }
 
 /** A price in the smallest unit of CNY (fen), as the locale writes money: never a bare ¥, which reads as yen in Japan. */
