@@ -8,7 +8,7 @@ import { encryption } from '#contract/crypto.ts';
 import { dev } from '#contract/dev.ts';
 import { identity, system, type LoginResult, type UserInfo } from '#contract/identity.ts';
 import { call, onUnauthorized } from '@/lib/api/client.ts';
-import { ApiFailure } from '@/lib/api/errors.ts';
+import { ApiFailure, failureMessage } from '@/lib/api/errors.ts';
 
 const user: UserInfo = {
   Id: 7,
@@ -211,9 +211,14 @@ describe('failures', () => {
     expect(listener).toHaveBeenCalledOnce();
   });
 
-  it('map 429 to too many requests and no answer to a network error', async () => {
-    handle = () => json({ code: 429, message: 'Slow down', data: null }, 429);
-    await expect(call(identity.refreshUserInfo, { body: {}, token: 'access' })).rejects.toMatchObject({ kind: 'tooManyRequests' });
+  it('map 429 to too many requests, in the server’s words for the limit when it gave some, and no answer to a network error', async () => {
+    handle = () => json({ code: 4038, message: 'Too many wrong cdkeys were tried. Redeeming is locked for 15 minutes.', data: null }, 429);
+    const locked = await call(identity.refreshUserInfo, { body: {}, token: 'access' }).catch((error: unknown) => error);
+    expect(locked).toMatchObject({ kind: 'tooManyRequests', code: 4038 });
+    expect(failureMessage(locked)).toEqual({ text: 'Too many wrong cdkeys were tried. Redeeming is locked for 15 minutes.' });
+    handle = () => new Promise((resolve) => resolve(new Response('', { status: 429 })));
+    const bare = await call(identity.refreshUserInfo, { body: {}, token: 'access' }).catch((error: unknown) => error);
+    expect(failureMessage(bare)).toEqual({ key: 'api.tooManyRequests' });
     handle = () => Promise.reject(new TypeError('Failed to fetch'));
     await expect(call(identity.refreshUserInfo, { body: {}, token: 'access' })).rejects.toMatchObject({ kind: 'network' });
   });

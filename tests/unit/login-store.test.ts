@@ -208,6 +208,17 @@ describe('sending a code', () => {
     expect(form.$message.get()).toEqual({ kind: 'error', key: 'api.tooManyRequests' });
   });
 
+  it('says which limit an SMS code hit in the server’s words (spec §8), not only "too fast"', async () => {
+    const world = getTestEnvironment();
+    world.replies.set(identity.sendSmsCode, () => {
+      throw new ApiFailure('tooManyRequests', { code: 429, serverMessage: '请求过于频繁，请休息一下再试。' });
+    });
+    const form = readyForm(world);
+    await form.sendCode();
+    expect(form.$countdown.get()).toBe(0);
+    expect(form.$message.get()).toEqual({ kind: 'error', text: '请求过于频繁，请休息一下再试。' });
+  });
+
   it('stops counting when nothing shows the form any more', async () => {
     const world = getTestEnvironment();
     world.replies.set(identity.sendSmsCode, () => null);

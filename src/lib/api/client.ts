@@ -88,6 +88,12 @@ function serverFailure(body: unknown): ApiFailure {
     : new ApiFailure('unknown');
 }
 
+/** A refusal for going too fast, with the server's own words when it said which limit and for how long (a cdkey lockout, the review limit). */
+function tooFast(body: unknown): ApiFailure {
+  const { code, message } = (body ?? {}) as Partial<Envelope<unknown>>;
+  return new ApiFailure('tooManyRequests', typeof message === 'string' && message ? { code, serverMessage: message } : {});
+}
+
 let publicKey: Promise<CryptoKey> | undefined;
 
 /**
@@ -121,7 +127,7 @@ export async function call<R extends ApiRoute>(route: R, options: CallOptions<R>
 async function attempt<R extends ApiRoute>(route: R, options: CallOptions<R>, { freshKey = false } = {}): Promise<ResponseOf<R>> {
   const sealer = route.encrypted ? await createSealer(await serverPublicKey(freshKey)) : null;
   const response = await send(route, options, sealer);
-  if (response.status === 429) throw new ApiFailure('tooManyRequests');
+  if (response.status === 429) throw tooFast(await readBody(response, sealer).catch(() => null));
   if (response.status === 401) {
     unauthorizedEvent.dispatchEvent(new Event('unauthorized'));
     throw new ApiFailure('unauthorized');

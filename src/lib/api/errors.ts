@@ -1,8 +1,8 @@
 /**
- * How a failed call reads to the user (spec §8): 429 → too fast; 401 → login
- * expired (and the 401 event); no answer → network error; an answer we cannot
- * read → unknown error; otherwise the server's own message, already in the
- * user's language.
+ * How a failed call reads to the user (spec §8): 429 → the server's words
+ * for the limit it hit, else too fast; 401 → login expired (and the 401
+ * event); no answer → network error; an answer we cannot read → unknown
+ * error; otherwise the server's own message, already in the user's language.
  */
 export type FailureKind = 'tooManyRequests' | 'unauthorized' | 'network' | 'unknown' | 'server';
 
@@ -39,6 +39,6 @@ export class ApiFailure extends Error {
  */
 export function failureMessage(error: unknown): { text: string } | { key: FailureMessageKey } {
   if (!(error instanceof ApiFailure)) return { key: failureMessageKeys.unknown };
-  if (error.kind === 'server' && error.serverMessage) return { text: error.serverMessage };
+  if ((error.kind === 'server' || error.kind === 'tooManyRequests') && error.serverMessage) return { text: error.serverMessage };
   return { key: failureMessageKeys[error.kind] };
 }
