@@ -5,8 +5,9 @@
  * then Pagefind's index and the precompressed copies (each in a child process,
  * as the build script runs them). Reports each step's wall time, pages per
  * second and peak memory of the Astro step, and the gzipped JavaScript each
- * page type ships. Prints tables, writes bench/results/site.json, and exits
- * non-zero when a page with an island ships more than the JavaScript budget.
+ * page type loads. Prints tables, writes bench/results/site.json, and exits
+ * non-zero, naming each page and what it broke, when a page goes over its
+ * JavaScript budget (bench/README.md).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

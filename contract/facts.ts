@@ -50,7 +50,11 @@ export function formatMoney(minor: number, currency: string, locale: string): st
   const unit = unitAfterNumber[locale]?.[currency];
   if (unit) {
     const digits = Math.round(Math.log10(minorPerMajor(currency)));
-    const number = new Intl.NumberFormat(formattingTag(locale), { minimumFractionDigits: digits, maximumFractionDigits: digits, trailingZeroDisplay: 'stripIfInteger' });
+    const number = new Intl.NumberFormat(formattingTag(locale), {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      trailingZeroDisplay: 'stripIfInteger',
+    });
     return `${number.format(major)}${unit}`;
   }
   const format = new Intl.NumberFormat(formattingTag(locale), { style: 'currency', currency, trailingZeroDisplay: 'stripIfInteger' });
