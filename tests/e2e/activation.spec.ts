@@ -37,7 +37,7 @@ for (const locale of ['en', 'zh-CN', 'ru'] as const) {
     await submit.click();
     await expect(page.getByRole('alert')).toHaveText(serverSays(locale, 'cdkeyUnknown'));
     // A key of a batch past its expiry.
-    const [expired] = await newCdkeys(`e2e-expired-${locale.toLowerCase()}`, 'wallet:100', 1, '--expires', '2026-01-01');
+    const [expired] = await newCdkeys(`e2e-expired-${locale.toLowerCase()}`, 'wallet:100', 1, '--expires', '2026-01-01', '--force');
     await input.fill(expired);
     await submit.click();
     await expect(page.getByRole('alert')).toHaveText(serverSays(locale, 'cdkeyExpired'));
