@@ -46,10 +46,11 @@ const unitAfterNumber: Record<string, Record<string, string>> = { ja: { CNY: 'å…
 
 /** An amount in a currency's smallest unit, as the locale writes money. */
 export function formatMoney(minor: number, currency: string, locale: string): string {
-  const major = minor / minorPerMajor(currency);
+  const perMajor = minorPerMajor(currency);
+  const major = minor / perMajor;
   const unit = unitAfterNumber[locale]?.[currency];
   if (unit) {
-    const digits = Math.round(Math.log10(minorPerMajor(currency)));
+    const digits = Math.round(Math.log10(perMajor));
     const number = new Intl.NumberFormat(formattingTag(locale), {
       minimumFractionDigits: digits,
       maximumFractionDigits: digits,

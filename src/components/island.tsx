@@ -63,12 +63,9 @@ export function NoticeLine({ notice }: { notice: Notice | null }) {
 
 /**
  * The island's placeholder until its data is there. `announce: false` inside a
- * part that speaks for itself already (aria-live) or beside the page's own status.
- */
-/**
- * An island's loading line. `reserve` keeps the viewport's height free, as
- * the page's fallback did (IslandFallback.astro), for a live island before the
- * rest of its page.
+ * part that speaks for itself already (aria-live) or beside the page's own
+ * status; `reserve` keeps the viewport's height free, as the page's fallback
+ * did (IslandFallback.astro), for a live island before the rest of its page.
  */
 export function Loading({ text, announce = true, reserve = false }: { text: string; announce?: boolean; reserve?: boolean }) {
   return (

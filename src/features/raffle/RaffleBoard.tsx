@@ -70,6 +70,7 @@ function RaffleCard({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores:
   const count = useStore(stores.$count);
   const date = (iso: string) => formatDateTime(iso, locale);
   const until = (iso: string) => timeLeft(Date.parse(iso) - now, locale);
+  const drawAt = when(raffle);
   const countdown =
     raffle.State === 'upcoming'
       ? t('raffle.board.opensIn', { time: until(raffle.OpensAt) })
@@ -96,9 +97,7 @@ function RaffleCard({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores:
           {countdown}
         </p>
       )}
-      <p className="muted">
-        {t('raffle.board.schedule', { opens: date(raffle.OpensAt), closes: date(raffle.ClosesAt), draw: when(raffle) ? date(when(raffle)!) : '-' })}
-      </p>
+      <p className="muted">{t('raffle.board.schedule', { opens: date(raffle.OpensAt), closes: date(raffle.ClosesAt), draw: drawAt ? date(drawAt) : '-' })}</p>
       <p>
         <strong data-count aria-live="polite">
           {t('raffle.board.count', { count: (count ?? raffle.RegistrationCount).toLocaleString(locale) })}

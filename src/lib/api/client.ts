@@ -82,16 +82,14 @@ function checked<R extends ApiRoute>(route: R, data: unknown): ResponseOf<R> {
 
 /** A refusal in the envelope's words carries the server's message; anything else is an answer we cannot read. */
 function serverFailure(body: unknown): ApiFailure {
-  const { code, message } = (body ?? {}) as Partial<Envelope<unknown>>;
-  return typeof code === 'number' && typeof message === 'string' && message
-    ? new ApiFailure('server', { code, serverMessage: message })
-    : new ApiFailure('unknown');
+  const words = serverWords(body);
+  return words ? new ApiFailure('server', words) : new ApiFailure('unknown');
 }
 
-/** A refusal for going too fast, with the server's own words when it said which limit and for how long (a cdkey lockout, the review limit). */
-function tooFast(body: unknown): ApiFailure {
+/** An envelope's code and message, when the server said something. */
+function serverWords(body: unknown): { code: number; serverMessage: string } | null {
   const { code, message } = (body ?? {}) as Partial<Envelope<unknown>>;
-  return new ApiFailure('tooManyRequests', typeof message === 'string' && message ? { code, serverMessage: message } : {});
+  return typeof code === 'number' && typeof message === 'string' && message ? { code, serverMessage: message } : null;
 }
 
 let publicKey: Promise<CryptoKey> | undefined;
@@ -127,7 +125,8 @@ export async function call<R extends ApiRoute>(route: R, options: CallOptions<R>
 async function attempt<R extends ApiRoute>(route: R, options: CallOptions<R>, { freshKey = false } = {}): Promise<ResponseOf<R>> {
   const sealer = route.encrypted ? await createSealer(await serverPublicKey(freshKey)) : null;
   const response = await send(route, options, sealer);
-  if (response.status === 429) throw tooFast(await readBody(response, sealer).catch(() => null));
+  // Going too fast, in the server's own words when it said which limit and for how long (a cdkey lockout, the review limit).
+  if (response.status === 429) throw new ApiFailure('tooManyRequests', serverWords(await readBody(response, sealer).catch(() => null)) ?? {});
   if (response.status === 401) {
     unauthorizedEvent.dispatchEvent(new Event('unauthorized'));
     throw new ApiFailure('unauthorized');
