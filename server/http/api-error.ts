@@ -7,14 +7,26 @@ export class ApiError extends Error {
   readonly messageKey: MessageKey;
   /** Values for the message's `{{name}}` placeholders. */
   readonly messageParams: Record<string, string>;
+  /** For a limit: when the caller may try again, sent as `Retry-After` (RFC 9110). */
+  readonly retryAfterMs?: number;
 
-  constructor(code: number, messageKey: MessageKey, messageParams: Record<string, string> = {}) {
+  constructor(code: number, messageKey: MessageKey, messageParams: Record<string, string> = {}, { retryAfterMs }: { retryAfterMs?: number } = {}) {
     super(messageKey);
     this.code = code;
     this.messageKey = messageKey;
     this.messageParams = messageParams;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
+/** A token that worked once and no longer does (expired, revoked, ended). */
 export const unauthorized = () => new ApiError(ErrorCode.Unauthorized, 'unauthorized');
+/** A call that needs a login, made without any token. */
+export const loginRequired = () => new ApiError(ErrorCode.Unauthorized, 'loginRequired');
 export const tooManyRequests = () => new ApiError(ErrorCode.TooManyRequests, 'tooManyRequests');
+
+/** A limit of our own, saying which it is and when to try again: the message's `{{seconds}}` or `{{hours}}`, and `Retry-After`. */
+export function limitReached(messageKey: MessageKey, retryAfterMs: number): ApiError {
+  const params = { seconds: String(Math.max(1, Math.ceil(retryAfterMs / 1000))), hours: String(Math.max(1, Math.ceil(retryAfterMs / 3600_000))) };
+  return new ApiError(ErrorCode.TooManyRequests, messageKey, params, { retryAfterMs });
+}

@@ -1,7 +1,7 @@
 /**
  * Registers a call of the contract on the server: opens sealed bodies, checks
  * the request and its path parameters against the contract (400 in the user's
- * language), authenticates, runs the handler, checks its answer against the
+ * language) once the caller is known, runs the handler, checks its answer against the
  * contract outside production, and wraps it in the envelope — so every route
  * behaves the same and none can forget a step.
  */
@@ -11,7 +11,7 @@ import { requestInQuery, type ApiRoute } from '#contract/api.ts';
 import { SUCCESS } from '#contract/envelope.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { message, type MessageKey } from '../i18n/messages.ts';
-import { ApiError, unauthorized } from './api-error.ts';
+import { ApiError, loginRequired, unauthorized } from './api-error.ts';
 import { bearerToken, type Authenticated } from './auth.ts';
 import { openSealedBody } from './sealed-body.ts';
 
@@ -63,13 +63,22 @@ function rawRequest(app: FastifyInstance, route: ApiRoute, request: FastifyReque
   return body ?? (route.method === 'POST' ? {} : undefined);
 }
 
+/**
+ * The caller, decided before anything else about the request: an anonymous
+ * caller of a call that needs a login gets the spec's 401, never a rate limit
+ * or a validation error that would tell it about the call. No token at all is
+ * "need to log in"; a token that no longer works is "login expired".
+ */
 async function authOf(app: FastifyInstance, route: ApiRoute, request: FastifyRequest): Promise<Authenticated | null> {
-  if (route.auth !== 'required' && route.auth !== 'optional') return null;
   const token = bearerToken(request.headers.authorization);
+  if (!token && route.auth === 'required') throw loginRequired();
   const auth = token ? await app.authenticate(token) : null;
   if (!auth && route.auth === 'required') throw unauthorized();
   return auth;
 }
+
+/** What each request's `onRequest` decided about its caller, for the handler. */
+const callers = new WeakMap<FastifyRequest, Authenticated | null>();
 
 export function registerRoute<R extends ApiRoute>(
   app: FastifyInstance,
@@ -84,19 +93,24 @@ export function registerRoute<R extends ApiRoute>(
     url: route.path,
     bodyLimit: route.maxBodyBytes,
     config: options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit },
-    // Operators' calls are refused before their body is even read; to anyone else the path does not exist.
+    // Runs before the rate limit (whose hook @fastify/rate-limit appends after the route's own) and
+    // before the body is read. Operators' calls are refused outright; to anyone else the path does not exist.
     onRequest:
       route.auth === 'admin'
         ? async (request) => {
             if (!app.isAdminCaller(request)) throw new ApiError(ErrorCode.NotFound, 'notFound');
           }
-        : undefined,
+        : route.auth === 'required' || route.auth === 'optional'
+          ? async (request) => {
+              callers.set(request, await authOf(app, route, request));
+            }
+          : undefined,
     handler: async (request, reply) => {
       const body = route.request.safeParse(rawRequest(app, route, request));
       if (!body.success) throw validationError(body.error);
       const params = route.params ? route.params.safeParse(request.params) : { success: true as const, data: {} };
       if (!params.success) throw validationError(params.error);
-      const auth = await authOf(app, route, request);
+      const auth = callers.get(request) ?? null;
 
       const result = await handler({ body: body.data, params: params.data, auth, request, reply } as Call<R>);
       const data = route.shape === 'envelope' ? (result as Answer<unknown>).data : result;

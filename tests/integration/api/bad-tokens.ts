@@ -1,4 +1,9 @@
-/** The check every authenticated call gets: no token, a made-up one, an expired one and a revoked one are each a 401. */
+/**
+ * The check every authenticated call gets: no token, a made-up one, an expired
+ * one and a revoked one are each a 401, before the request is even looked at
+ * (`options` may be a well-formed call or not) — "need to log in" without a
+ * token, "login expired" with one that does not work (spec §8).
+ */
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { ApiRoute } from '#contract/api.ts';
@@ -15,7 +20,7 @@ export async function expectBadTokensRefused(
   const expect401 = async (token?: string) => {
     const response = await t.call(route, { ...options, token });
     expect(response.status).toBe(401);
-    expect(response.body).toMatchObject({ code: 401, message: 'Your login has expired. Please log in again.' });
+    expect(response.body).toMatchObject({ code: 401, message: token ? 'Your login has expired. Please log in again.' : 'You need to log in.' });
   };
   await expect401();
   await expect401('not-a-token');

@@ -28,7 +28,7 @@ import { raffleCalls } from '#contract/raffle.ts';
 import { pluginCalls } from '#contract/plugins.ts';
 import { serviceStatusEvent, statusCalls } from '#contract/status.ts';
 import { hubEvents, hubMethods } from '#contract/realtime.ts';
-import { startApp, type TestApp } from './harness.ts';
+import { loggedInUsers, startApp, type TestApp } from './harness.ts';
 
 const run = promisify(execFile);
 const routes: ApiRoute[] = [
@@ -143,10 +143,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Calls a route as its caller would, the operators' endpoint from loopback with the token. */
-function send(route: ApiRoute, body: unknown, params?: Record<string, string>) {
+/** A login of a user of its own: a call made with it may change or end that user's session. */
+const freshToken = async () => (await loggedInUsers(t, 1))[0].token;
+
+/** Calls a route as its caller would: a logged-in user's call with a login (authentication comes first), the operators' endpoint from loopback with the token. */
+async function send(route: ApiRoute, body: unknown, params?: Record<string, string>) {
   const asAdmin = route.auth === 'admin' ? { ip: '127.0.0.1', headers: { [adminTokenHeader]: t.app.adminToken } } : {};
-  return t.call(route, { body, params, ...asAdmin });
+  const token = route.auth === 'required' ? await freshToken() : undefined;
+  return t.call(route, { body, params, token, ...asAdmin });
 }
 
 describe('control characters', () => {
@@ -181,8 +185,26 @@ describe('control characters', () => {
     expect(hostile.body).toMatchObject({ code: ErrorCode.BadRequest, data: null });
   });
 
+  // Issue 29, point 5: an anonymous caller learns nothing of a call's schema or limits.
+  it('every call that needs a login answers an anonymous caller 401 before reading its body', async () => {
+    const needLogin = routes.filter((route) => route.auth === 'required');
+    expect(needLogin.length).toBeGreaterThan(30);
+    for (const route of needLogin) {
+      const params = Object.fromEntries([...route.path.matchAll(/:(\w+)/g)].map(([, name]) => [name, 'x\u0000']));
+      const response = await t.call(route, { body: { Unknown: '\u0000' }, params });
+      expect(response.status, `${route.method} ${route.path}`).toBe(401);
+      expect(response.body, `${route.method} ${route.path}`).toMatchObject({ code: ErrorCode.Unauthorized, message: 'You need to log in.' });
+    }
+  });
+
+  it('an anonymous caller is refused 401 past a call’s own rate limit too', async () => {
+    const statuses = new Set<number>();
+    for (let i = 0; i < 15; i++) statuses.add((await t.call(accountCalls.uploadAvatar, { body: { Image: 'x' }, ip: '10.99.0.1' })).status);
+    expect([...statuses]).toEqual([401]);
+  });
+
   it('a NUL in a path parameter is a 400', async () => {
-    const response = await t.call(identity.unbundleAccount, { params: { id: '1\u0000' }, token: 'x' });
+    const response = await t.call(identity.unbundleAccount, { params: { id: '1\u0000' }, token: await freshToken() });
     expect(response.status).toBe(400);
   });
 });
