@@ -1,18 +1,25 @@
 /**
  * The server's own user-facing messages, one JSON catalog per locale in this
- * folder. The client sends its locale in Accept-Language, so errors reach the
- * user in the language of the page they are on.
+ * folder, joined by the §8 messages it shares with the site
+ * (contract/messages.ts). The client sends its locale in Accept-Language, so
+ * errors reach the user in the language of the page they are on.
  */
 import { readFileSync } from 'node:fs';
 import { fillFacts } from '#contract/facts.ts';
 import { interpolate } from '#contract/interpolate.ts';
+import type { SharedMessageKey } from '#contract/messages.ts';
 import { acceptedLanguages, defaultLocale, localeCodes, preferredLocale, type LocaleCode } from '#contract/locales.ts';
 
-type Catalog = typeof import('./en.json');
-export type MessageKey = keyof Catalog;
+export type MessageKey = keyof typeof import('./en.json') | SharedMessageKey;
+type Catalog = Record<MessageKey, string>;
+
+const readCatalog = (url: URL) => JSON.parse(readFileSync(url, 'utf8')) as Partial<Catalog>;
 
 const catalogs = Object.fromEntries(
-  localeCodes.map((code) => [code, JSON.parse(readFileSync(new URL(`./${code}.json`, import.meta.url), 'utf8')) as Catalog]),
+  localeCodes.map((code) => [
+    code,
+    { ...readCatalog(new URL(`../../contract/messages/${code}.json`, import.meta.url)), ...readCatalog(new URL(`./${code}.json`, import.meta.url)) } as Catalog,
+  ]),
 ) as Record<LocaleCode, Catalog>;
 
 /** One of our locales for an Accept-Language header, by the rule the site follows too. */

@@ -1,13 +1,34 @@
 import { fillFacts } from '#contract/facts.ts';
 import { placeholder } from '#contract/interpolate.ts';
 import i18next, { type TFunction } from 'i18next';
+import type { SharedMessageKey } from '#contract/messages.ts';
 import type en from '../../content/i18n/en.json';
 import { defaultLocale, type LocaleCode } from './locales.ts';
 
 type Dictionary = Record<string, string>;
 
+/**
+ * UI keys whose text is one of the §8 messages the server says too: their one
+ * text per locale is in contract/messages/, not in the UI dictionary.
+ */
+const sharedMessages = {
+  'api.tooManyRequests': 'tooFast',
+  'api.loginExpired': 'unauthorized',
+  'api.loginRequired': 'loginRequired',
+  'api.networkError': 'networkError',
+  'api.unknownError': 'unknownError',
+  'session.expired': 'loginExpired',
+  'session.userInfoFailed': 'userInfoFailed',
+  'login.codeSent': 'smsSent',
+  'account.bind.codeSent': 'smsSent',
+  'realtime.tokenExpired': 'realtimeTokenExpired',
+  'realtime.tokenFetchFailed': 'realtimeTokenFetchFailed',
+  'realtime.noToken': 'realtimeNoToken',
+  'realtime.error': 'genericError',
+} as const satisfies Record<string, SharedMessageKey>;
+
 /** A UI string's key: every dictionary has exactly the English one's keys (tests/unit/dictionaries.test.ts). */
-export type UiKey = keyof typeof en;
+export type UiKey = keyof typeof en | keyof typeof sharedMessages;
 
 /** The dotted prefixes of a key: `login.tab.sms` → `login` | `login.tab`. */
 type PrefixesOf<K extends string> = K extends `${infer Head}.${infer Rest}` ? Head | `${Head}.${PrefixesOf<Rest>}` : never;
@@ -26,20 +47,23 @@ export type KeysUnder<N extends string> = Extract<UiKey, N | `${N}.${string}`>;
 export type Strings<K extends UiKey = never> = Readonly<Record<K, string>> & { readonly [P in UiKey]?: string };
 
 const files = import.meta.glob<Dictionary>('../../content/i18n/*.json', { eager: true, import: 'default' });
+const sharedFiles = import.meta.glob<Record<SharedMessageKey, string>>('../../contract/messages/*.json', { eager: true, import: 'default' });
 
 const filledDictionaries = new Map<LocaleCode, Dictionary>();
 
 /**
- * The UI dictionary of a locale (content/i18n/<code>.json), flat dotted keys,
- * with its `{{group.fact}}` placeholders filled from content/facts.json; the
- * `{{name}}` parameters stay for the caller.
+ * The UI dictionary of a locale (content/i18n/<code>.json and the shared
+ * messages), flat dotted keys, with its `{{group.fact}}` placeholders filled
+ * from content/facts.json; the `{{name}}` parameters stay for the caller.
  */
 export function dictionaryOf(code: LocaleCode): Dictionary {
   let dictionary = filledDictionaries.get(code);
   if (!dictionary) {
     const source = files[`../../content/i18n/${code}.json`];
-    if (!source) throw new Error(`No UI dictionary for locale "${code}"`);
-    dictionary = Object.fromEntries(Object.entries(source).map(([key, text]) => [key, fillFacts(text, code)]));
+    const shared = sharedFiles[`../../contract/messages/${code}.json`];
+    if (!source || !shared) throw new Error(`No UI dictionary for locale "${code}"`);
+    const sharedEntries = Object.entries(sharedMessages).map(([key, message]) => [key, shared[message]]);
+    dictionary = Object.fromEntries([...Object.entries(source), ...sharedEntries].map(([key, text]) => [key, fillFacts(text, code)]));
     filledDictionaries.set(code, dictionary);
   }
   return dictionary;

@@ -36,6 +36,12 @@ function textsOf(locale: LocaleCode): [string, string][] {
   return [
     ...filesOf(locale).map((file): [string, string] => [file.path, prose(readableText(file))]),
     ...Object.entries(dictionarySource(locale)).map(([key, text]): [string, string] => [`content/i18n/${locale}.json ${key}`, prose(text)]),
+    ...['contract/messages', 'server/i18n'].flatMap((folder) =>
+      Object.entries(JSON.parse(readFileSync(`${folder}/${locale}.json`, 'utf8')) as Record<string, string>).map(([key, text]): [string, string] => [
+        `${folder}/${locale}.json ${key}`,
+        prose(text),
+      ]),
+    ),
   ];
 }
 
