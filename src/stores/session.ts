@@ -53,7 +53,7 @@ export const $user: ReadableAtom<UserInfo | null> = user.$store;
 // Spec §4: the 401 event means the login expired wherever it was noticed.
 onMount($authToken, () =>
   onUnauthorized(() => {
-    if ($authToken.get()) signOutHere();
+    if ($authToken.get()) void endLogin('session.expired');
   }),
 );
 
@@ -119,20 +119,43 @@ export async function refreshUser(): Promise<void> {
   updateUser(await call(identity.refreshUserInfo, { body: { Refresh: true }, token: current.AccessToken }));
 }
 
+/** Where this page sends an ended login, when the page needs one (`requireLogin`). */
+let loginPathOfPage: string | undefined;
+/** Whether this page is already on its way to login: however many paths notice the end of a login, the customer reads one message and the page navigates once. */
+let sentToLogin = false;
+
+function goToLogin(notice: string | null, loginPath = loginPathOfPage): void {
+  if (!loginPath || sentToLogin) return;
+  sentToLogin = true;
+  if (notice) leaveNotice(notice);
+  location.assign(loginUrl(loginPath));
+}
+
 /**
- * The one 401 handler of a page that needs login (spec §4): when any call is
- * answered 401, or another tab logs out, the page says 登录状态过期 and goes to
- * login, to come back here afterwards.
+ * Ends the login in this browser (revoking it on the server when asked) and
+ * goes to the login page with `notice`; a page open to everyone just shows
+ * itself logged out. The page is sent before the token is forgotten: the
+ * token's disappearance also means "another tab logged out", which sends the
+ * page without a word.
+ */
+async function endLogin(notice: string | null, { revoke = false, loginPath = loginPathOfPage } = {}): Promise<void> {
+  const current = $authToken.get();
+  if (revoke && isTokenValid(current)) await call(identity.logout, { token: current.AccessToken }).catch(() => {});
+  goToLogin(notice, loginPath);
+  signOutHere();
+}
+
+/**
+ * Makes this page one that needs login (spec §4): when any call is answered
+ * 401 the page says 登录状态过期 and goes to login, to come back here
+ * afterwards; when another tab logs out, it goes there without a word. Call it
+ * before `checkLoginState`.
  */
 export function requireLogin(loginPath: string): void {
-  const leave = () => {
-    leaveNotice('session.expired');
-    signOutHere();
-    location.assign(loginUrl(loginPath));
-  };
-  onUnauthorized(leave);
+  loginPathOfPage = loginPath;
+  onUnauthorized(() => void endLogin('session.expired'));
   $authToken.listen((current) => {
-    if (!current) location.assign(loginUrl(loginPath));
+    if (!current) goToLogin(null);
   });
 }
 
@@ -149,40 +172,37 @@ export function signOutHere(): void {
  * link), then goes to login with redirectUrl, or reloads.
  */
 export async function logout(options: { loginPath?: string } = {}): Promise<void> {
-  const current = $authToken.get();
-  signOutHere();
-  if (isTokenValid(current)) await call(identity.logout, { token: current.AccessToken }).catch(() => {});
-  if (options.loginPath) location.assign(loginUrl(options.loginPath));
-  else location.reload();
+  await endLogin(null, { revoke: true, loginPath: options.loginPath });
+  if (!options.loginPath) location.reload();
 }
 
 /**
  * Spec §4 on page load. Missing token: clear the user. Expired: clear, and
  * when this page needs login, say 登录状态过期 and go to login. Valid: fetch the
- * user info (cached) and store it, or log out with 获取用户信息失败，请重新登录!
+ * user info (cached) and store it. A token the server refuses is an expired
+ * login, ended once like any 401; any other refusal logs out with
+ * 获取用户信息失败，请重新登录!
  */
-export async function checkLoginState(options: { loginPath?: string } = {}): Promise<UserInfo | null> {
+export async function checkLoginState(): Promise<UserInfo | null> {
   const current = $authToken.get();
   if (!current) {
     if ($user.get()) user.save(null);
-  } else if (!isTokenValid(current)) {
-    signOutHere();
-  } else {
-    const result = await $userInfo.fetch();
-    if ('data' in result) {
-      user.save(result.data);
-      return result.data;
-    }
-    // Only an answer from the server ends the login. A request cut off (offline, or the
-    // page unloading mid-answer) keeps the stored user: it is not a failed login.
-    if (result.error instanceof ApiFailure && (result.error.kind === 'network' || result.error.kind === 'unknown')) return $user.get();
-    leaveNotice('session.userInfoFailed');
-    await logout(options);
+    goToLogin(null);
     return null;
   }
-  if (options.loginPath) {
-    if (current) leaveNotice('session.expired');
-    location.assign(loginUrl(options.loginPath));
+  if (!isTokenValid(current)) {
+    await endLogin('session.expired');
+    return null;
   }
+  const result = await $userInfo.fetch();
+  if ('data' in result) {
+    user.save(result.data);
+    return result.data;
+  }
+  // Only an answer from the server ends the login. A request cut off (offline, or the
+  // page unloading mid-answer) keeps the stored user: it is not a failed login.
+  const kind = result.error instanceof ApiFailure ? result.error.kind : 'unknown';
+  if (kind === 'network' || kind === 'unknown') return $user.get();
+  await endLogin(kind === 'unauthorized' ? 'session.expired' : 'session.userInfoFailed', { revoke: kind !== 'unauthorized' });
   return null;
 }

@@ -1,6 +1,7 @@
 /** Registering by SMS in the real browser against the real server: the browser's WebCrypto talks to the server's node:crypto. */
 import { expect, test, type Page } from '@playwright/test';
-import { signInAsDemo } from './session.ts';
+import { identity } from '#contract/identity.ts';
+import { signInAsDemo, signInFresh } from './session.ts';
 
 let phoneSeq = 0;
 const newPhone = () => `1370${String(process.pid % 1000).padStart(3, '0')}${String(++phoneSeq).padStart(4, '0')}`;
@@ -64,6 +65,32 @@ test('an expired login on an account page says so and goes to login, then back',
   await expect(page).toHaveURL(/\/en\/account\/login\?redirectUrl=%2Fen%2Faccount%2Fcenter%2Fwallet$/);
   await expect(page.getByRole('alert')).toHaveText('Login expired.');
   expect(await page.evaluate(() => localStorage.getItem('beacon.user'))).toBeNull();
+});
+
+// Issue 29, point 4: the page's 401 handler and its login check both see the refusal; before,
+// the customer read one of two messages at random and the page navigated once or twice.
+test('a stored login the server refuses says 登录状态过期 once and goes to login once, every time', async ({ page }) => {
+  const { auth } = await signInFresh(page);
+  await page.goto('/en/faq');
+  const stored = await page.evaluate(() => [localStorage.getItem('beacon.auth')!, localStorage.getItem('beacon.user')!] as const);
+  // Signed out elsewhere: the token in this browser is still within its time, but the server refuses it.
+  const loggedOut = await page.request.post(`/api${identity.logout.path}`, { headers: { authorization: `Bearer ${auth.AccessToken}` }, data: {} });
+  expect(loggedOut.ok()).toBe(true);
+  const toLogin: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame() && new URL(frame.url()).pathname === '/en/account/login') toLogin.push(frame.url());
+  });
+  for (let run = 0; run < 5; run++) {
+    await page.evaluate(([token, user]) => {
+      localStorage.setItem('beacon.auth', token);
+      localStorage.setItem('beacon.user', user);
+    }, stored);
+    toLogin.length = 0;
+    await page.goto('/en/account/center/wallet', { waitUntil: 'commit' });
+    await expect(page).toHaveURL(/\/en\/account\/login\?redirectUrl=%2Fen%2Faccount%2Fcenter%2Fwallet$/);
+    await expect(page.getByRole('alert')).toHaveText('Login expired.');
+    expect(toLogin).toHaveLength(1);
+  }
 });
 
 test('the form checks the agreement, the phone and the code first, in the page language', async ({ page }) => {

@@ -182,7 +182,8 @@ describe('login state on page load (spec §4)', () => {
 
   it('sends a page that needs login to the login page without a message when there was no login', async () => {
     const { session } = await loadSession();
-    await session.checkLoginState({ loginPath: '/en/account/login' });
+    session.requireLogin('/en/account/login');
+    await session.checkLoginState();
     expect(page.notice()).toBeNull();
     expect(page.location.assign).toHaveBeenCalledWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
   });
@@ -202,7 +203,8 @@ describe('login state on page load (spec §4)', () => {
   it('says 登录状态过期 and goes to login when a page that needs login finds it expired', async () => {
     page.loggedIn(expiredToken());
     const { session } = await loadSession();
-    await session.checkLoginState({ loginPath: '/en/account/login' });
+    session.requireLogin('/en/account/login');
+    await session.checkLoginState();
     expect(page.notice()).toBe('session.expired');
     expect(page.location.assign).toHaveBeenCalledWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
     expect(session.$isLoggedIn.get()).toBe(false);
@@ -214,7 +216,8 @@ describe('login state on page load (spec §4)', () => {
     const fresh = { ...user, NickName: 'Renamed' };
     api.call.mockResolvedValue(fresh);
     const { session, identity } = await loadSession();
-    expect(await session.checkLoginState({ loginPath: '/en/account/login' })).toEqual(fresh);
+    session.requireLogin('/en/account/login');
+    expect(await session.checkLoginState()).toEqual(fresh);
     expect(api.call).toHaveBeenCalledWith(identity.refreshUserInfo, { body: { Refresh: true }, token: token.AccessToken });
     expect(session.$user.get()).toEqual(fresh);
     expect(page.stored(storageKeys.user)).toEqual(fresh);
@@ -228,17 +231,42 @@ describe('login state on page load (spec §4)', () => {
       if (route === identity.refreshUserInfo) throw new ApiFailure('server', { code: 404, serverMessage: 'No such user' });
       return null;
     });
-    expect(await session.checkLoginState({ loginPath: '/en/account/login' })).toBeNull();
+    session.requireLogin('/en/account/login');
+    expect(await session.checkLoginState()).toBeNull();
     expect(page.notice()).toBe('session.userInfoFailed');
     expect(page.stored(storageKeys.auth)).toBeNull();
     expect(page.location.assign).toHaveBeenCalledWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
+  });
+
+  // Issue 29, point 4: the page's 401 handler, the mounted store's and the failed user-info
+  // check all see the same refusal; the customer must read one message and be sent once.
+  it.each([
+    ['the page asked for login before an island mounted the stores', false],
+    ['an island mounted the stores before the page asked for login', true],
+  ])('ends a login the server refuses once, saying 登录状态过期: %s', async (_, mountedFirst) => {
+    page.loggedIn(validToken());
+    const { session, ApiFailure } = await loadSession();
+    // As the real client does: every 401 answer raises the 401 event, then fails the call.
+    api.call.mockImplementation(async () => {
+      for (const listener of [...api.unauthorized]) listener();
+      throw new ApiFailure('unauthorized');
+    });
+    if (mountedFirst) session.$isLoggedIn.subscribe(() => {});
+    session.requireLogin('/en/account/login');
+    if (!mountedFirst) session.$isLoggedIn.subscribe(() => {});
+    // The layout and the header's badge both check the login as the page loads.
+    expect(await Promise.all([session.checkLoginState(), session.checkLoginState()])).toEqual([null, null]);
+    expect(page.notice()).toBe('session.expired');
+    expect(page.location.assign).toHaveBeenCalledExactlyOnceWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
+    expect(page.stored(storageKeys.auth)).toBeNull();
   });
 
   it('keeps the login when the user info could not be reached (offline)', async () => {
     page.loggedIn(validToken());
     const { session, ApiFailure } = await loadSession();
     api.call.mockRejectedValue(new ApiFailure('network'));
-    expect(await session.checkLoginState({ loginPath: '/en/account/login' })).toEqual(user);
+    session.requireLogin('/en/account/login');
+    expect(await session.checkLoginState()).toEqual(user);
     expect(session.$isLoggedIn.get()).toBe(true);
     expect(page.location.assign).not.toHaveBeenCalled();
   });
