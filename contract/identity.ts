@@ -9,14 +9,14 @@ export const phonePattern = /^\+?[0-9]{6,15}$/;
 export const codePattern = new RegExp(`^[0-9]{${facts.verification.codeLength}}$`);
 export const passwordRules = { min: facts.account.passwordMinLength, max: facts.account.passwordMaxLength } as const;
 
-/** The code's length and resend wait are facts the pages state too (content/facts.json). */
+/** The code's length, validity and resend wait are facts the pages and messages state too (content/facts.json). */
 export const verification = {
   codeLength: facts.verification.codeLength,
-  validMs: 5 * 60_000,
+  validMs: periodMs(facts.verification.codeValidity),
   resendAfterMs: periodMs(facts.verification.resendAfter),
   maxTries: 5,
-  dailyPerTarget: 10,
-  dailyPerIp: 50,
+  /** Codes a phone number or e-mail address is sent in a day (the per-address cap is a setting: CODES_PER_ADDRESS_PER_DAY). */
+  dailyPerTarget: facts.verification.codesPerDay,
 } as const;
 
 export const Phone = text(z.trim(), z.regex(phonePattern));

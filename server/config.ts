@@ -62,6 +62,12 @@ const schema = z
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
     /** Login attempts per minute and client address; code sends get a quarter of it. */
     IDENTITY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(4).default(20),
+    /**
+     * Codes (SMS and e-mail) sent in a day for one client address. Many customers of a mobile
+     * carrier share one address (carrier-grade NAT), so this is a backstop sized for that; the
+     * main guard is the cap per phone number or e-mail address (facts: verification.codesPerDay).
+     */
+    CODES_PER_ADDRESS_PER_DAY: z.coerce.number().int().positive().default(1000),
     /** Where `/basic/customer/service` sends a logged-in user (a signed user reference is appended). */
     CUSTOMER_SERVICE_URL: z.string().min(1).default('/contact'),
     /** The external store's address; its OAuth verifier is at /oauth/verifier under it. Unset outside production: the development store at /api/dev/store. */

@@ -58,6 +58,7 @@ export default fp(
       const known = error instanceof ApiError ? error : fromFastify(error);
       if (!known) request.log.error({ err: error }, 'request failed');
       const { code, messageKey, messageParams } = known ?? { code: ErrorCode.ServerError, messageKey: 'serverError' as const, messageParams: {} };
+      if (known?.retryAfterMs !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(known.retryAfterMs / 1000))));
       return reply.code(httpStatusOf(code)).send({ code, message: message(request.locale, messageKey, messageParams), data: null });
     });
     app.setNotFoundHandler(async () => {

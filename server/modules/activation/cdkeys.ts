@@ -114,12 +114,16 @@ export async function forgetOldFailures(db: Database): Promise<void> {
 
 /** Refuses to check another key while the account or the address has had `cdkeyMaxFailures` wrong ones within the lockout. */
 async function refuseIfLocked(db: Database, userId: number, ip: string): Promise<void> {
-  const since = new Date(Date.now() - cdkeyLockoutMs);
-  const [{ failures }] = await db
-    .select({ failures: count() })
+  const now = Date.now();
+  const recent = await db
+    .select({ at: cdkeyFailures.at })
     .from(cdkeyFailures)
-    .where(and(gt(cdkeyFailures.at, since), or(eq(cdkeyFailures.userId, userId), eq(cdkeyFailures.ip, ip))));
-  if (failures >= cdkeyMaxFailures) throw new ApiError(ErrorCode.CdkeyLocked, 'cdkeyLocked');
+    .where(and(gt(cdkeyFailures.at, new Date(now - cdkeyLockoutMs)), or(eq(cdkeyFailures.userId, userId), eq(cdkeyFailures.ip, ip))))
+    .orderBy(desc(cdkeyFailures.at))
+    .limit(cdkeyMaxFailures);
+  // Locked until the oldest of the last `cdkeyMaxFailures` wrong keys leaves the lockout.
+  if (recent.length >= cdkeyMaxFailures)
+    throw new ApiError(ErrorCode.CdkeyLocked, 'cdkeyLocked', {}, { retryAfterMs: recent.at(-1)!.at.getTime() + cdkeyLockoutMs - now });
 }
 
 /** Makes a key's grant inside the redemption's transaction; answers the order it made, if any. */

@@ -1,17 +1,18 @@
 /**
  * One-time codes sent by SMS or e-mail (spec §7): 6 digits, valid 5 minutes,
- * one send per target a minute, daily caps per target and per client address,
+ * one send per target a minute, daily caps per target and per client address
+ * (each refusal says which, and when to ask again),
  * and 5 wrong tries burn the code. Every send is a row, which is what the
  * limits count; an advisory lock per target keeps two racing sends honest.
  */
 import { createHmac, randomInt } from 'node:crypto';
-import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, min, sql } from 'drizzle-orm';
 import { ErrorCode } from '#contract/errors.ts';
 import { verification } from '#contract/identity.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database, Transaction } from '../../db/database.ts';
 import { verificationCodes } from '../../db/schema.ts';
-import { ApiError, tooManyRequests } from '../../http/api-error.ts';
+import { ApiError, limitReached } from '../../http/api-error.ts';
 import { message } from '../../i18n/messages.ts';
 
 type Channel = 'sms' | 'email';
@@ -39,7 +40,7 @@ function hashCode(secret: Buffer, target: string, code: string): string {
   return createHmac('sha256', secret).update(`${target}:${code}`).digest('hex');
 }
 
-/** Stores a new code for `target` and returns it, or throws 429 when a limit is reached. */
+/** Stores a new code for `target` and returns it, or throws 429 saying which limit was reached. */
 export async function issueCode(
   db: Database,
   secret: Buffer,
@@ -47,6 +48,7 @@ export async function issueCode(
   target: string,
   purpose: CodePurpose,
   ip: string,
+  perAddressPerDay: number,
   now = new Date(),
 ): Promise<{ id: number; code: string }> {
   return db.transaction(async (tx) => {
@@ -58,16 +60,22 @@ export async function issueCode(
       .where(and(eq(verificationCodes.channel, channel), eq(verificationCodes.target, target), eq(verificationCodes.purpose, purpose)))
       .orderBy(desc(verificationCodes.createdAt))
       .limit(1);
-    if (latest && now.getTime() - latest.createdAt.getTime() < verification.resendAfterMs) throw tooManyRequests();
-    const [{ sent }] = await tx
-      .select({ sent: count() })
+    const waited = latest ? now.getTime() - latest.createdAt.getTime() : Infinity;
+    if (waited < verification.resendAfterMs)
+      throw limitReached(channel === 'sms' ? 'codeResendWaitSms' : 'codeResendWaitEmail', verification.resendAfterMs - waited);
+    // A day's cap frees a send when the oldest of the day's sends turns a day old.
+    const [toTarget] = await tx
+      .select({ sent: count(), oldest: min(verificationCodes.createdAt) })
       .from(verificationCodes)
       .where(and(eq(verificationCodes.channel, channel), eq(verificationCodes.target, target), gt(verificationCodes.createdAt, since)));
-    const [{ fromIp }] = await tx
-      .select({ fromIp: count() })
+    if (toTarget.sent >= verification.dailyPerTarget) {
+      throw limitReached(channel === 'sms' ? 'codeDailyLimitSms' : 'codeDailyLimitEmail', toTarget.oldest!.getTime() + day - now.getTime());
+    }
+    const [fromAddress] = await tx
+      .select({ sent: count(), oldest: min(verificationCodes.createdAt) })
       .from(verificationCodes)
       .where(and(eq(verificationCodes.ip, ip), gt(verificationCodes.createdAt, since)));
-    if (sent >= verification.dailyPerTarget || fromIp >= verification.dailyPerIp) throw tooManyRequests();
+    if (fromAddress.sent >= perAddressPerDay) throw limitReached('codeDailyLimitNetwork', fromAddress.oldest!.getTime() + day - now.getTime());
 
     const code = String(randomInt(0, 10 ** verification.codeLength)).padStart(verification.codeLength, '0');
     // Only the newest code of a target and purpose is valid.
@@ -98,7 +106,7 @@ export async function withdrawCode(db: Database, id: number): Promise<void> {
 
 /** Sends a new code to `target` by SMS or e-mail, and says so in the user's language (the answer of a code-sending call). */
 export async function sendCode(app: FastifyInstance, channel: Channel, target: string, purpose: CodePurpose, request: FastifyRequest) {
-  const { id, code } = await issueCode(app.db, app.keys.secret, channel, target, purpose, request.ip);
+  const { id, code } = await issueCode(app.db, app.keys.secret, channel, target, purpose, request.ip, app.config.CODES_PER_ADDRESS_PER_DAY);
   const text = message(request.locale, channel === 'sms' ? 'smsText' : 'emailText', { code });
   try {
     await app[channel].send({ to: target, text, subject: channel === 'email' ? message(request.locale, 'emailSubject') : undefined });

@@ -4,7 +4,7 @@
  * `verification.emailLinkValidity`. Sending is limited like codes are: one link
  * a minute to an address, and a daily cap per account.
  */
-import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, min, sql } from 'drizzle-orm';
 import { ErrorCode } from '#contract/errors.ts';
 import { facts, periodMs } from '#contract/facts.ts';
 import { verification } from '#contract/identity.ts';
@@ -12,12 +12,13 @@ import { hashOpaqueToken as hashOf, newOpaqueToken } from '../../crypto/opaque-t
 import type { Database } from '../../db/database.ts';
 import { emailConfirmations, users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { ApiError, tooManyRequests } from '../../http/api-error.ts';
+import { ApiError, limitReached } from '../../http/api-error.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
 
 const validMs = periodMs(facts.verification.emailLinkValidity);
+const day = 24 * 3600_000;
 
-/** A new link's token for `email`; throws 429 when the account asked too often. */
+/** A new link's token for `email`; throws 429, saying which limit and when to ask again, when the account asked too often. */
 export async function createEmailLink(db: Database, userId: number, email: string, now = new Date()): Promise<string> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`email-link:${userId}`}))`);
@@ -27,12 +28,13 @@ export async function createEmailLink(db: Database, userId: number, email: strin
       .where(and(eq(emailConfirmations.userId, userId), eq(emailConfirmations.email, email)))
       .orderBy(desc(emailConfirmations.createdAt))
       .limit(1);
-    if (latest && now.getTime() - latest.createdAt.getTime() < verification.resendAfterMs) throw tooManyRequests();
-    const [{ sent }] = await tx
-      .select({ sent: count() })
+    const waited = latest ? now.getTime() - latest.createdAt.getTime() : Infinity;
+    if (waited < verification.resendAfterMs) throw limitReached('linkResendWait', verification.resendAfterMs - waited);
+    const [today] = await tx
+      .select({ sent: count(), oldest: min(emailConfirmations.createdAt) })
       .from(emailConfirmations)
-      .where(and(eq(emailConfirmations.userId, userId), gt(emailConfirmations.createdAt, new Date(now.getTime() - 24 * 3600_000))));
-    if (sent >= verification.dailyPerTarget) throw tooManyRequests();
+      .where(and(eq(emailConfirmations.userId, userId), gt(emailConfirmations.createdAt, new Date(now.getTime() - day))));
+    if (today.sent >= verification.dailyPerTarget) throw limitReached('linkDailyLimit', today.oldest!.getTime() + day - now.getTime());
     const token = newOpaqueToken(24);
     await tx.insert(emailConfirmations).values({ userId, email, tokenHash: hashOf(token), expiresAt: new Date(now.getTime() + validMs), createdAt: now });
     return token;

@@ -71,8 +71,9 @@ async function spend(tx: Transaction, userId: number, kind: 'review' | 'vote'): 
     .orderBy(asc(evaluationWrites.at));
   const limit = kind === 'review' ? pluginRules.reviewWritesPerHour : pluginRules.voteWritesPerHour;
   if (recent.length >= limit) {
-    const minutes = Math.max(1, Math.ceil((recent[0].at.getTime() + hourMs - now) / 60_000));
-    throw new ApiError(ErrorCode.TooManyRequests, kind === 'review' ? 'reviewWriteLimit' : 'voteWriteLimit', { minutes: String(minutes) });
+    const retryAfterMs = recent[0].at.getTime() + hourMs - now;
+    const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
+    throw new ApiError(ErrorCode.TooManyRequests, kind === 'review' ? 'reviewWriteLimit' : 'voteWriteLimit', { minutes: String(minutes) }, { retryAfterMs });
   }
   await tx.insert(evaluationWrites).values({ userId, kind });
 }

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activationCalls, cdkeyMaxFailures } from '#contract/activation.ts';
+import { activationCalls, cdkeyLockoutMs, cdkeyMaxFailures } from '#contract/activation.ts';
 import { cdkeyAlphabet, cdkeyShape, checkCharacter, formatCdkey } from '#contract/cdkey-format.ts';
 import { commerceCalls } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
@@ -117,6 +117,9 @@ describe('redeeming', () => {
     const locked = await redeem(guesser.token, good);
     expect(locked.body.code).toBe(ErrorCode.CdkeyLocked);
     expect(locked.status).toBe(429);
+    // Locked until the first wrong key leaves the lockout, which began a moment ago.
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(cdkeyLockoutMs / 1000 - 60);
+    expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(cdkeyLockoutMs / 1000);
     // Another account from an address that guessed is locked too; the same account elsewhere as well.
     const other = await newUser();
     for (let i = 0; i < cdkeyMaxFailures; i++) await redeem(other.token, madeUp(), '10.77.0.1');

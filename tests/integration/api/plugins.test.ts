@@ -188,6 +188,8 @@ describe('write limits', () => {
     const refused = await save(writer.token, screenshots, 5);
     expect(refused.status).toBe(429);
     expect(refused.body.message).toBe(`You can write, edit or delete reviews ${pluginRules.reviewWritesPerHour} times an hour. Please try again in 60 min.`);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(3600);
     const inJapanese = await t.call(pluginCalls.remove, { token: writer.token, params: { slug: screenshots }, locale: 'ja' });
     expect(inJapanese.status).toBe(429);
     expect(inJapanese.body.message).toMatch(/60/);
