@@ -15,12 +15,26 @@ export const hubTiming = {
   timeoutMs: 30_000,
   /** A connection must finish its handshake this soon after its transport connects. */
   handshakeTimeoutMs: 15_000,
-  /** A negotiated connection that no transport takes up, or a long-polling one that stops polling, is dropped after this long. */
+  /**
+   * A negotiated connection that no transport takes up, a long-polling one that stops polling, or one with
+   * stateful reconnect whose WebSocket dropped and no new one came for it, is dropped after this long.
+   */
   disconnectMs: 15_000,
   /** A long poll with nothing to deliver is answered empty after this long (the client gives up at 100 s). */
   longPollMs: 90_000,
   /** The client's automatic reconnects, then it stops. */
   reconnectDelaysMs: [0, 2_000, 10_000, 30_000],
+} as const;
+
+/**
+ * Stateful reconnect (spec §9), over WebSockets only: when the socket drops, the client opens a new one for the
+ * same connection and each side replays what the other has not yet acknowledged.
+ */
+export const statefulReconnect = {
+  /** Sent messages are kept until acknowledged; once they take more than this many bytes, further ones wait for acks. */
+  bufferBytes: 100_000,
+  /** A received message is acknowledged this long after it came, together with any that came meanwhile (the official client's delay is this same fixed second). */
+  ackDelayMs: 1_000,
 } as const;
 
 /** The close error of a connection whose hub token is missing, invalid or expired (spec §8). */

@@ -17,7 +17,8 @@ import {
 import { pushOf, type Backplane, type BackplaneMessage, type Pusher } from './backplane.ts';
 import { HubConnection, type Transport } from './connection.ts';
 import { LongPollingTransport } from './long-polling.ts';
-import { frame, frames, handshakeError, InvalidDataError, MessageType, parseMessage, type ClientMessage } from './protocol.ts';
+import { MessageBuffer } from './message-buffer.ts';
+import { frame, frames, InvalidDataError, MessageReader, MessageType, parseMessage, readHandshake, type ClientMessage } from './protocol.ts';
 
 export interface HubTiming {
   keepAliveMs: number;
@@ -53,6 +54,8 @@ export interface HubOptions {
   timing: HubTiming;
   /** How long a hub token lives: an ended session's tokens are refused for that long. */
   tokenLifetimeMs: number;
+  /** Stateful reconnect: how many bytes of unacknowledged messages a connection keeps before sending waits, and how soon arrivals are acknowledged. */
+  statefulReconnect: { bufferBytes: number; ackDelayMs: number };
   /** Made by the hub's caller around `deliver`, so pushes can travel between instances. */
   backplane: (deliver: (message: BackplaneMessage) => void) => Promise<Backplane>;
   log: FastifyBaseLogger;
@@ -126,15 +129,18 @@ export class Hub implements Pusher {
     return count;
   }
 
-  /** The negotiate answer (version 0 or 1) for a new connection. */
-  negotiate(requestedVersion: number): object {
+  /** The negotiate answer (version 0 or 1) for a new connection, agreeing to stateful reconnect when the client asks for it. */
+  negotiate(requestedVersion: number, statefulReconnect: boolean): object {
     const id = newId();
     const version = requestedVersion >= 1 ? 1 : 0;
     // Version 0 clients use the connection id as the token.
     const connection = new HubConnection(id, version === 1 ? newId() : id, Date.now());
+    connection.statefulReconnect = statefulReconnect;
     this.connections.set(connection.token, connection);
-    if (version === 0) return { connectionId: id, availableTransports };
-    return { connectionId: id, connectionToken: connection.token, negotiateVersion: 1, availableTransports };
+    // Only when asked: a client that did not ask refuses a server that offers it.
+    const offer = statefulReconnect ? { useStatefulReconnect: true } : {};
+    if (version === 0) return { connectionId: id, availableTransports, ...offer };
+    return { connectionId: id, connectionToken: connection.token, negotiateVersion: 1, availableTransports, ...offer };
   }
 
   /** A WebSocket client that skipped negotiation: its connection is made as it arrives. */
@@ -154,22 +160,68 @@ export class Hub implements Pusher {
     connection.transport = transport;
     connection.connectedAt = connection.lastReceivedAt = Date.now();
     connection.anonymous = !hubToken;
-    const identity = this.options.authenticate(hubToken);
-    if (identity && !(identity.sessionId && this.endedSessions.has(identity.sessionId))) {
+    // As in .NET and the official client, stateful reconnect is for WebSockets only.
+    if (transport.kind !== 'WebSockets') connection.statefulReconnect = false;
+    const identity = this.identify(hubToken);
+    if (identity) {
       connection.userId = identity.userId;
       connection.sessionId = identity.sessionId;
     }
   }
 
+  /**
+   * Whether a new WebSocket may take over a connection with stateful reconnect: its hub token must
+   * name the connection's user (a listener's brings none again), from a session still going.
+   */
+  mayReattach(connection: HubConnection, hubToken: string | null): boolean {
+    if (connection.anonymous) return !hubToken;
+    return this.identify(hubToken)?.userId === connection.userId;
+  }
+
+  /**
+   * A new WebSocket for a connection with stateful reconnect replaces its socket (gone, or going):
+   * the replay of what the client has not acknowledged follows at once.
+   */
+  reattach(connection: HubConnection, transport: Transport): void {
+    const previous = connection.transport;
+    connection.transport = transport;
+    connection.droppedAt = null;
+    connection.reader = new MessageReader();
+    connection.lastReceivedAt = Date.now();
+    previous?.close();
+    connection.buffer!.resend();
+  }
+
+  /**
+   * A connection's WebSocket closed. One that dropped without a close frame leaves a connection
+   * with stateful reconnect waiting for the client's next socket (for `disconnectMs`); any other
+   * close ends the connection. A socket that a newer one replaced closes without consequence.
+   */
+  socketClosed(connection: HubConnection, transport: Transport, abrupt: boolean): void {
+    if (connection.transport !== transport) return;
+    if (abrupt && connection.buffer && !connection.ended) {
+      connection.transport = null;
+      connection.droppedAt = Date.now();
+      return;
+    }
+    this.disconnected(connection);
+  }
+
   /** Text from the client: the handshake first, then hub messages. */
-  receive(connection: HubConnection, text: string): void {
+  receive(connection: HubConnection, chunk: string): void {
     if (connection.ended) return;
     connection.lastReceivedAt = Date.now();
     try {
-      for (const message of connection.reader.read(text)) {
+      for (const text of connection.reader.read(chunk)) {
         if (connection.ended) return;
-        if (connection.handshaken) this.dispatch(connection, parseMessage(message));
-        else this.handshake(connection, message);
+        if (!connection.handshaken) {
+          this.handshake(connection, text);
+          continue;
+        }
+        const message = parseMessage(text);
+        // With stateful reconnect, a replayed duplicate (or anything before the client's Sequence on a new socket) is skipped.
+        if (message && connection.buffer && !connection.buffer.accepts(message.type)) continue;
+        this.dispatch(connection, message);
       }
     } catch (error) {
       if (!(error instanceof InvalidDataError)) throw error;
@@ -212,11 +264,17 @@ export class Hub implements Pusher {
     const invocation = frame({ type: MessageType.Invocation, target: push.target, arguments: push.arguments });
     const now = Date.now();
     if (push.userId === undefined) {
-      for (const set of this.users.values()) for (const connection of set) connection.write(invocation, now);
-      for (const connection of this.listeners) connection.write(invocation, now);
+      for (const set of this.users.values()) for (const connection of set) connection.send(invocation, now);
+      for (const connection of this.listeners) connection.send(invocation, now);
     } else {
-      for (const connection of this.users.get(push.userId) ?? []) connection.write(invocation, now);
+      for (const connection of this.users.get(push.userId) ?? []) connection.send(invocation, now);
     }
+  }
+
+  /** Who a hub token names, unless its session has ended. */
+  private identify(hubToken: string | null): HubIdentity | null {
+    const identity = this.options.authenticate(hubToken);
+    return identity && !(identity.sessionId && this.endedSessions.has(identity.sessionId)) ? identity : null;
   }
 
   private endSessionsHere(sessionIds: string[]): void {
@@ -230,13 +288,18 @@ export class Hub implements Pusher {
   }
 
   private handshake(connection: HubConnection, text: string): void {
-    const error = handshakeError(text);
-    if (error) {
-      connection.write(frame({ error }));
+    const request = readHandshake(text);
+    if ('error' in request) {
+      connection.write(frame({ error: request.error }));
       this.end(connection);
       return;
     }
     connection.handshaken = true;
+    // Negotiated, on a WebSocket, and the client speaks the version with Ack and Sequence (with version 1 it has no buffer of its own).
+    if (connection.statefulReconnect && request.version === 2) {
+      const { bufferBytes, ackDelayMs } = this.options.statefulReconnect;
+      connection.buffer = new MessageBuffer({ limitBytes: bufferBytes, ackDelayMs, transmit: (frames) => connection.write(frames) });
+    }
     connection.write(frames.handshakeOk);
     if (connection.userId === null) {
       if (connection.anonymous) {
@@ -269,6 +332,14 @@ export class Hub implements Pusher {
       case MessageType.Close:
         this.disconnected(connection);
         return;
+      case MessageType.Ack:
+        connection.buffer?.acknowledged(message.sequenceId);
+        return;
+      case MessageType.Sequence: {
+        const error = connection.buffer?.sequence(message.sequenceId);
+        if (error) this.end(connection, { error: `Connection closed with an error. InvalidOperationException: ${error}` });
+        return;
+      }
       // Pings only keep the connection alive (any message does). Nothing streams and the server
       // never asks clients for results, so stream items, cancellations and completions have
       // nothing to act on; unknown types (null) are ignored, as the protocol asks.
@@ -298,7 +369,7 @@ export class Hub implements Pusher {
   /** Answers an invocation that asked for an answer (one without an id is fire-and-forget). */
   private complete(connection: HubConnection, invocationId: string | undefined, outcome: { result?: unknown; error?: string }): void {
     if (invocationId === undefined) return;
-    connection.write(frame({ type: MessageType.Completion, invocationId, ...outcome }));
+    connection.send(frame({ type: MessageType.Completion, invocationId, ...outcome }));
   }
 
   /**
@@ -310,6 +381,7 @@ export class Hub implements Pusher {
     if (connection.ended) return;
     if (close && connection.handshaken) connection.write(frame({ type: MessageType.Close, ...close }));
     connection.ended = true;
+    connection.buffer?.dispose();
     this.listeners.delete(connection);
     if (connection.userId !== null) {
       const set = this.users.get(connection.userId);
@@ -326,7 +398,8 @@ export class Hub implements Pusher {
     for (const connection of this.connections.values()) {
       const { transport } = connection;
       if (!transport) {
-        if (now - connection.createdAt > disconnectMs) this.connections.delete(connection.token);
+        // No transport took it up, or its socket dropped (stateful reconnect) and no new one came.
+        if (now - (connection.droppedAt ?? connection.createdAt) > disconnectMs) this.disconnected(connection);
       } else if (transport instanceof LongPollingTransport) {
         // Polls are the keep-alive here (the client neither pings nor times out): no poll for a while means gone.
         if (transport.idleFor(now) > disconnectMs) this.disconnected(connection);

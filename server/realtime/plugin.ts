@@ -10,7 +10,7 @@
 import websocket from '@fastify/websocket';
 import fp from 'fastify-plugin';
 import { lifetimes } from '#contract/identity.ts';
-import { hubPath, hubTiming } from '#contract/realtime.ts';
+import { hubPath, hubTiming, statefulReconnect } from '#contract/realtime.ts';
 import { verifyToken } from '../crypto/signed.ts';
 import { localBackplane, redisBackplane } from './backplane.ts';
 import { Hub } from './hub.ts';
@@ -41,6 +41,7 @@ export default fp(
         disconnectMs: hubTiming.disconnectMs,
       },
       tokenLifetimeMs: lifetimes.hubTokenMs,
+      statefulReconnect,
       backplane: async (deliver) => (redis ? redisBackplane(redis, deliver, app.log) : localBackplane(deliver)),
       log: app.log,
     });

@@ -18,7 +18,24 @@ export const MessageType = {
   CancelInvocation: 5,
   Ping: 6,
   Close: 7,
+  /** Stateful reconnect: every counted message up to `sequenceId` has arrived. */
+  Ack: 8,
+  /** Stateful reconnect, first after a new socket: the next counted message is number `sequenceId`. */
+  Sequence: 9,
 } as const;
+
+/**
+ * The messages stateful reconnect numbers (from 1, each direction on its own), keeps until
+ * acknowledged and replays; pings, closes, acks and sequences are not counted.
+ */
+const countedTypes = new Set<number>([
+  MessageType.Invocation,
+  MessageType.StreamItem,
+  MessageType.Completion,
+  MessageType.StreamInvocation,
+  MessageType.CancelInvocation,
+]);
+export const isCounted = (type: number): boolean => countedTypes.has(type);
 
 export class InvalidDataError extends Error {}
 
@@ -44,19 +61,23 @@ export const frames = {
 
 const Handshake = z.object({ protocol: z.string(), version: z.number() });
 
-/** The handshake request's error, or null when it asks for JSON version 1 — the only one offered. */
-export function handshakeError(text: string): string | null {
+/**
+ * The handshake request: the JSON protocol version it asks for, or why it is refused. Version 2
+ * is version 1 plus the Ack and Sequence messages, which a client asks for only once negotiate
+ * agreed to stateful reconnect.
+ */
+export function readHandshake(text: string): { version: 1 | 2 } | { error: string } {
   let parsed;
   try {
     parsed = Handshake.safeParse(JSON.parse(text));
   } catch {
-    return 'Handshake request is not valid JSON.';
+    return { error: 'Handshake request is not valid JSON.' };
   }
-  if (!parsed.success) return 'Handshake request is missing the protocol or the version.';
+  if (!parsed.success) return { error: 'Handshake request is missing the protocol or the version.' };
   const { protocol, version } = parsed.data;
-  if (protocol !== 'json') return `The protocol '${protocol}' is not supported.`;
-  if (version !== 1) return `The server does not support version ${version} of the 'json' protocol.`;
-  return null;
+  if (protocol !== 'json') return { error: `The protocol '${protocol}' is not supported.` };
+  if (version !== 1 && version !== 2) return { error: `The server does not support version ${version} of the 'json' protocol.` };
+  return { version };
 }
 
 // An invocation id, when present, is a non-empty string (the client never sends null or "").
@@ -71,6 +92,8 @@ const ClientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal(MessageType.CancelInvocation), invocationId }),
   z.object({ type: z.literal(MessageType.Ping) }),
   z.object({ type: z.literal(MessageType.Close), error: z.string().optional(), allowReconnect: z.boolean().optional() }),
+  z.object({ type: z.literal(MessageType.Ack), sequenceId: z.number().int() }),
+  z.object({ type: z.literal(MessageType.Sequence), sequenceId: z.number().int() }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 

@@ -18,6 +18,7 @@ interface HubQuery {
   id?: string;
   access_token?: string;
   negotiateVersion?: string;
+  useStatefulReconnect?: string;
 }
 
 /** The hub token: the access_token query (browsers' WebSockets and every EventSource) or the bearer header. */
@@ -60,8 +61,8 @@ export async function hubRoutes(api: FastifyInstance): Promise<void> {
     routes.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
     routes.post<{ Querystring: HubQuery }>(`${hubPath}/negotiate`, async (request, reply) => {
-      // Never offers stateful reconnect: this hub does not implement it.
-      return reply.send(hub.negotiate(Number(request.query.negotiateVersion) || 0));
+      const { negotiateVersion, useStatefulReconnect } = request.query;
+      return reply.send(hub.negotiate(Number(negotiateVersion) || 0, useStatefulReconnect?.toLowerCase() === 'true'));
     });
 
     routes.route<{ Querystring: HubQuery }>({
@@ -74,13 +75,27 @@ export async function hubRoutes(api: FastifyInstance): Promise<void> {
         if (request.ws && request.query.id === undefined) return;
         const connection = connectionOf(hub, request, reply);
         if (!connection) return reply;
-        if (request.ws && connection.transport) return refuse(reply, 409, 'A connection with this ID is already in use.');
+        if (!request.ws) return;
+        // With stateful reconnect a new socket takes the connection over, as in .NET, even before the old one is seen to drop.
+        if (connection.buffer) {
+          if (!hub.mayReattach(connection, hubToken(request))) return refuse(reply, 403, 'The connection belongs to someone else.');
+        } else if (connection.transport) {
+          return refuse(reply, 409, 'A connection with this ID is already in use.');
+        }
       },
       wsHandler: (socket, request) => {
-        const connection = request.query.id ? hub.find(request.query.id)! : hub.adopt();
-        hub.attach(connection, new WebSocketTransport(socket), hubToken(request));
-        socket.on('message', (data) => hub.receive(connection, data.toString()));
-        socket.on('close', () => hub.disconnected(connection));
+        const connection = request.query.id ? hub.find(request.query.id) : hub.adopt();
+        // It ended while the socket was being opened.
+        if (!connection) return socket.close(1000);
+        const transport = new WebSocketTransport(socket);
+        if (connection.buffer) hub.reattach(connection, transport);
+        else hub.attach(connection, transport, hubToken(request));
+        socket.on('message', (data) => {
+          // A socket a newer one replaced has nothing more to say.
+          if (connection.transport === transport) hub.receive(connection, data.toString());
+        });
+        // 1006: the socket went without a close frame — a network drop, which stateful reconnect outlives.
+        socket.on('close', (code) => hub.socketClosed(connection, transport, code === 1006));
       },
       handler: async (request, reply) => {
         const connection = hub.find(request.query.id!)!;

@@ -2,11 +2,13 @@
  * The realtime connection of spec §4, §8 and §9 over the official
  * @microsoft/signalr client: one connection per access token, shared by every
  * follower and reused while the token stays, rebuilt when it changes; start
- * refused unless Disconnected, sends refused unless Connected; reconnects after
- * 0, 2, 10 and 30 s, then stops; the hub token cached 10 minutes and fetched
- * again once when the hub refuses it; every failure turned into one of the §8
- * messages; methods and pushes typed and checked by the contract. No DOM and
- * no app state here, so tests drive it in Node against the real hub.
+ * refused unless Disconnected, sends refused unless Connected; over WebSockets
+ * a dropped socket replaced at once with nothing lost (stateful reconnect),
+ * otherwise reconnects after 0, 2, 10 and 30 s, then stops; the hub token
+ * cached 10 minutes and fetched again once when the hub refuses it; every
+ * failure turned into one of the §8 messages; methods and pushes typed and
+ * checked by the contract. No DOM and no app state here, so tests drive it in
+ * Node against the real hub.
  */
 import { HubConnectionBuilder, HubConnectionState, LogLevel, type HttpTransportType, type HubConnection } from '@microsoft/signalr';
 import { atom } from 'nanostores';
@@ -14,6 +16,7 @@ import type { ResponseOf } from '#contract/api.ts';
 import { lifetimes, type identity } from '#contract/identity.ts';
 import {
   hubTiming,
+  statefulReconnect,
   unauthorizedCloseError,
   type HubEvent,
   type HubEventArguments,
@@ -107,6 +110,8 @@ export function createHubClient(options: HubClientOptions) {
       .withAutomaticReconnect([...hubTiming.reconnectDelaysMs])
       .withServerTimeout(hubTiming.timeoutMs)
       .withKeepAliveInterval(hubTiming.keepAliveMs)
+      // Over WebSockets a dropped socket is replaced within the same connection, and nothing sent either way is lost.
+      .withStatefulReconnect({ bufferSize: statefulReconnect.bufferBytes })
       .configureLogging(LogLevel.None)
       .build();
     for (const [target, set] of receivers) for (const receive of set) connection.on(target, receive);

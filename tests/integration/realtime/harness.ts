@@ -1,12 +1,13 @@
 /**
  * A listening app for the realtime tests (the hub needs real sockets, not
- * inject), users logged in through the real API, and the official
- * @microsoft/signalr client pointed at it.
+ * inject), users logged in through the real API, the official
+ * @microsoft/signalr client pointed at it, and the raw wire below it.
  */
 import * as z from 'zod/mini';
-import { HubConnectionBuilder, LogLevel, type HttpTransportType, type HubConnection } from '@microsoft/signalr';
+import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
+import WebSocket from 'ws';
 import { identity } from '#contract/identity.ts';
-import { hubPath } from '#contract/realtime.ts';
+import { hubPath, statefulReconnect } from '#contract/realtime.ts';
 import { signToken } from '../../../server/crypto/signed.ts';
 import type { BuildOptions } from '../../../server/app.ts';
 import { startApp, type TestApp } from '../api/harness.ts';
@@ -59,6 +60,15 @@ export function hubClient(url: string, transport: HttpTransportType, token: () =
   return (reconnect ? builder.withAutomaticReconnect(reconnect) : builder).build();
 }
 
+/** The official client with stateful reconnect, its buffer as large as the site's; the library uses it over WebSockets only. */
+export function statefulHubClient(url: string, token: () => string | Promise<string>, transport = HttpTransportType.WebSockets): HubConnection {
+  return new HubConnectionBuilder()
+    .withUrl(url, { transport, accessTokenFactory: token })
+    .withStatefulReconnect({ bufferSize: statefulReconnect.bufferBytes })
+    .configureLogging(LogLevel.None)
+    .build();
+}
+
 /** Resolves with the arguments of the next call of `target` on `connection`. */
 export function nextCall(connection: HubConnection, target: string): Promise<unknown[]> {
   return new Promise((resolve) => {
@@ -67,5 +77,74 @@ export function nextCall(connection: HubConnection, target: string): Promise<unk
       resolve(args);
     };
     connection.on(target, handler);
+  });
+}
+
+/** The record separator that ends every hub message. */
+export const RS = '\x1e';
+
+export interface RawSocket {
+  socket: WebSocket;
+  /** Every text frame received, in order. */
+  frames: string[];
+  /** The close code. */
+  closed: Promise<number>;
+  /** The next frame not yet read. */
+  next: () => Promise<string>;
+  /** Resolves once the server has answered a WebSocket ping: whatever it sent before then has arrived. */
+  drained: () => Promise<void>;
+}
+
+/** A raw WebSocket on the hub. */
+export async function rawSocket(t: HubApp, query: string): Promise<RawSocket> {
+  const socket = new WebSocket(`ws://127.0.0.1:${t.port}/api${hubPath}?${query}`);
+  const frames: string[] = [];
+  const waiting: Array<(frame: string) => void> = [];
+  socket.on('message', (data) => {
+    const frame = data.toString();
+    frames.push(frame);
+    waiting.shift()?.(frame);
+  });
+  const closed = new Promise<number>((resolve) => socket.on('close', resolve));
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  let read = 0;
+  const next = () =>
+    read < frames.length ? Promise.resolve(frames[read++]) : new Promise<string>((resolve) => waiting.push((frame) => (read++, resolve(frame))));
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      socket.once('pong', () => resolve());
+      socket.ping();
+    });
+  return { socket, frames, closed, next, drained };
+}
+
+export interface NegotiateAnswer {
+  connectionId: string;
+  connectionToken?: string;
+  negotiateVersion?: number;
+  availableTransports: unknown[];
+  useStatefulReconnect?: boolean;
+}
+
+/** Negotiates as a client does: with `negotiateVersion` when a version is given, asking for stateful reconnect when told to. */
+export async function negotiate(t: HubApp, version?: number, { statefulReconnect = false } = {}): Promise<NegotiateAnswer> {
+  const query = new URLSearchParams();
+  if (version !== undefined) query.set('negotiateVersion', String(version));
+  if (statefulReconnect) query.set('useStatefulReconnect', 'true');
+  const response = await fetch(`${t.url}/negotiate${query.size ? `?${query}` : ''}`, { method: 'POST' });
+  if (response.status !== 200) throw new Error(`negotiate answered ${response.status}`);
+  return response.json();
+}
+
+/** The HTTP status a WebSocket upgrade is refused with. */
+export function upgradeStatus(t: HubApp, query: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${t.port}/api${hubPath}?${query}`);
+    socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+    socket.on('open', () => reject(new Error('the upgrade was accepted')));
+    socket.on('error', () => {});
   });
 }

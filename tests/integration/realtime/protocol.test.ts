@@ -7,50 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { hubMethods } from '#contract/realtime.ts';
 import { LongPollingTransport } from '../../../server/realtime/long-polling.ts';
-import { startHubApp, type HubApp, testEvent } from './harness.ts';
+import { negotiate, rawSocket, RS, startHubApp, testEvent, upgradeStatus, type HubApp } from './harness.ts';
 
-const RS = '\x1e';
 const handshake = `{"protocol":"json","version":1}${RS}`;
-
-/** A raw WebSocket on the hub: every text frame received, in order. */
-async function rawSocket(t: HubApp, query: string): Promise<{ socket: WebSocket; frames: string[]; closed: Promise<number>; next: () => Promise<string> }> {
-  const socket = new WebSocket(`ws://127.0.0.1:${t.port}/api/signalr/message?${query}`);
-  const frames: string[] = [];
-  const waiting: Array<(frame: string) => void> = [];
-  socket.on('message', (data) => {
-    const frame = data.toString();
-    frames.push(frame);
-    waiting.shift()?.(frame);
-  });
-  const closed = new Promise<number>((resolve) => socket.on('close', resolve));
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
-  let read = 0;
-  const next = () =>
-    read < frames.length ? Promise.resolve(frames[read++]) : new Promise<string>((resolve) => waiting.push((frame) => (read++, resolve(frame))));
-  return { socket, frames, closed, next };
-}
-
-async function negotiate(
-  t: HubApp,
-  version?: number,
-): Promise<{ connectionId: string; connectionToken?: string; negotiateVersion?: number; availableTransports: unknown[] }> {
-  const response = await fetch(`${t.url}/negotiate${version === undefined ? '' : `?negotiateVersion=${version}`}`, { method: 'POST' });
-  expect(response.status).toBe(200);
-  return response.json();
-}
-
-/** The HTTP status a WebSocket upgrade is refused with. */
-function upgradeStatus(t: HubApp, query: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`ws://127.0.0.1:${t.port}/api/signalr/message?${query}`);
-    socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
-    socket.on('open', () => reject(new Error('the upgrade was accepted')));
-    socket.on('error', () => {});
-  });
-}
 
 describe('negotiate and connection ids', () => {
   let t: HubApp;
