@@ -11,6 +11,8 @@ export const storageKeys = {
   user: 'beacon.user',
   device: 'beacon.device',
   query: 'beacon.query',
+  /** The realtime connection's hub token, kept its 10 minutes across page loads (spec §9). */
+  hubToken: 'beacon.hubToken',
   /** A message to show on the next page (sessionStorage). */
   notice: 'beacon.notice',
   /** A quick login on its way through a provider: its key and where it goes back to (sessionStorage). */

@@ -69,8 +69,11 @@ export function deviceId(): string {
   return id;
 }
 
-/** What cached answers of a login are kept under: a part of its token, or null (nothing is fetched) when logged out. */
-export const $tokenKey = computed($authToken, (current) => (isTokenValid(current) ? current.AccessToken.slice(0, 16) : null));
+/** What a login's kept answers are filed under: a part of its access token, never the whole. */
+export const loginKey = (accessToken: string) => accessToken.slice(0, 16);
+
+/** What cached answers of a login are kept under, or null (nothing is fetched) when logged out. */
+export const $tokenKey = computed($authToken, (current) => (isTokenValid(current) ? loginKey(current.AccessToken) : null));
 
 /** A call made at most once per login and cache time (spec §9): kept under the login's key, not refetched on focus, not retried by itself. */
 export function perLoginStore<T>(prefix: string, cacheTime: number, fetcher: () => Promise<T>) {
@@ -163,6 +166,7 @@ export function requireLogin(loginPath: string): void {
 export function signOutHere(): void {
   token.save(null);
   user.save(null);
+  writeJson(storageKeys.hubToken, null);
   clearQueryCache();
 }
 

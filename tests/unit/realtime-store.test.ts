@@ -77,4 +77,17 @@ describe('the realtime store', () => {
     hub.$state.listen(() => {});
     expect(setAccessToken).toHaveBeenLastCalledWith(null);
   });
+
+  it('keeps the hub token in localStorage for the login it was fetched for, and forgets it on logout (spec §9: 10 minutes across page loads)', async () => {
+    const first = await import('@/stores/realtime.ts');
+    first.storedHubTokens.write('access-token-on-load', { hubToken: 'hub-token-1', fetchedAt: 1000 });
+    // The next page load reads what this one kept; another login reads nothing.
+    const { session } = await loadRealtime();
+    const next = await import('@/stores/realtime.ts');
+    expect(next.storedHubTokens.read('access-token-on-load')).toEqual({ hubToken: 'hub-token-1', fetchedAt: 1000 });
+    expect(next.storedHubTokens.read('access-token-of-someone-else')).toBeNull();
+    expect(JSON.stringify(localStorage.getItem(storageKeys.hubToken))).not.toContain('access-token-on-load');
+    await session.logout();
+    expect(next.storedHubTokens.read('access-token-on-load')).toBeNull();
+  });
 });

@@ -52,7 +52,33 @@ export interface HubClientOptions {
   transport?: HttpTransportType;
   /** Spec §5: boolean or undefined — the client library refuses anything else. */
   withCredentials?: boolean;
+  /** Where the hub token is kept for its 10 minutes (spec §9): across page loads on the site, in memory otherwise. */
+  hubTokens?: HubTokenStore;
   now?: () => number;
+}
+
+/** A kept hub token: the one fetched for an access token, and when. */
+export interface KeptHubToken {
+  hubToken: string;
+  fetchedAt: number;
+}
+
+export interface HubTokenStore {
+  /** The hub token kept for this access token, if any. */
+  read(accessToken: string): KeptHubToken | null;
+  /** Keeps one for this access token; null forgets it. */
+  write(accessToken: string, kept: KeptHubToken | null): void;
+}
+
+/** A store for one page's memory. */
+export function memoryHubTokens(): HubTokenStore {
+  let kept: (KeptHubToken & { accessToken: string }) | null = null;
+  return {
+    read: (accessToken) => (kept?.accessToken === accessToken ? kept : null),
+    write: (accessToken, next) => {
+      kept = next && { ...next, accessToken };
+    },
+  };
 }
 
 /** What the library hands a push: its raw arguments. */
@@ -76,7 +102,12 @@ export function createHubClient(options: HubClientOptions) {
   let current: HubConnection | null = null;
   /** How many follow the connection: it is wanted while this is above zero. */
   let followers = 0;
-  let cached: { hubToken: string; fetchedAt: number } | null = null;
+  const hubTokens = options.hubTokens ?? memoryHubTokens();
+  /** The hub token kept for the current access token while it is within its lifetime. */
+  const cached = (): KeptHubToken | null => {
+    const kept = accessToken ? hubTokens.read(accessToken) : null;
+    return kept && now() - kept.fetchedAt < lifetimes.hubTokenMs ? kept : null;
+  };
   /** The hub token fetched because the hub refused the one before: if the hub refuses it too, that is final. */
   let refetched: string | null = null;
   let refetching = false;
@@ -84,7 +115,8 @@ export function createHubClient(options: HubClientOptions) {
   let tokenProblem: HubProblem | null = null;
 
   async function hubToken(): Promise<string> {
-    if (cached && now() - cached.fetchedAt < lifetimes.hubTokenMs) return cached.hubToken;
+    const kept = cached();
+    if (kept) return kept.hubToken;
     const forToken = accessToken;
     let answer;
     try {
@@ -99,7 +131,7 @@ export function createHubClient(options: HubClientOptions) {
     // The library wraps this in its negotiation error; `connect` shows tokenProblem instead.
     if (tokenProblem) throw new Error(tokenProblem.key);
     const hubToken = answer.data!.AccessToken;
-    if (accessToken === forToken) cached = { hubToken, fetchedAt: now() };
+    if (accessToken === forToken) hubTokens.write(forToken, { hubToken, fetchedAt: now() });
     if (refetching) [refetched, refetching] = [hubToken, false];
     return hubToken;
   }
@@ -155,8 +187,8 @@ export function createHubClient(options: HubClientOptions) {
   /** Shows why the connection failed. A hub token the hub refused is fetched anew, once (spec §7). */
   async function failed(connection: HubConnection, error: Error): Promise<void> {
     $problem.set(problemOf(error));
-    if (isUnauthorized(error) && !(cached && cached.hubToken === refetched)) {
-      cached = null;
+    if (isUnauthorized(error) && cached()?.hubToken !== refetched) {
+      if (accessToken) hubTokens.write(accessToken, null);
       await connect(connection, true);
     }
   }
@@ -189,7 +221,6 @@ export function createHubClient(options: HubClientOptions) {
     setAccessToken(token: string | null): void {
       if (token === accessToken) return;
       accessToken = token;
-      cached = null;
       disconnect();
       if (!token) return;
       $problem.set(null);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vit
 import { identity, lifetimes } from '#contract/identity.ts';
 import { CloudIdleStatus, hubEvents, hubMethods } from '#contract/realtime.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
-import { createHubClient, type HubClientOptions } from '@/lib/realtime/hub-client.ts';
+import { createHubClient, memoryHubTokens, type HubClientOptions } from '@/lib/realtime/hub-client.ts';
 import { demoAccount } from '../../../server/services/demo-account.ts';
 import { setCloudIdleStatus } from '../../../server/modules/cloud-idle/status.ts';
 import { startApp } from '../api/harness.ts';
@@ -135,6 +135,34 @@ describe('the realtime connection', () => {
     clock += 1;
     await connectOnce();
     expect(fetched.length).toBe(3);
+  });
+
+  it('keeps the hub token across page loads: a second page of the same login within 10 minutes fetches none', async () => {
+    const me = await t.newUser();
+    let clock = Date.now();
+    // What localStorage is to the site: one store that outlives each page's client.
+    const kept = memoryHubTokens();
+    const pageLoad = async () => {
+      const page = client({ hubTokens: kept, now: () => clock });
+      page.hub.setAccessToken(me.accessToken);
+      const release = page.hub.follow();
+      await until(() => page.hub.$state.get() === 'Connected');
+      release();
+      return page.fetched.length;
+    };
+    expect(await pageLoad()).toBe(1);
+    clock += 5_000;
+    expect(await pageLoad()).toBe(0);
+    clock += lifetimes.hubTokenMs;
+    expect(await pageLoad()).toBe(1);
+    // Another login in the same browser never gets this login's hub token.
+    const other = await t.newUser();
+    const otherPage = client({ hubTokens: kept, now: () => clock });
+    otherPage.hub.setAccessToken(other.accessToken);
+    const release = otherPage.hub.follow();
+    await until(() => otherPage.hub.$state.get() === 'Connected');
+    release();
+    expect(otherPage.fetched).toEqual([other.accessToken]);
   });
 
   it('says Token 过期请刷新再试 (401) when the refetched hub token is refused too, and stops there', async () => {
