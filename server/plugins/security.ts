@@ -43,6 +43,8 @@ export async function apiProtection(api: FastifyInstance): Promise<void> {
     methods: ['GET', 'POST', 'DELETE'],
     // The realtime client adds the last two to every request (signalr-protocol.md §6).
     allowedHeaders: ['authorization', 'content-type', 'accept-language', encryption.keyHeader, 'x-requested-with', 'x-signalr-user-agent'],
+    // A limit's answer says when to try again; a page on another origin may read that.
+    exposedHeaders: ['retry-after'],
     maxAge: 600,
   });
   await api.register(rateLimit, {

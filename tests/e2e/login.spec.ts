@@ -1,7 +1,7 @@
 /** Registering by SMS in the real browser against the real server: the browser's WebCrypto talks to the server's node:crypto. */
 import { expect, test, type Page } from '@playwright/test';
 import { identity } from '#contract/identity.ts';
-import { signInAsDemo, signInFresh } from './session.ts';
+import { sealedCall, signInAsDemo, signInFresh } from './session.ts';
 
 let phoneSeq = 0;
 const newPhone = () => `1370${String(process.pid % 1000).padStart(3, '0')}${String(++phoneSeq).padStart(4, '0')}`;
@@ -91,6 +91,19 @@ test('a stored login the server refuses says 登录状态过期 once and goes to
     await expect(page.getByRole('alert')).toHaveText('Login expired.');
     expect(toLogin).toHaveLength(1);
   }
+});
+
+// Issue 29, point 22: a second device asking within the resend wait learns that a code was sent, and when it may ask again.
+test('on a phone, a code asked for a second time within the minute says it was sent and counts down the wait', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const phone = `1371${String(process.pid % 1000).padStart(3, '0')}${String(Date.now() % 10_000).padStart(4, '0')}`;
+  await sealedCall(page, identity.sendSmsCode, { Phone: phone }, undefined, '10.29.22.1');
+  await page.goto('/en/account/login');
+  await page.getByRole('checkbox').check();
+  await page.locator('input[name="phone"]').fill(phone);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByRole('alert')).toHaveText(/^A code was already sent to this number\. You can ask for a new one in \d+ s\.$/);
+  await expect(page.getByRole('button', { name: /Resend in \d+ s/ })).toBeDisabled();
 });
 
 test('the form checks the agreement, the phone and the code first, in the page language', async ({ page }) => {

@@ -216,9 +216,11 @@ describe('failures', () => {
     const locked = await call(identity.refreshUserInfo, { body: {}, token: 'access' }).catch((error: unknown) => error);
     expect(locked).toMatchObject({ kind: 'tooManyRequests', code: 4038 });
     expect(failureMessage(locked)).toEqual({ text: 'Too many wrong cdkeys were tried. Redeeming is locked for 15 minutes.' });
-    handle = () => new Promise((resolve) => resolve(new Response('', { status: 429 })));
+    expect(locked).toMatchObject({ retryAfterMs: undefined });
+    handle = () => new Promise((resolve) => resolve(new Response('', { status: 429, headers: { 'retry-after': '42' } })));
     const bare = await call(identity.refreshUserInfo, { body: {}, token: 'access' }).catch((error: unknown) => error);
     expect(failureMessage(bare)).toEqual({ key: 'api.tooManyRequests' });
+    expect(bare).toMatchObject({ retryAfterMs: 42_000 });
     handle = () => Promise.reject(new TypeError('Failed to fetch'));
     await expect(call(identity.refreshUserInfo, { body: {}, token: 'access' })).rejects.toMatchObject({ kind: 'network' });
   });

@@ -219,6 +219,18 @@ describe('sending a code', () => {
     expect(form.$message.get()).toEqual({ kind: 'error', text: '请求过于频繁，请休息一下再试。' });
   });
 
+  it('says a code was already sent to the number and counts down the wait the server names', async () => {
+    const world = getTestEnvironment();
+    const words = 'A code was already sent to this number. You can ask for a new one in 42 s.';
+    world.replies.set(identity.sendSmsCode, () => {
+      throw new ApiFailure('tooManyRequests', { code: 429, serverMessage: words, retryAfterMs: 42_000 });
+    });
+    const form = readyForm(world);
+    await form.sendCode();
+    expect(form.$message.get()).toEqual({ kind: 'error', text: words });
+    expect(form.$countdown.get()).toBe(42);
+  });
+
   it('stops counting when nothing shows the form any more', async () => {
     const world = getTestEnvironment();
     world.replies.set(identity.sendSmsCode, () => null);

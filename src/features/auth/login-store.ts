@@ -14,7 +14,7 @@ import { identity, verification, type LoginResult, type UserInfo } from '#contra
 import { providerName } from '@/lib/quick-login-providers.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import type { Call } from '@/lib/api/client.ts';
-import { failureMessage } from '@/lib/api/errors.ts';
+import { ApiFailure, failureMessage } from '@/lib/api/errors.ts';
 import type { QuickOutcome } from '@/stores/quick-login.ts';
 import { safeRedirect } from './redirect.ts';
 import { checkPasswordLogin, checkSmsLogin } from './validation.ts';
@@ -112,8 +112,8 @@ export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
   });
 
   /** Counts down to the end of the resend wait, on the clock rather than by ticks, so a throttled tab still shows the truth. */
-  function startCountdown(): void {
-    const until = env.now() + verification.resendAfterMs;
+  function startCountdown(waitMs = verification.resendAfterMs): void {
+    const until = env.now() + waitMs;
     const tick = () => {
       const left = until - env.now();
       $countdown.set(Math.max(0, Math.ceil(left / 1000)));
@@ -173,7 +173,14 @@ export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
     const phone = $phone.get().trim();
     if (refused(checkSmsLogin({ agreed: $agreed.get(), phone }))) return;
     await run(async () => {
-      await env.call(identity.sendSmsCode, { body: { Phone: phone } });
+      try {
+        await env.call(identity.sendSmsCode, { body: { Phone: phone } });
+      } catch (error) {
+        // A code went to this number a moment ago (from another device, say): the server's words say so, and the wait it names counts down.
+        const wait = error instanceof ApiFailure && error.kind === 'tooManyRequests' ? error.retryAfterMs : undefined;
+        if (wait && wait <= verification.resendAfterMs) startCountdown(wait);
+        throw error;
+      }
       startCountdown();
       $message.set({ kind: 'info', key: 'login.codeSent' });
     });

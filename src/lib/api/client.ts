@@ -126,7 +126,11 @@ async function attempt<R extends ApiRoute>(route: R, options: CallOptions<R>, { 
   const sealer = route.encrypted ? await createSealer(await serverPublicKey(freshKey)) : null;
   const response = await send(route, options, sealer);
   // Going too fast, in the server's own words when it said which limit and for how long (a cdkey lockout, the review limit).
-  if (response.status === 429) throw new ApiFailure('tooManyRequests', serverWords(await readBody(response, sealer).catch(() => null)) ?? {});
+  if (response.status === 429) {
+    const retryAfter = Number(response.headers.get('retry-after'));
+    const words = serverWords(await readBody(response, sealer).catch(() => null));
+    throw new ApiFailure('tooManyRequests', { ...words, retryAfterMs: retryAfter > 0 ? retryAfter * 1000 : undefined });
+  }
   if (response.status === 401) {
     unauthorizedEvent.dispatchEvent(new Event('unauthorized'));
     throw new ApiFailure('unauthorized');

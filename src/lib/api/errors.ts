@@ -23,12 +23,15 @@ export class ApiFailure extends Error {
   readonly code?: number;
   /** The server's message, shown as is. */
   readonly serverMessage?: string;
+  /** For a limit, when the server said to try again (`Retry-After`). */
+  readonly retryAfterMs?: number;
 
-  constructor(kind: FailureKind, details: { code?: number; serverMessage?: string } = {}) {
+  constructor(kind: FailureKind, details: { code?: number; serverMessage?: string; retryAfterMs?: number } = {}) {
     super(details.serverMessage ?? kind);
     this.kind = kind;
     this.code = details.code;
     this.serverMessage = details.serverMessage;
+    this.retryAfterMs = details.retryAfterMs;
   }
 }
 
