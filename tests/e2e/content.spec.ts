@@ -70,9 +70,10 @@ test('site links inside content point to the reader’s locale', async ({ page }
   for (const href of hrefs) expect(href).toMatch(/^\/ko\//);
 });
 
-test('the footer links the legal pages and opens the store in a new window', async ({ page }) => {
+test('the footer links the legal pages, opens the store in a new window and states both versions (spec §1)', async ({ page }) => {
   await page.goto('/en/');
   const footer = page.locator('footer');
+  await expect(footer.getByText('Version 3.0.1119.0 · download site 8.0.7')).toBeVisible();
   for (const name of ['User Agreement', 'Privacy Policy', 'Contact us', 'Join us', 'Sponsor', 'Change log']) {
     await expect(footer.getByRole('link', { name, exact: true })).toBeVisible();
   }

@@ -33,7 +33,7 @@ describe('UI dictionaries', () => {
   });
 
   it('translates with interpolation and refuses unknown keys', () => {
-    expect(useTranslations('en')('footer.version', { version: '3.0.1119.0' })).toBe('Version 3.0.1119.0');
+    expect(useTranslations('en')('footer.version', { version: '3.0.1119.0', client: '8.0.7' })).toBe('Version 3.0.1119.0 · download site 8.0.7');
     expect(useTranslations('zh-CN')('nav.home')).toBe('首页');
     expect(() => useTranslations('en')('no.such.key')).toThrow(/Missing UI string "no.such.key"/);
   });
