@@ -364,7 +364,8 @@ describe('quick login', () => {
       result: { Status: 'bindPhone', Provider: 'steam', Ticket: 'ticket-1', DisplayName: 'Gordon' },
     });
     expect(form.$pendingPhone.get()).toEqual({ provider: 'steam', name: 'Gordon', ticket: 'ticket-1', returnPath: '/en/raffle' });
-    form.$agreed.set(true);
+    // The agreement was given before leaving for the provider (a quick login starts only then): it still stands.
+    expect(form.$agreed.get()).toBe(true);
     form.$phone.set('13800000000');
     await form.submitPendingPhone();
     expect(form.$message.get()).toEqual({ kind: 'error', key: 'login.codeRequired' });

@@ -240,6 +240,8 @@ export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
       return;
     }
     $tab.set('quick');
+    // A quick login starts only once the agreement is ticked: coming back from the provider, it still is.
+    $agreed.set(true);
     if ('error' in outcome) $message.set({ kind: 'error', key: `login.external.${outcome.error}`, params });
     else if (outcome.result.Status === 'signedIn') finish(outcome.result.Login, outcome.returnPath);
     else if (outcome.result.Status === 'bindPhone')
