@@ -1,6 +1,6 @@
 /**
  * The commerce module (contract/commerce.ts): the catalogue, orders, paying by
- * scanning a code or from the wallet, auto-renewal agreements, the provider's
+ * scanning a code, in WeChat on the phone or from the wallet, auto-renewal agreements, the provider's
  * notifications, the jobs that close unpaid orders and renew agreements, and
  * the pushes that let open pages follow an order without polling.
  */
@@ -34,7 +34,17 @@ import { seedDemoOrders } from './demo.ts';
 import { forgetOldNonces, nonceCleanupJob } from './nonces.ts';
 import { notificationRoute } from './notify-route.ts';
 import { findOrder, insertOrder, orderDetail, orderExpiryJob, orderNotice, orderPage, toOrder, type OrderRow } from './orders.ts';
-import { closeAtProvider, closeExpiredOrder, closeOrder, payFromWallet, requireProvider, startScanPay, underMaintenance, type PayContext } from './payments.ts';
+import {
+  closeAtProvider,
+  closeExpiredOrder,
+  closeOrder,
+  payFromWallet,
+  requireProvider,
+  startPhonePay,
+  startScanPay,
+  underMaintenance,
+  type PayContext,
+} from './payments.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
 
 export default fp(
@@ -129,6 +139,16 @@ export default fp(
       announce(row);
       const target = pay.scanTarget(row.codeUrl!, request);
       return { data: { Order: toOrder(row), CodeUrl: target, QrSvg: await qrSvg(target) } satisfies Payment };
+    });
+
+    registerRoute(app, commerceCalls.payOnPhone, async ({ auth, params, request }) => {
+      await refuseInMaintenance();
+      // WeChat Pay checks the phone that pays against this address: the customer's, as the proxy settings (TRUST_PROXY) give it.
+      const { row, h5Url } = await atProvider('the payment provider refused a payment on a phone', () =>
+        startPhonePay(context, auth.userId, params.key, pay.notifyUrl(), request.ip),
+      );
+      announce(row);
+      return { data: { Order: toOrder(row), H5Url: pay.phoneTarget(h5Url, request) } };
     });
 
     registerRoute(app, commerceCalls.cancel, async ({ auth, params }) => {
