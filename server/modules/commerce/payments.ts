@@ -197,9 +197,10 @@ const descriptionOf = (item: OrderItem) =>
 /**
  * Starts (or shows again) the order's scan-to-pay transaction at the provider
  * — for the first period of an auto-renewal, the contract to sign — and
- * answers the order, now paying, with the code URL.
+ * answers the order, now paying, with the code URL, and whether that changed
+ * it (showing the same code again does not).
  */
-export async function startScanPay({ db, provider }: PayContext, userId: number, key: string, notifyUrl: string): Promise<OrderRow> {
+export async function startScanPay({ db, provider }: PayContext, userId: number, key: string, notifyUrl: string): Promise<{ row: OrderRow; changed: boolean }> {
   const order = await findOrder(db, key, userId);
   refuseUnpayable(order);
   const wechatPay = requireProvider(provider);
@@ -215,15 +216,16 @@ export async function startScanPay({ db, provider }: PayContext, userId: number,
   return db.transaction(async (tx) => {
     const row = await lockOrder(tx, key, userId);
     refuseUnpayable(row);
-    if (row.state === 'paying' && row.codeUrl === codeUrl) return row;
-    return advance(tx, row, 'paying', 'customer', 'paymentStarted', { method: 'wechatpay', codeUrl });
+    if (row.state === 'paying' && row.codeUrl === codeUrl) return { row, changed: false };
+    return { row: await advance(tx, row, 'paying', 'customer', 'paymentStarted', { method: 'wechatpay', codeUrl }), changed: true };
   });
 }
 
 /**
  * Starts the order's H5 transaction, paid in WeChat on the phone whose
- * browser asks (`payerClientIp`), and answers the order, now paying, with the
- * h5_url to open. An auto-renewal is signed by scanning, so it has none.
+ * browser asks (`payerClientIp`), and answers the order, now paying, whether
+ * that changed it, and the h5_url to open. An auto-renewal is signed by
+ * scanning, so it has none.
  */
 export async function startPhonePay(
   { db, provider }: PayContext,
@@ -231,7 +233,7 @@ export async function startPhonePay(
   key: string,
   notifyUrl: string,
   payerClientIp: string,
-): Promise<{ row: OrderRow; h5Url: string }> {
+): Promise<{ row: OrderRow; changed: boolean; h5Url: string }> {
   const order = await findOrder(db, key, userId);
   refuseUnpayable(order);
   if (order.agreement) throw new ApiError(ErrorCode.PayMethodUnsupported, 'payMethodUnsupported');
@@ -243,13 +245,12 @@ export async function startPhonePay(
     notifyUrl,
     payerClientIp,
   });
-  const row = await db.transaction(async (tx) => {
-    const locked = await lockOrder(tx, key, userId);
-    refuseUnpayable(locked);
-    if (locked.state === 'paying' && locked.method === 'wechatpay') return locked;
-    return advance(tx, locked, 'paying', 'customer', 'paymentStartedInApp', { method: 'wechatpay' });
+  return db.transaction(async (tx) => {
+    const row = await lockOrder(tx, key, userId);
+    refuseUnpayable(row);
+    if (row.state === 'paying' && row.method === 'wechatpay') return { row, changed: false, h5Url };
+    return { row: await advance(tx, row, 'paying', 'customer', 'paymentStartedInApp', { method: 'wechatpay' }), changed: true, h5Url };
   });
-  return { row, h5Url };
 }
 
 /** The expiry job of one order: closes it if it is still unpaid. A provider that cannot be asked now throws, and the job is tried again. */

@@ -135,8 +135,11 @@ export default fp(
         return { data: { Order: toOrder(row), CodeUrl: null, QrSvg: null } satisfies Payment };
       }
 
-      const row = await atProvider('the payment provider refused a new payment', () => startScanPay(context, auth.userId, params.key, pay.notifyUrl()));
-      announce(row);
+      const { row, changed } = await atProvider('the payment provider refused a new payment', () =>
+        startScanPay(context, auth.userId, params.key, pay.notifyUrl()),
+      );
+      // The same code shown again changes nothing the customer's open pages need to hear of.
+      if (changed) announce(row);
       const target = pay.scanTarget(row.codeUrl!, request);
       return { data: { Order: toOrder(row), CodeUrl: target, QrSvg: await qrSvg(target) } satisfies Payment };
     });
@@ -144,10 +147,10 @@ export default fp(
     registerRoute(app, commerceCalls.payOnPhone, async ({ auth, params, request }) => {
       await refuseInMaintenance();
       // WeChat Pay checks the phone that pays against this address: the customer's, as the proxy settings (TRUST_PROXY) give it.
-      const { row, h5Url } = await atProvider('the payment provider refused a payment on a phone', () =>
+      const { row, changed, h5Url } = await atProvider('the payment provider refused a payment on a phone', () =>
         startPhonePay(context, auth.userId, params.key, pay.notifyUrl(), request.ip),
       );
-      announce(row);
+      if (changed) announce(row);
       return { data: { Order: toOrder(row), H5Url: pay.phoneTarget(h5Url, request) } };
     });
 

@@ -417,7 +417,7 @@ async function sandboxPhonePage(app: FastifyInstance): Promise<void> {
     const query = request.query as PageQuery;
     const tx = byPrepay.get(query.prepay_id ?? '');
     const back = backTo(request, query);
-    const backLink = back ? `<p><a href="${escape(back)}">Back to the shop without paying</a></p>` : '';
+    const backLink = back ? `<p style="margin-top:1.25rem"><a href="${escape(back)}">Back to the shop without paying</a></p>` : '';
     if (!tx || tx.tradeType !== 'MWEB')
       return sendDevPage(reply.code(404), 'WeChat Pay (development)', '<h1>WeChat Pay</h1><p>This payment link is not known.</p>');
     const shown = view(tx);
