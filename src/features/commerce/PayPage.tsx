@@ -185,7 +185,7 @@ export default function PayPage({ strings, locale }: Props) {
   );
 
   return (
-    <div className="account-sections" data-pay-order={order.Key} data-state={order.State} data-layout={phoneFirst ? 'phone' : 'desktop'}>
+    <div className="account-sections" data-pay-order={order.Key} data-state={order.State}>
       <p className="lead" data-pay-intro>
         {t(intro)}
       </p>
