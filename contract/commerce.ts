@@ -266,6 +266,21 @@ export const commerceCalls = {
     request: z.object({ Method: text(z.maxLength(20)) }),
     response: Payment,
   }),
+  /**
+   * Starts paying in WeChat on the phone whose browser asks (WeChat Pay H5):
+   * the page it opens, to which the site adds `redirect_url` for the way back.
+   * The outcome still comes only from the provider's notification.
+   */
+  payOnPhone: route({
+    method: 'POST',
+    path: '/commerce/v1/orders/:key/pay/phone',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    params: orderKey,
+    request: Empty,
+    response: z.object({ Order, H5Url: z.url() }),
+  }),
   cancel: route({
     method: 'POST',
     path: '/commerce/v1/orders/:key/cancel',

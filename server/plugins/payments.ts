@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { commerceCalls } from '#contract/commerce.ts';
-import { siteOrigin, ConfigError, type Config } from '../config.ts';
-import { sandboxBasePath, sandboxCredentials } from '../services/wechatpay-sandbox.ts';
+import { apiOrigin, siteOrigin, ConfigError, type Config } from '../config.ts';
+import { sandboxBasePath, sandboxCredentials, sandboxPhonePagePath } from '../services/wechatpay-sandbox.ts';
 import { wechatPay, type PaymentProvider } from '../services/wechatpay-adapter.ts';
 
 declare module 'fastify' {
@@ -25,6 +25,8 @@ export interface Payments {
   notifyUrl(): string;
   /** What the customer scans: the provider's code URL, or for the sandbox its phone page on this site. */
   scanTarget(codeUrl: string, request: FastifyRequest): string;
+  /** Where the phone's browser goes to pay in WeChat: the provider's h5_url, or for the sandbox its own page for it on this server. */
+  phoneTarget(h5Url: string, request: FastifyRequest): string;
 }
 
 function readPem(file: string, setting: string): string {
@@ -53,7 +55,7 @@ export function realProvider(config: Config): Payments {
     platform: { serial: required('WECHATPAY_PLATFORM_SERIAL'), publicKey: platformKey },
     apiV3Key: required('WECHATPAY_APIV3_KEY'),
   });
-  return { provider: () => provider, notifyUrl: () => required('WECHATPAY_NOTIFY_URL'), scanTarget: (codeUrl) => codeUrl };
+  return { provider: () => provider, notifyUrl: () => required('WECHATPAY_NOTIFY_URL'), scanTarget: (codeUrl) => codeUrl, phoneTarget: (h5Url) => h5Url };
 }
 
 function loopbackOrigin(address: AddressInfo): string {
@@ -87,6 +89,8 @@ function sandbox(app: FastifyInstance): Payments {
     },
     notifyUrl: () => `${origin}/api${commerceCalls.notify.path}`,
     scanTarget: (codeUrl, request) => `${siteOrigin(app.config, request)}/wechatpay?pr=${encodeURIComponent(new URL(codeUrl).searchParams.get('pr') ?? '')}`,
+    // The sandbox's h5_url names WeChat's own page, as the real one does; its stand-in for that page answers on this server.
+    phoneTarget: (h5Url, request) => `${apiOrigin(app.config, request)}/api${sandboxPhonePagePath}${new URL(h5Url).search}`,
   };
 }
 

@@ -1,5 +1,6 @@
 /**
- * The payment provider: WeChat Pay APIv3 Native (scan-to-pay) and entrusted
+ * The payment provider: WeChat Pay APIv3 Native (scan-to-pay), H5 (paying in
+ * WeChat from a phone's browser) and entrusted
  * payments (委托代扣: an auto-renewal contract signed by scanning a code, then
  * charged each period without the customer). Every request
  * is signed with the merchant key; every answer and notification must carry
@@ -80,14 +81,25 @@ export interface NewTransaction {
   notifyUrl: string;
 }
 
+/** An H5 transaction also names the customer's address, which WeChat Pay checks against the phone that pays. */
+export interface NewPhoneTransaction extends NewTransaction {
+  payerClientIp: string;
+}
+
 export interface PaymentProvider {
   /** Starts a scan-to-pay transaction; answers the code URL to show as a QR code. */
   createNative(order: NewTransaction): Promise<string>;
+  /**
+   * Starts an H5 transaction; answers the h5_url the phone's browser opens to
+   * pay in WeChat (valid five minutes; asking again answers a fresh one).
+   */
+  createH5(order: NewPhoneTransaction): Promise<string>;
   /** The transaction of an order number, or null when the provider has none. */
   query(outTradeNo: string): Promise<Transaction | null>;
   /** Closes an unpaid transaction; throws AlreadyPaidError when it was paid. */
   close(outTradeNo: string): Promise<void>;
-  refund(outTradeNo: string, outRefundNo: string, amount: number, total: number): Promise<void>;
+  /** Refunds the provider's transaction (its transaction_id: an order's payment may have come through either of its trade numbers). */
+  refund(transactionId: string, outRefundNo: string, amount: number, total: number): Promise<void>;
   /** Starts signing an auto-renewal contract; answers the code URL the customer scans to sign. Throws AlreadySignedError. */
   signContract(contract: NewContract): Promise<string>;
   /** Asks for a period's payment under a signed contract; its outcome comes as a transaction notification. */
@@ -167,19 +179,32 @@ export function wechatPay(credentials: WechatPayCredentials): PaymentProvider {
   const failure = (what: string, answer: { status: number; json: Record<string, unknown> | null }) =>
     new ProviderError(`WeChat Pay refused to ${what}: HTTP ${answer.status} ${String(answer.json?.code ?? '')} ${String(answer.json?.message ?? '')}`.trim());
 
+  /** What every kind of transaction says about itself. */
+  const transactionBody = (order: NewTransaction) => ({
+    appid,
+    mchid: merchant.mchid,
+    description: order.description,
+    out_trade_no: order.outTradeNo,
+    time_expire: order.expiresAt.toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+    notify_url: order.notifyUrl,
+    amount: { total: order.total, currency: 'CNY' },
+  });
+
   return {
     async createNative(order) {
-      const answer = await request('POST', '/v3/pay/transactions/native', {
-        appid,
-        mchid: merchant.mchid,
-        description: order.description,
-        out_trade_no: order.outTradeNo,
-        time_expire: order.expiresAt.toISOString().replace(/\.\d{3}Z$/, '+00:00'),
-        notify_url: order.notifyUrl,
-        amount: { total: order.total, currency: 'CNY' },
-      });
+      const answer = await request('POST', '/v3/pay/transactions/native', transactionBody(order));
       if (answer.status !== 200 || typeof answer.json?.code_url !== 'string') throw failure('start a payment', answer);
       return answer.json.code_url;
+    },
+
+    async createH5(order) {
+      const answer = await request('POST', '/v3/pay/transactions/h5', {
+        ...transactionBody(order),
+        // A mobile website (not an app): WeChat Pay's scene type for it is "Wap".
+        scene_info: { payer_client_ip: order.payerClientIp, h5_info: { type: 'Wap' } },
+      });
+      if (answer.status !== 200 || typeof answer.json?.h5_url !== 'string') throw failure('start a payment on a phone', answer);
+      return answer.json.h5_url;
     },
 
     async query(outTradeNo) {
@@ -197,9 +222,9 @@ export function wechatPay(credentials: WechatPayCredentials): PaymentProvider {
       throw failure('close a payment', answer);
     },
 
-    async refund(outTradeNo, outRefundNo, amount, total) {
+    async refund(transactionId, outRefundNo, amount, total) {
       const answer = await request('POST', '/v3/refund/domestic/refunds', {
-        out_trade_no: outTradeNo,
+        transaction_id: transactionId,
         out_refund_no: outRefundNo,
         amount: { refund: amount, total, currency: 'CNY' },
       });

@@ -21,6 +21,9 @@ export interface SandboxCredentials {
 /** Where the sandbox answers, under the API base. */
 export const sandboxBasePath = '/dev/wechatpay';
 
+/** The sandbox's stand-in for WeChat Pay's H5 page (its h5_url), where a phone's browser pays or declines. */
+export const sandboxPhonePagePath = `${sandboxBasePath}/checkmweb`;
+
 let credentials: SandboxCredentials | undefined;
 
 export function sandboxCredentials(): SandboxCredentials {

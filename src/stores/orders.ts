@@ -9,20 +9,35 @@ import { hub } from './realtime.ts';
 /** How often an order is asked about while pushes cannot arrive. */
 export const orderPollMs = 3_000;
 
-/** Calls `changed` when the order may have changed; the returned function stops following. */
+/**
+ * Calls `changed` when the order is to be read: first once the hub connects —
+ * so no change falls between the page's read and its first push (a customer
+ * back from paying in WeChat arrives just as the payment is notified) — or at
+ * once when it cannot connect; then with each push, after each reconnection,
+ * and every few seconds while pushes cannot arrive. The page reads the order
+ * nowhere else, so a page load reads it once. The returned function stops following.
+ */
 export function followOrder(key: string, changed: (notice: OrderNotice | null) => void): () => void {
   const stopPushes = hub.on(orderStatusEvent, (notice) => {
     if (notice.Key === key) changed(notice);
   });
   let poll: ReturnType<typeof setInterval> | undefined;
+  let following = false;
   const stopWatching = hub.$state.subscribe((state) => {
     clearInterval(poll);
     poll = undefined;
-    if (state === 'Connected')
-      changed(null); // anything missed while away
-    else poll = setInterval(() => changed(null), orderPollMs);
+    if (state === 'Connected') changed(null);
+    // Until following starts, the hub has not been asked to connect; a connection on its way is waited for.
+    else if (following && state !== 'Connecting') pollNow();
   });
+  function pollNow() {
+    changed(null);
+    poll = setInterval(() => changed(null), orderPollMs);
+  }
   const release = hub.follow();
+  following = true;
+  // The hub did not set out to connect (no login to connect with): nothing will come but what the page asks for.
+  if (hub.$state.get() === 'Disconnected') pollNow();
   return () => {
     stopPushes();
     stopWatching();

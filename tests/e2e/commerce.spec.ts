@@ -4,10 +4,13 @@
  * phone; the pay page turns to the outcome by itself, without a reload.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { commerceCalls } from '#contract/commerce.ts';
 import { admin } from './admin-cli.ts';
-import { pageProblems } from './page-checks.ts';
+import { seriousAxeProblems } from './axe.ts';
+import { overflowOf } from './overflow.ts';
+import { pageProblems, settled } from './page-checks.ts';
 import { localizePath, say } from './routes.ts';
-import { signInAsDemo } from './session.ts';
+import { sealedCall, signInAsDemo, signInFresh } from './session.ts';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
 
 // One at a time: maintenance stops every payment, and the demo account has one auto-renewal at most.
@@ -146,3 +149,148 @@ for (const locale of ['ja', 'ru'] as const) {
     expect(problems).toEqual([]);
   });
 }
+
+/** Every read of one order's detail the page makes (GET /commerce/v1/orders/:key). */
+function orderReads(page: Page, key: string): string[] {
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'GET' && new URL(request.url()).pathname === `/api${commerceCalls.order.path.replace(':key', key)}`) reads.push(request.url());
+  });
+  return reads;
+}
+
+/** Resolves once the page's hub connection has answered its handshake (the SignalR `{}` record): the moment a page following an order used to read it again. */
+function hubConnected(page: Page): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (socket) => socket.on('framereceived', (frame) => String(frame.payload).startsWith('{}\u001e') && resolve()));
+  });
+}
+
+/** A new account with a cloud-idling month ordered (no Steam account needed); answers the order number. */
+async function newPlanOrder(page: Page): Promise<string> {
+  await page.goto('/en/');
+  const { auth } = await signInFresh(page);
+  return (await sealedCall(page, commerceCalls.createOrder, { Product: 'cloud-idle-monthly' }, auth.AccessToken)).Key;
+}
+
+/** The order's state as the server has it, from its order page. */
+async function stateOnServer(page: Page, key: string): Promise<string | null> {
+  await page.goto(`/en/account/center/order/detail?key=${key}`);
+  return page.locator('[data-order]').getAttribute('data-state');
+}
+
+test('the pay page and the order page each read the order once per load, the pay page also when it shows its code again', async ({ page }) => {
+  const key = await newPlanOrder(page);
+  const reads = orderReads(page, key);
+  for (const [url, ready] of [
+    [`/en/payment?key=${key}`, `button:has-text("${say('en', 'pay.showCode')}")`],
+    [`/en/account/center/order/detail?key=${key}`, '[data-order]'],
+  ]) {
+    reads.length = 0;
+    const connected = hubConnected(page);
+    await page.goto(url);
+    await expect(page.locator(ready)).toBeVisible();
+    await connected;
+    await page.waitForLoadState('networkidle');
+    expect(reads, url).toHaveLength(1);
+  }
+  // Paying by code: a reload shows the same code again, still with one read.
+  await page.goto(`/en/payment?key=${key}`);
+  await page.getByRole('button', { name: say('en', 'pay.showCode') }).click();
+  await expect(page.locator('.pay-code img')).toBeVisible();
+  reads.length = 0;
+  const connected = hubConnected(page);
+  await page.reload();
+  await expect(page.locator('.pay-code img')).toBeVisible();
+  await connected;
+  await page.waitForLoadState('networkidle');
+  expect(reads).toHaveLength(1);
+});
+
+test('"Cancel order" asks first, and keeping the order changes nothing', async ({ page }) => {
+  const key = await newPlanOrder(page);
+  await page.goto(`/en/payment?key=${key}`);
+  const confirm = page.getByRole('dialog', { name: say('en', 'pay.cancelConfirm') });
+  await page.getByRole('button', { name: say('en', 'pay.cancel') }).click();
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: say('en', 'pay.cancelNo') }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.locator('[data-pay-order]')).toHaveAttribute('data-state', 'created');
+  expect(await stateOnServer(page, key)).toBe('created');
+
+  await page.goto(`/en/payment?key=${key}`);
+  await page.getByRole('button', { name: say('en', 'pay.cancel') }).click();
+  await confirm.getByRole('button', { name: say('en', 'pay.cancelYes') }).click();
+  await expect(page.getByText(say('en', 'pay.outcome.canceled'))).toBeVisible();
+  await expect(page.locator('[data-pay-intro]')).toHaveText(say('en', 'pay.introUnpaid'));
+  expect(await stateOnServer(page, key)).toBe('closed');
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('"Pay in WeChat" leads; the sandbox\'s H5 page pays, comes back, and the open pay page gets the paid state pushed', async ({ page }) => {
+    const key = await newPlanOrder(page);
+    const payUrl = `/en/payment?key=${key}`;
+    await page.goto(payUrl);
+    await expect(page.locator('[data-pay-intro]')).toHaveText(say('en', 'pay.introPhone'));
+    // The same order's pay page, open in another tab of the logged-in browser: it learns of the payment only by the hub's push.
+    const watching = await page.context().newPage();
+    await watching.goto(payUrl);
+    await expect(watching.getByRole('button', { name: say('en', 'pay.payInApp') })).toBeVisible();
+    await watching.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+
+    // The code to scan is the second way, folded away.
+    await expect(page.locator('.pay-other-device')).not.toHaveAttribute('open');
+    await expect(page.getByRole('button', { name: say('en', 'pay.showCodeToScan') })).toBeHidden();
+    await page.getByRole('button', { name: say('en', 'pay.payInApp') }).tap();
+    await page.waitForURL(/\/api\/dev\/wechatpay\/checkmweb\?prepay_id=\w+&package=\d+&redirect_url=/);
+    await page.getByRole('button', { name: /^Pay / }).tap();
+
+    await page.waitForURL(new RegExp(`/en/payment\\?key=${key}&from=wechatpay$`));
+    await expect(page.getByText(say('en', 'pay.outcome.successful'))).toBeVisible();
+    await expect(page.locator('[data-pay-intro]')).toHaveText(say('en', 'pay.introPaid'));
+    await expect(page.getByRole('link', { name: say('en', 'pay.toCloudIdle') })).toHaveAttribute('href', '/en/account/center/steam/cloudidea');
+
+    await expect(watching.getByText(say('en', 'pay.outcome.successful'))).toBeVisible();
+    expect(await watching.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+  });
+
+  test('coming back to the return address without paying marks nothing paid, and the page does not claim it', async ({ page }) => {
+    const key = await newPlanOrder(page);
+    await page.goto(`/en/payment?key=${key}`);
+    await page.getByRole('button', { name: say('en', 'pay.payInApp') }).tap();
+    await page.waitForURL(/\/api\/dev\/wechatpay\/checkmweb\?/);
+    // The return address, typed in (or forged) instead of paying.
+    await page.goto(`/en/payment?key=${key}&from=wechatpay`);
+    await expect(page.locator('[data-not-confirmed]')).toHaveText(say('en', 'pay.notConfirmed'));
+    await expect(page.locator('[data-pay-order]')).toHaveAttribute('data-state', 'paying');
+    await expect(page.locator('[data-outcome]')).toHaveCount(0);
+    await expect(page.getByText(say('en', 'pay.outcome.successful'))).toHaveCount(0);
+    await expect(page.getByRole('button', { name: say('en', 'pay.payInApp') })).toBeVisible();
+    expect(await stateOnServer(page, key)).toBe('paying');
+  });
+
+  for (const locale of ['ja', 'ru'] as const) {
+    test(`${locale}: the phone layout, its code unfolded, passes axe and fits 390 and 320 px, light and dark`, async ({ page }) => {
+      const key = await newPlanOrder(page);
+      const problems: string[] = [];
+      for (const theme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: theme });
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.goto(`${localizePath(locale, '/payment')}?key=${key}`);
+        await page.locator('.pay-other-device > summary').tap();
+        await page.getByRole('button', { name: say(locale, 'pay.showCodeToScan') }).tap();
+        await expect(page.locator('.pay-code img')).toBeVisible();
+        await settled(page);
+        problems.push(...(await seriousAxeProblems(page)).map((problem) => `${theme}: ${problem}`));
+        for (const width of [390, 320]) {
+          await page.setViewportSize({ width, height: 844 });
+          const overflow = await overflowOf(page);
+          if (overflow.page > 0 || overflow.elements.length) problems.push(`${theme} @${width}px: page +${overflow.page}px; ${overflow.elements.join(', ')}`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+});

@@ -15,6 +15,7 @@ import { hubPath } from '#contract/realtime.ts';
 import { buildApp } from '../../server/app.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { loadKeys } from '../../server/crypto/keys.ts';
+import { sandboxPhonePagePath } from '../../server/services/wechatpay-sandbox.ts';
 import { signToken } from '../../server/crypto/signed.ts';
 import { adminFilePath } from '../../server/modules/admin/admin-file.ts';
 import { startApp } from './api/harness.ts';
@@ -69,7 +70,13 @@ describe('production refuses the development stand-ins', () => {
       }),
     );
     try {
-      for (const url of [`/api${dev.outbox.path}?to=13900000000`, '/api/dev/anything', `/api${devIdentityProvider.path}/steam`]) {
+      const devPages = [
+        `/api${dev.outbox.path}?to=13900000000`,
+        '/api/dev/anything',
+        `/api${devIdentityProvider.path}/steam`,
+        `/api${sandboxPhonePagePath}?prepay_id=0123456789abcdef`,
+      ];
+      for (const url of devPages) {
         const response = await app.inject({ url });
         expect(response.statusCode).toBe(404);
         expect(response.json()).toMatchObject({ code: 404, data: null });

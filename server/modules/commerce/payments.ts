@@ -7,7 +7,7 @@
  * lost: it goes to the customer's wallet. Calls to the provider happen outside
  * transactions, before the change they guard.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { OrderItem, PayOutcome } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Jobs } from '../../db/jobs.ts';
@@ -29,6 +29,17 @@ export interface PayContext {
 
 /** Tells the order's owner's open pages that it changed. */
 export type Announce = (row: OrderRow) => void;
+
+/**
+ * WeChat Pay ties a trade number to the kind of transaction it was started as
+ * (the other kind is refused as a duplicate number), so an order paid in
+ * WeChat from a phone (H5) uses its number with this letter behind it, and
+ * scan-to-pay the number itself.
+ */
+const phoneSuffix = 'H';
+export const phoneTradeNo = (key: string) => `${key}${phoneSuffix}`;
+/** The order a provider's trade number belongs to. */
+export const orderKeyOfTrade = (outTradeNo: string) => (outTradeNo.endsWith(phoneSuffix) ? outTradeNo.slice(0, -phoneSuffix.length) : outTradeNo);
 
 export async function underMaintenance(db: Database): Promise<boolean> {
   const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'maintenance'));
@@ -89,7 +100,11 @@ export async function payFromWallet(db: Database, userId: number, key: string): 
 export async function applyTransaction({ db, jobs }: PayContext, transaction: Transaction, nonce?: string): Promise<OrderRow | null> {
   return db.transaction(async (tx) => {
     if (nonce !== undefined) await acceptNonce(tx, nonce);
-    const [row] = await tx.select().from(orders).where(eq(orders.key, transaction.outTradeNo)).for('update');
+    const [row] = await tx
+      .select()
+      .from(orders)
+      .where(eq(orders.key, orderKeyOfTrade(transaction.outTradeNo)))
+      .for('update');
     if (!row) return null;
 
     if (transaction.tradeState === 'SUCCESS') {
@@ -149,22 +164,28 @@ export async function closeOrder(
 }
 
 /**
- * Closes the order's scan-to-pay transaction at the provider, if it has one.
- * If the customer paid meanwhile, the payment is applied (to the order, or to
- * the wallet when the order is settled already); answers what that changed.
+ * Closes the order's transactions at the provider, scan-to-pay and on the
+ * phone (a number never started is nothing to close). If the customer paid
+ * meanwhile, the payment is applied (to the order, or to the wallet when the
+ * order is settled already); answers what that changed.
  */
 export async function closeAtProvider(context: PayContext, row: OrderRow): Promise<OrderRow[]> {
-  if (row.method !== 'wechatpay' || (!row.codeUrl && !row.agreement)) return [];
+  if (row.method !== 'wechatpay') return [];
   const wechatPay = requireProvider(context.provider);
-  try {
-    await wechatPay.close(row.key);
-    return [];
-  } catch (error) {
-    if (!(error instanceof AlreadyPaidError)) throw error;
-    const transaction = await wechatPay.query(row.key);
-    const applied = transaction && (await applyTransaction(context, transaction));
-    return applied ? [applied] : [];
+  // An auto-renewal's first period is paid under its contract, never on the phone.
+  const numbers = row.agreement ? [row.key] : [row.key, phoneTradeNo(row.key)];
+  const changed: OrderRow[] = [];
+  for (const number of numbers) {
+    try {
+      await wechatPay.close(number);
+    } catch (error) {
+      if (!(error instanceof AlreadyPaidError)) throw error;
+      const transaction = await wechatPay.query(number);
+      const applied = transaction && (await applyTransaction(context, transaction));
+      if (applied) changed.push(applied);
+    }
   }
+  return changed;
 }
 
 /** What the provider's payment is for, in its records and the customer's payment app. */
@@ -176,9 +197,10 @@ const descriptionOf = (item: OrderItem) =>
 /**
  * Starts (or shows again) the order's scan-to-pay transaction at the provider
  * — for the first period of an auto-renewal, the contract to sign — and
- * answers the order, now paying, with the code URL.
+ * answers the order, now paying, with the code URL, and whether that changed
+ * it (showing the same code again does not).
  */
-export async function startScanPay({ db, provider }: PayContext, userId: number, key: string, notifyUrl: string): Promise<OrderRow> {
+export async function startScanPay({ db, provider }: PayContext, userId: number, key: string, notifyUrl: string): Promise<{ row: OrderRow; changed: boolean }> {
   const order = await findOrder(db, key, userId);
   refuseUnpayable(order);
   const wechatPay = requireProvider(provider);
@@ -194,8 +216,40 @@ export async function startScanPay({ db, provider }: PayContext, userId: number,
   return db.transaction(async (tx) => {
     const row = await lockOrder(tx, key, userId);
     refuseUnpayable(row);
-    if (row.state === 'paying' && row.codeUrl === codeUrl) return row;
-    return advance(tx, row, 'paying', 'customer', 'paymentStarted', { method: 'wechatpay', codeUrl });
+    if (row.state === 'paying' && row.codeUrl === codeUrl) return { row, changed: false };
+    return { row: await advance(tx, row, 'paying', 'customer', 'paymentStarted', { method: 'wechatpay', codeUrl }), changed: true };
+  });
+}
+
+/**
+ * Starts the order's H5 transaction, paid in WeChat on the phone whose
+ * browser asks (`payerClientIp`), and answers the order, now paying, whether
+ * that changed it, and the h5_url to open. An auto-renewal is signed by
+ * scanning, so it has none.
+ */
+export async function startPhonePay(
+  { db, provider }: PayContext,
+  userId: number,
+  key: string,
+  notifyUrl: string,
+  payerClientIp: string,
+): Promise<{ row: OrderRow; changed: boolean; h5Url: string }> {
+  const order = await findOrder(db, key, userId);
+  refuseUnpayable(order);
+  if (order.agreement) throw new ApiError(ErrorCode.PayMethodUnsupported, 'payMethodUnsupported');
+  const h5Url = await requireProvider(provider).createH5({
+    outTradeNo: phoneTradeNo(order.key),
+    description: descriptionOf(order.item),
+    total: order.price,
+    expiresAt: order.expiresAt,
+    notifyUrl,
+    payerClientIp,
+  });
+  return db.transaction(async (tx) => {
+    const row = await lockOrder(tx, key, userId);
+    refuseUnpayable(row);
+    if (row.state === 'paying' && row.method === 'wechatpay') return { row, changed: false, h5Url };
+    return { row: await advance(tx, row, 'paying', 'customer', 'paymentStartedInApp', { method: 'wechatpay' }), changed: true, h5Url };
   });
 }
 
@@ -227,7 +281,14 @@ export async function fulfilOrder(db: Database, key: string): Promise<OrderRow> 
 export async function refundOrder(db: Database, provider: PayContext['provider'], key: string): Promise<OrderRow> {
   const current = await findOrder(db, key);
   if (current.state !== 'paid' && current.state !== 'fulfilled') throw new ApiError(ErrorCode.OrderClosed, 'orderNotRefundable');
-  if (current.method === 'wechatpay') await requireProvider(provider).refund(key, `${key}R`, current.price, current.price);
+  if (current.method === 'wechatpay') {
+    const [payment] = await db
+      .select({ transactionId: payments.reference })
+      .from(payments)
+      .where(and(eq(payments.orderId, current.id), eq(payments.method, 'wechatpay'), eq(payments.disposition, 'applied')));
+    if (!payment) throw new ApiError(ErrorCode.OrderClosed, 'orderNotRefundable');
+    await requireProvider(provider).refund(payment.transactionId, `${key}R`, current.price, current.price);
+  }
   return db.transaction(async (tx) => {
     const row = await lockOrder(tx, key);
     if (row.state !== 'paid' && row.state !== 'fulfilled') throw new ApiError(ErrorCode.OrderClosed, 'orderNotRefundable');

@@ -1,6 +1,6 @@
 /**
  * The commerce module (contract/commerce.ts): the catalogue, orders, paying by
- * scanning a code or from the wallet, auto-renewal agreements, the provider's
+ * scanning a code, in WeChat on the phone or from the wallet, auto-renewal agreements, the provider's
  * notifications, the jobs that close unpaid orders and renew agreements, and
  * the pushes that let open pages follow an order without polling.
  */
@@ -34,7 +34,17 @@ import { seedDemoOrders } from './demo.ts';
 import { forgetOldNonces, nonceCleanupJob } from './nonces.ts';
 import { notificationRoute } from './notify-route.ts';
 import { findOrder, insertOrder, orderDetail, orderExpiryJob, orderNotice, orderPage, toOrder, type OrderRow } from './orders.ts';
-import { closeAtProvider, closeExpiredOrder, closeOrder, payFromWallet, requireProvider, startScanPay, underMaintenance, type PayContext } from './payments.ts';
+import {
+  closeAtProvider,
+  closeExpiredOrder,
+  closeOrder,
+  payFromWallet,
+  requireProvider,
+  startPhonePay,
+  startScanPay,
+  underMaintenance,
+  type PayContext,
+} from './payments.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
 
 export default fp(
@@ -125,10 +135,23 @@ export default fp(
         return { data: { Order: toOrder(row), CodeUrl: null, QrSvg: null } satisfies Payment };
       }
 
-      const row = await atProvider('the payment provider refused a new payment', () => startScanPay(context, auth.userId, params.key, pay.notifyUrl()));
-      announce(row);
+      const { row, changed } = await atProvider('the payment provider refused a new payment', () =>
+        startScanPay(context, auth.userId, params.key, pay.notifyUrl()),
+      );
+      // The same code shown again changes nothing the customer's open pages need to hear of.
+      if (changed) announce(row);
       const target = pay.scanTarget(row.codeUrl!, request);
       return { data: { Order: toOrder(row), CodeUrl: target, QrSvg: await qrSvg(target) } satisfies Payment };
+    });
+
+    registerRoute(app, commerceCalls.payOnPhone, async ({ auth, params, request }) => {
+      await refuseInMaintenance();
+      // WeChat Pay checks the phone that pays against this address: the customer's, as the proxy settings (TRUST_PROXY) give it.
+      const { row, changed, h5Url } = await atProvider('the payment provider refused a payment on a phone', () =>
+        startPhonePay(context, auth.userId, params.key, pay.notifyUrl(), request.ip),
+      );
+      if (changed) announce(row);
+      return { data: { Order: toOrder(row), H5Url: pay.phoneTarget(h5Url, request) } };
     });
 
     registerRoute(app, commerceCalls.cancel, async ({ auth, params }) => {

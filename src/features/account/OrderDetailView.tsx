@@ -35,7 +35,7 @@ export default function OrderDetailView({ strings, locale }: Props) {
     });
   useEffect(() => {
     if (!key) return;
-    void load();
+    // followOrder says when to read the order, the first time included: one read per page load.
     return followOrder(key, () => void load());
   }, []);
 

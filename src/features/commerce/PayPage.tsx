@@ -1,12 +1,15 @@
 /**
  * The pay page's island (spec §2 /payment, §4 payment outcomes, §5 its key
- * parameter): the order's item, amount and number, a choice between scanning
- * a WeChat Pay code and paying from the wallet, the code with the time left,
- * and the outcome as soon as the server knows it — pushed through the hub, or
- * asked for every few seconds while the hub cannot connect. `?type=` (from the
- * desktop client) starts paying with that method at once.
+ * parameter): the order's item, amount and number, the ways to pay, and the
+ * outcome as soon as the server knows it — pushed through the hub, or asked
+ * for every few seconds while the hub cannot connect. On a computer a WeChat
+ * Pay code to scan leads; on a phone (or a touch screen) "Pay in WeChat"
+ * leads (WeChat Pay H5), which comes back here with `?from=wechatpay` — and
+ * coming back proves nothing: the page says it is checking, and only the
+ * server's word on the order shows a payment. `?type=` (from the desktop
+ * client) starts paying with that method at once.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { commerceCalls, outcomeOfRefusal, type OrderDetail, type PayOutcome, type Payment } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { formatMonths, formatPrice } from '#contract/facts.ts';
@@ -28,17 +31,29 @@ const clock = (ms: number) => {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 };
 
+/** A phone-sized screen or one worked by touch: paying in WeChat on the device itself leads there, the code to scan from another device follows. */
+const phoneScreen = '(max-width: 40rem), (hover: none) and (pointer: coarse)';
+
+/** What the way back from paying in WeChat adds to this page's address. */
+const returnMark = { name: 'from', value: 'wechatpay' } as const;
+
+/** Where a settled order leads back to: what was bought. */
+const boughtPath = (order: OrderDetail) => (order.Item.Kind === 'membership' ? '/account/center/steam/cloudidea' : '/recharge/steam');
+
 export default function PayPage({ strings, locale }: Props) {
   const t = translator(strings);
   const query = new URLSearchParams(location.search);
   const key = query.get('key') ?? '';
   const requestedType = query.get('type');
+  const returned = query.get(returnMark.name) === returnMark.value;
+  const [onPhone] = useState(() => matchMedia(phoneScreen).matches);
   const [order, setOrder] = useState<OrderDetail | null>(null);
   const [missing, setMissing] = useState(false);
   const [payment, setPayment] = useState<Payment | null>(null);
   const [refusal, setRefusal] = useState<PayOutcome | null>(null);
   const [balance, setBalance] = useState<number | null>(null);
   const [now, setNow] = useState(Date.now());
+  const cancelDialog = useRef<HTMLDialogElement>(null);
   const action = useAction(t);
 
   async function load(): Promise<OrderDetail | null> {
@@ -56,42 +71,67 @@ export default function PayPage({ strings, locale }: Props) {
     }
   }
 
-  async function pay(method: string): Promise<void> {
+  /** Runs a call that starts paying; a refusal that is a §4 outcome of its own (maintenance, …) is shown as that outcome. */
+  async function starting<T>(work: () => Promise<T>): Promise<T | null | undefined> {
     setRefusal(null);
-    try {
-      const started = await action.run(async () => {
-        try {
-          return await authCall(commerceCalls.pay, { params: { key }, body: { Method: method } });
-        } catch (error) {
-          const outcome = error instanceof ApiFailure && error.code !== undefined ? outcomeOfRefusal[error.code] : undefined;
-          if (!outcome) throw error;
-          setRefusal(outcome);
-          return null;
-        }
-      });
-      if (started) {
-        setPayment(started);
-        setOrder((current) => (current ? { ...current, ...started.Order } : current));
+    return action.run(async () => {
+      try {
+        return await work();
+      } catch (error) {
+        const outcome = error instanceof ApiFailure && error.code !== undefined ? outcomeOfRefusal[error.code] : undefined;
+        if (!outcome) throw error;
+        setRefusal(outcome);
+        return null;
       }
-    } finally {
-      await load();
-    }
+    });
+  }
+
+  async function pay(method: string): Promise<void> {
+    const started = await starting(() => authCall(commerceCalls.pay, { params: { key }, body: { Method: method } }));
+    if (!started) return;
+    setPayment(started);
+    setOrder((current) => (current ? { ...current, ...started.Order } : current));
+  }
+
+  /** Opens WeChat Pay's page for paying in WeChat; it sends the customer back here, marked as coming back. */
+  async function payInWeChat(): Promise<void> {
+    const started = await starting(() => authCall(commerceCalls.payOnPhone, { params: { key } }));
+    if (!started) return;
+    const back = new URL(location.href);
+    back.search = new URLSearchParams({ key, [returnMark.name]: returnMark.value }).toString();
+    // WeChat Pay's documented way back: redirect_url, URL-encoded, added to its h5_url.
+    location.assign(`${started.H5Url}&redirect_url=${encodeURIComponent(back.href)}`);
+  }
+
+  async function cancel(): Promise<void> {
+    cancelDialog.current?.close();
+    const changed = await action.run(() => authCall(commerceCalls.cancel, { params: { key } }));
+    if (changed) setOrder((current) => (current ? { ...current, ...changed } : current));
+  }
+
+  /** What the first read of the order starts. */
+  function begin(loaded: OrderDetail): void {
+    if (loaded.State !== 'created' && loaded.State !== 'paying') return;
+    if (requestedType) return void pay(requestedType);
+    // The same code again after a reload, where the code leads; on a phone the customer asks for it.
+    if (!onPhone && loaded.State === 'paying' && loaded.Method === 'wechatpay') return void pay('wechatpay');
+    void authCall(commerceCalls.summary).then(
+      (summary) => setBalance(summary.Balance),
+      () => {},
+    );
   }
 
   useEffect(() => {
     if (!key) return;
-    void load().then((loaded) => {
-      if (!loaded || (loaded.State !== 'created' && loaded.State !== 'paying')) return;
-      if (requestedType) void pay(requestedType);
-      else if (loaded.State === 'paying' && loaded.Method === 'wechatpay')
-        void pay('wechatpay'); // the same code again after a reload
-      else
-        void authCall(commerceCalls.summary).then(
-          (summary) => setBalance(summary.Balance),
-          () => {},
-        );
+    let begun = false;
+    // followOrder says when to read the order, the first time included: one read per page load.
+    const stop = followOrder(key, () => {
+      void load().then((loaded) => {
+        if (!loaded || begun) return;
+        begun = true;
+        begin(loaded);
+      });
     });
-    const stop = followOrder(key, () => void load());
     const ticker = setInterval(() => setNow(Date.now()), 1000);
     return () => {
       stop();
@@ -106,16 +146,49 @@ export default function PayPage({ strings, locale }: Props) {
         {t('pay.notFound')}
       </p>
     );
-  if (!order) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t('common.loading')} />;
+  if (!order) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t(returned ? 'pay.checking' : 'common.loading')} />;
 
   const outcome = order.Outcome ?? refusal;
   const open = (order.State === 'created' || order.State === 'paying') && !outcome;
   const price = formatPrice(order.Price, locale);
   const renewing = order.Agreement !== null;
+  // An auto-renewal is signed by scanning its code: it has no payment in WeChat on the phone.
+  const phoneFirst = onPhone && !renewing;
   const left = Date.parse(order.ExpiresAt) - now;
+  const settled = order.State === 'paid' || order.State === 'fulfilled' || order.State === 'refunded';
+  const intro = open ? (phoneFirst ? 'pay.introPhone' : 'pay.intro') : settled ? 'pay.introPaid' : 'pay.introUnpaid';
+
+  const code = payment?.QrSvg && (
+    <div className="pay-code">
+      <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(payment.QrSvg)}`} alt={t('pay.qrLabel', { price })} width={220} height={220} />
+      <p className="muted">{t('pay.scanHint')}</p>
+      <p role="status" aria-live="polite">
+        {t('pay.waiting')}
+      </p>
+      <p className="muted" data-countdown>
+        {t('pay.expiresIn', { time: clock(left) })}
+      </p>
+    </div>
+  );
+  const walletButton = !renewing && (
+    <>
+      <button
+        type="button"
+        className="button button-secondary"
+        disabled={action.busy || (balance !== null && balance < order.Price)}
+        onClick={() => void pay('wallet')}
+      >
+        {t('pay.payWallet', { price })}
+      </button>
+      {balance !== null && <span className="muted">{t('pay.balance', { balance: formatPrice(balance, locale) })}</span>}
+    </>
+  );
 
   return (
     <div className="account-sections" data-pay-order={order.Key} data-state={order.State}>
+      <p className="lead" data-pay-intro>
+        {t(intro)}
+      </p>
       <section className="card" aria-labelledby="pay-summary">
         <h2 id="pay-summary" className="visually-hidden">
           {t('pay.item')}
@@ -150,11 +223,25 @@ export default function PayPage({ strings, locale }: Props) {
             {t(`pay.outcome.${outcome}`)}
           </p>
           <div className="form-actions">
-            <a className="button" href={localizePath(locale, `/account/center/order/detail?key=${order.Key}`)}>
+            {outcome === 'successful' && (
+              <a className="button" href={localizePath(locale, boughtPath(order))} data-bought>
+                {t(order.Item.Kind === 'membership' ? 'pay.toCloudIdle' : 'pay.toRecharge')}
+              </a>
+            )}
+            {/* The second payment went to the wallet. */}
+            {outcome === 'paidByOther' && (
+              <a className="button" href={localizePath(locale, '/account/center/wallet')}>
+                {t('pay.toWallet')}
+              </a>
+            )}
+            <a
+              className={outcome === 'successful' || outcome === 'paidByOther' ? 'button button-secondary' : 'button'}
+              href={localizePath(locale, `/account/center/order/detail?key=${order.Key}`)}
+            >
               {t('pay.viewOrder')}
             </a>
-            {outcome !== 'successful' && outcome !== 'paidByOther' && (
-              <a className="button button-secondary" href={localizePath(locale, '/recharge/steam')}>
+            {!settled && (
+              <a className="button button-secondary" href={localizePath(locale, boughtPath(order))}>
                 {t('pay.newOrder')}
               </a>
             )}
@@ -164,48 +251,64 @@ export default function PayPage({ strings, locale }: Props) {
 
       {open && (
         <section className="card" aria-labelledby="pay-how">
-          <h2 id="pay-how">{payment?.QrSvg ? t(renewing ? 'pay.signScan' : 'pay.scan') : t('pay.choose')}</h2>
+          <h2 id="pay-how">{payment?.QrSvg && !phoneFirst ? t(renewing ? 'pay.signScan' : 'pay.scan') : t('pay.choose')}</h2>
           {renewing && <p data-auto-renew>{t('pay.autoRenewNote', { price, period: formatMonths(order.Item.Months ?? 0, locale) })}</p>}
-          {payment?.QrSvg ? (
-            <div className="pay-code">
-              <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(payment.QrSvg)}`} alt={t('pay.qrLabel', { price })} width={220} height={220} />
-              <p className="muted">{t('pay.scanHint')}</p>
-              <p role="status" aria-live="polite">
-                {t('pay.waiting')}
-              </p>
-              <p className="muted" data-countdown>
-                {t('pay.expiresIn', { time: clock(left) })}
-              </p>
-            </div>
-          ) : (
-            <div className="form-actions">
-              <button type="button" className="button" disabled={action.busy} onClick={() => void pay('wechatpay')}>
-                {t(renewing ? 'pay.showSignCode' : 'pay.showCode')}
-              </button>
-              {/* An auto-renewal is signed and charged through the provider's contract: the wallet cannot pay it. */}
-              {!renewing && (
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  disabled={action.busy || (balance !== null && balance < order.Price)}
-                  onClick={() => void pay('wallet')}
-                >
-                  {t('pay.payWallet', { price })}
+          {returned && (
+            <p className="notice notice-info" role="status" data-not-confirmed>
+              {t('pay.notConfirmed')}
+            </p>
+          )}
+          {phoneFirst ? (
+            <>
+              <div className="form-actions">
+                <button type="button" className="button pay-in-app" disabled={action.busy} onClick={() => void payInWeChat()}>
+                  {t('pay.payInApp')}
                 </button>
+                {walletButton}
+              </div>
+              {!code && (
+                <p className="muted" data-countdown>
+                  {t('pay.expiresIn', { time: clock(left) })}
+                </p>
               )}
-              {!renewing && balance !== null && <span className="muted">{t('pay.balance', { balance: formatPrice(balance, locale) })}</span>}
-            </div>
+              <details className="pay-other-device" open={code ? true : undefined}>
+                <summary>{t('pay.otherDevice')}</summary>
+                {code || (
+                  <div className="form-actions">
+                    <button type="button" className="button button-secondary" disabled={action.busy} onClick={() => void pay('wechatpay')}>
+                      {t('pay.showCodeToScan')}
+                    </button>
+                  </div>
+                )}
+              </details>
+            </>
+          ) : (
+            code || (
+              <div className="form-actions">
+                <button type="button" className="button" disabled={action.busy} onClick={() => void pay('wechatpay')}>
+                  {t(renewing ? 'pay.showSignCode' : 'pay.showCode')}
+                </button>
+                {/* An auto-renewal is signed and charged through the provider's contract: the wallet cannot pay it. */}
+                {walletButton}
+              </div>
+            )
           )}
           <div className="form-actions">
-            <button
-              type="button"
-              className="button button-secondary button-small"
-              disabled={action.busy}
-              onClick={() => void action.run(() => authCall(commerceCalls.cancel, { params: { key } })).then(() => load())}
-            >
+            <button type="button" className="button button-secondary button-small" disabled={action.busy} onClick={() => cancelDialog.current?.showModal()}>
               {t('pay.cancel')}
             </button>
           </div>
+          <dialog ref={cancelDialog} className="confirm-dialog" aria-labelledby="pay-cancel-confirm">
+            <p id="pay-cancel-confirm">{t('pay.cancelConfirm')}</p>
+            <div className="form-actions">
+              <button type="button" className="button" onClick={() => void cancel()} data-confirm-cancel>
+                {t('pay.cancelYes')}
+              </button>
+              <button type="button" className="button button-secondary" onClick={() => cancelDialog.current?.close()}>
+                {t('pay.cancelNo')}
+              </button>
+            </div>
+          </dialog>
         </section>
       )}
       <NoticeLine notice={action.notice} />

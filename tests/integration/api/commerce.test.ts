@@ -11,7 +11,7 @@ import { paymentSandbox } from '#contract/dev.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { orders, payments, products, walletLedger, wallets } from '../../../server/db/schema.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
-import { closeExpiredOrder } from '../../../server/modules/commerce/payments.ts';
+import { closeExpiredOrder, refundOrder } from '../../../server/modules/commerce/payments.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
 import { loginBySms } from './codes.ts';
@@ -180,6 +180,103 @@ describe('scan to pay through the sandbox', () => {
   });
 });
 
+describe('paying in WeChat on the phone (H5) through the sandbox', () => {
+  const startOnPhone = async (token: string, key: string) => {
+    const response = await t.call(commerceCalls.payOnPhone, { token, params: { key } });
+    expect(response.body.code).toBe(200);
+    return response.body.data;
+  };
+  const prepayOfPage = (h5Url: string) => new URL(h5Url).searchParams.get('prepay_id')!;
+  /** The phone's browser on the sandbox's H5 page: pays ("allow") or declines ("deny"), with the shop's page to return to. */
+  const decide = (h5Url: string, decision: 'allow' | 'deny', redirectUrl: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: new URL(h5Url).pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ prepay_id: prepayOfPage(h5Url), decision, redirect_url: redirectUrl }).toString(),
+    });
+
+  it("starts an H5 payment with its own trade number, pays it on the sandbox's page, and returns to the shop's page", async () => {
+    const { token } = await newUser();
+    const order = await newOrder(token);
+    const started = await startOnPhone(token, order.Key);
+    expect(started.Order).toMatchObject({ State: 'paying', Method: 'wechatpay' });
+    const h5Url = new URL(started.H5Url);
+    expect(`${h5Url.origin}${h5Url.pathname}`).toBe('https://beacon.test/api/dev/wechatpay/checkmweb');
+    expect((await t.call(paymentSandbox.transaction, { params: { id: prepayOfPage(started.H5Url) } })).body.data).toMatchObject({
+      OrderKey: `${order.Key}H`,
+      Total: order.Price,
+      State: 'NOTPAY',
+    });
+
+    const page = await t.app.inject({ method: 'GET', url: `${h5Url.pathname}${h5Url.search}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('data-sandbox-state="NOTPAY"');
+
+    const back = `https://beacon.test/en/payment?key=${order.Key}&from=wechatpay`;
+    const paid = await decide(started.H5Url, 'allow', back);
+    expect(paid.statusCode).toBe(303);
+    expect(paid.headers.location).toBe(back);
+    const detailed = await detail(token, order.Key);
+    expect(detailed).toMatchObject({ State: 'paid', Outcome: 'successful', Method: 'wechatpay' });
+    expect(detailed.Timeline.map((event) => [event.State, event.Source, event.Note])).toEqual([
+      ['created', 'customer', 'created'],
+      ['paying', 'customer', 'paymentStartedInApp'],
+      ['paid', 'provider', 'paid'],
+    ]);
+
+    // A refund goes back through the transaction that paid, whichever trade number it had.
+    expect((await refundOrder(t.app.db, t.app.payments.provider, order.Key)).state).toBe('refunded');
+    expect((await t.call(paymentSandbox.transaction, { params: { id: prepayOfPage(started.H5Url) } })).body.data.State).toBe('REFUND');
+  });
+
+  it("returns only to the site's own pages, and shows a decline as failed", async () => {
+    const { token } = await newUser();
+    const order = await newOrder(token);
+    const started = await startOnPhone(token, order.Key);
+    const declined = await decide(started.H5Url, 'deny', 'https://evil.test/steal');
+    expect(declined.statusCode).toBe(200);
+    expect(declined.headers.location).toBeUndefined();
+    expect(await detail(token, order.Key)).toMatchObject({ State: 'failed', Outcome: 'failed' });
+  });
+
+  it('lets an order shown as a code be paid on the phone too; the second payment goes to the wallet', async () => {
+    const { token } = await newUser();
+    const order = await newOrder(token);
+    const prepay = await scan(token, order.Key);
+    const started = await startOnPhone(token, order.Key);
+    await decide(started.H5Url, 'allow', `https://beacon.test/payment?key=${order.Key}`);
+    expect(await detail(token, order.Key)).toMatchObject({ State: 'paid', Outcome: 'successful' });
+    await act(prepay, 'approve');
+    expect(await detail(token, order.Key)).toMatchObject({ State: 'paid', Outcome: 'paidByOther' });
+    expect((await t.call(commerceCalls.wallet, { token, params: { page: 1 } })).body.data.Balance).toBe(order.Price);
+  });
+
+  it("closes the phone's transaction too when the order is cancelled", async () => {
+    const { token } = await newUser();
+    const order = await newOrder(token);
+    const started = await startOnPhone(token, order.Key);
+    expect((await t.call(commerceCalls.cancel, { token, params: { key: order.Key } })).body.data).toMatchObject({ State: 'closed', Outcome: 'canceled' });
+    expect((await t.call(paymentSandbox.transaction, { params: { id: prepayOfPage(started.H5Url) } })).body.data.State).toBe('CLOSED');
+    await decide(started.H5Url, 'allow', `https://beacon.test/payment?key=${order.Key}`);
+    expect((await detail(token, order.Key)).State).toBe('closed');
+  });
+
+  it('refuses an auto-renewal (signed by scanning) and pauses for maintenance', async () => {
+    const { token } = await newUser();
+    const renewal = (await t.call(commerceCalls.createAgreement, { token, body: { Product: 'cloud-idle-monthly' } })).body.data.Order;
+    expect((await t.call(commerceCalls.payOnPhone, { token, params: { key: renewal.Key } })).body.code).toBe(ErrorCode.PayMethodUnsupported);
+    const order = await newOrder(token);
+    await t.app.db.execute(sql`insert into settings (key, value) values ('maintenance', 'true'::jsonb) on conflict (key) do update set value = 'true'::jsonb`);
+    try {
+      expect((await t.call(commerceCalls.payOnPhone, { token, params: { key: order.Key } })).body.code).toBe(ErrorCode.Maintenance);
+    } finally {
+      await t.app.db.execute(sql`update settings set value = 'false'::jsonb where key = 'maintenance'`);
+    }
+    expect((await detail(token, order.Key)).State).toBe('created');
+  });
+});
+
 describe('notifications', () => {
   it('refuses a bad signature, a stale timestamp and a replayed nonce, and changes nothing', async () => {
     const { token } = await newUser();
@@ -286,6 +383,7 @@ describe('who may see and pay an order', () => {
       [commerceCalls.orders, { params: { page: 1 } }],
       [commerceCalls.order, { params: { key: order.Key } }],
       [commerceCalls.pay, { params: { key: order.Key }, body: { Method: 'wallet' } }],
+      [commerceCalls.payOnPhone, { params: { key: order.Key } }],
       [commerceCalls.cancel, { params: { key: order.Key } }],
       [commerceCalls.wallet, { params: { page: 1 } }],
       [commerceCalls.summary, {}],
@@ -297,7 +395,7 @@ describe('who may see and pay an order', () => {
     const owner = await newUser();
     const other = await newUser();
     const order = await newOrder(owner.token);
-    for (const route of [commerceCalls.order, commerceCalls.cancel] as const) {
+    for (const route of [commerceCalls.order, commerceCalls.cancel, commerceCalls.payOnPhone] as const) {
       const response = await t.call(route, { token: other.token, params: { key: order.Key } });
       expect(response.body.code).toBe(ErrorCode.NotFound);
     }

@@ -1,26 +1,33 @@
 /**
- * The payment sandbox: WeChat Pay APIv3 Native and entrusted payments as the
- * provider speaks them — requests checked against the merchant's signature,
+ * The payment sandbox: WeChat Pay APIv3 Native, H5 and entrusted payments as
+ * the provider speaks them — requests checked against the merchant's signature,
  * answers signed with the platform key, notifications signed and their
  * resource sealed under the APIv3 key — plus the phone page's calls
  * (contract/dev.ts `paymentSandbox`) to approve, decline, let expire or pay
- * twice, and to sign, fail the charges of or end an auto-renewal contract.
- * Everything lives in memory: it is a stand-in for trying things out, not a
+ * twice, and to sign, fail the charges of or end an auto-renewal contract —
+ * and the stand-in for WeChat Pay's H5 page, where a phone's browser pays or
+ * declines and is sent back to the shop. Everything lives in memory: it is a stand-in for trying things out, not a
  * ledger.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { paymentSandbox, type SandboxAction, type SandboxTransaction } from '#contract/dev.ts';
 import { ErrorCode } from '#contract/errors.ts';
+import { formatPrice } from '#contract/facts.ts';
+import { siteOrigin } from '../../../config.ts';
 import { ApiError } from '../../../http/api-error.ts';
 import { registerRoute } from '../../../http/route.ts';
+import { escapeHtml as escape } from '../../../services/html.ts';
 import { parseAuthorization, platformHeaders, requestSignatureHolds, sealResource } from '../../../services/wechatpay.ts';
-import { sandboxBasePath, sandboxCredentials } from '../../../services/wechatpay-sandbox.ts';
+import { sandboxBasePath, sandboxCredentials, sandboxPhonePagePath } from '../../../services/wechatpay-sandbox.ts';
+import { sendDevPage } from '../page.ts';
 
 type State = 'NOTPAY' | 'SUCCESS' | 'CLOSED' | 'PAYERROR' | 'REFUND';
 
 interface SandboxTx {
   prepayId: string;
+  /** NATIVE: scanned; MWEB: paid on the phone (H5); PAP: charged under a contract. */
+  tradeType: 'NATIVE' | 'MWEB' | 'PAP';
   outTradeNo: string;
   description: string;
   total: number;
@@ -80,7 +87,7 @@ function resourceOf(tx: SandboxTx, transactionId: string | null, state: State) {
     appid,
     out_trade_no: tx.outTradeNo,
     ...(transactionId ? { transaction_id: transactionId, success_time: new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00') } : {}),
-    trade_type: 'NATIVE',
+    trade_type: tx.tradeType,
     trade_state: state,
     trade_state_desc: state,
     bank_type: 'OTHERS',
@@ -248,13 +255,17 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
         if (!signed(request)) return answer(reply, 401, { code: 'SIGN_ERROR', message: 'signature does not hold' });
       });
 
-      api.post('/v3/pay/transactions/native', asProvider, async (request, reply) => {
-        const order = json(request) as { out_trade_no: string; description: string; notify_url: string; time_expire: string; amount: { total: number } };
+      type NewOrder = { out_trade_no: string; description: string; notify_url: string; time_expire: string; amount: { total: number } };
+      /** A trade number's open transaction, made on first asking; a paid number, or one started as another kind, is refused as the provider does. */
+      const openTransaction = (reply: FastifyReply, order: NewOrder, tradeType: SandboxTx['tradeType']): SandboxTx | FastifyReply => {
         const existing = byOrder.get(order.out_trade_no);
         if (existing?.state === 'SUCCESS') return answer(reply, 400, { code: 'ORDERPAID', message: 'order paid' });
-        if (existing?.state === 'NOTPAY') return answer(reply, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${existing.prepayId}` });
+        if (existing && existing.tradeType !== tradeType)
+          return answer(reply, 400, { code: 'INVALID_REQUEST', message: 'out_trade_no used by another trade type' });
+        if (existing?.state === 'NOTPAY') return existing;
         const tx: SandboxTx = {
           prepayId: newId(16),
+          tradeType,
           outTradeNo: order.out_trade_no,
           description: order.description,
           total: order.amount.total,
@@ -266,7 +277,23 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
         };
         byOrder.set(tx.outTradeNo, tx);
         byPrepay.set(tx.prepayId, tx);
-        return answer(reply, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${tx.prepayId}` });
+        return tx;
+      };
+
+      api.post('/v3/pay/transactions/native', asProvider, async (request, reply) => {
+        const tx = openTransaction(reply, json(request) as NewOrder, 'NATIVE');
+        return 'prepayId' in tx ? answer(reply, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${tx.prepayId}` }) : tx;
+      });
+
+      api.post('/v3/pay/transactions/h5', asProvider, async (request, reply) => {
+        const order = json(request) as NewOrder & { scene_info?: { payer_client_ip?: unknown; h5_info?: { type?: unknown } } };
+        const scene = order.scene_info;
+        if (typeof scene?.payer_client_ip !== 'string' || !['iOS', 'Android', 'Wap'].includes(String(scene.h5_info?.type)))
+          return answer(reply, 400, { code: 'PARAM_ERROR', message: 'scene_info needs payer_client_ip and h5_info.type' });
+        const tx = openTransaction(reply, order, 'MWEB');
+        if (!('prepayId' in tx)) return tx;
+        // Each asking gives a fresh link to the same transaction, as the provider's do.
+        return answer(reply, 200, { h5_url: `https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=${tx.prepayId}&package=${randomInt(1e9, 1e10)}` });
       });
 
       api.post('/v3/papay/sign/contracts/pre-entrust-sign', asProvider, async (request, reply) => {
@@ -313,6 +340,7 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
         if (byOrder.get(apply.out_trade_no)?.state === 'SUCCESS') return answer(reply, 400, { code: 'ORDERPAID', message: 'order paid' });
         const tx: SandboxTx = {
           prepayId: newId(16),
+          tradeType: 'PAP',
           outTradeNo: apply.out_trade_no,
           description: apply.description,
           total: apply.amount.total,
@@ -348,8 +376,11 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
       });
 
       api.post('/v3/refund/domestic/refunds', asProvider, async (request, reply) => {
-        const refund = json(request) as { out_trade_no: string; out_refund_no: string; amount: { refund: number } };
-        const tx = byOrder.get(refund.out_trade_no);
+        const refund = json(request) as { transaction_id?: string; out_trade_no?: string; out_refund_no: string; amount: { refund: number } };
+        // Either number names the payment, as the provider takes either.
+        const tx = refund.transaction_id
+          ? [...byOrder.values()].find((candidate) => candidate.transactionIds.includes(refund.transaction_id!))
+          : byOrder.get(refund.out_trade_no ?? '');
         if (!tx || (tx.state !== 'SUCCESS' && tx.state !== 'REFUND')) return answer(reply, 404, { code: 'RESOURCE_NOT_EXISTS', message: 'no paid order' });
         tx.refunds.add(refund.out_refund_no);
         tx.state = 'REFUND';
@@ -358,4 +389,68 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
     },
     { prefix: sandboxBasePath },
   );
+
+  await app.register(sandboxPhonePage);
+}
+
+/**
+ * The stand-in for WeChat Pay's H5 page (what h5_url opens on the phone): the
+ * payment, and "pay" or "decline", which the sandbox notifies the shop of as
+ * for a scanned code before it sends the browser back to `redirect_url` — only
+ * to the site's own pages, as WeChat Pay only returns to the shop's registered
+ * domain. A third party's page, so in English only.
+ */
+async function sandboxPhonePage(app: FastifyInstance): Promise<void> {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  type PageQuery = { prepay_id?: string; redirect_url?: string };
+  /** The shop's page to return to, if it is one of the site's. */
+  const backTo = (request: FastifyRequest, query: PageQuery): string | null => {
+    if (!query.redirect_url || !URL.canParse(query.redirect_url)) return null;
+    const url = new URL(query.redirect_url);
+    return url.origin === siteOrigin(app.config, request) ? url.href : null;
+  };
+
+  app.get(sandboxPhonePagePath, async (request, reply) => {
+    const query = request.query as PageQuery;
+    const tx = byPrepay.get(query.prepay_id ?? '');
+    const back = backTo(request, query);
+    const backLink = back ? `<p style="margin-top:1.25rem"><a href="${escape(back)}">Back to the shop without paying</a></p>` : '';
+    if (!tx || tx.tradeType !== 'MWEB')
+      return sendDevPage(reply.code(404), 'WeChat Pay (development)', '<h1>WeChat Pay</h1><p>This payment link is not known.</p>');
+    const shown = view(tx);
+    const hidden = Object.entries(query)
+      .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(String(value))}">`)
+      .join('');
+    const actions =
+      shown.State === 'NOTPAY'
+        ? `<form method="post">${hidden}<div class="actions"><button name="decision" value="allow">Pay ${escape(formatPrice(tx.total, 'zh-CN'))}</button><button name="decision" value="deny">Decline</button></div></form>${backLink}`
+        : `<p>Nothing is left to pay.</p>${back ? `<p><a href="${escape(back)}">Back to the shop</a></p>` : ''}`;
+    return sendDevPage(
+      reply,
+      'WeChat Pay (development)',
+      `<h1>WeChat Pay</h1>
+<p>This is the development stand-in for WeChat Pay on a phone. Choose what the customer does; no money moves.</p>
+<p><strong>${escape(tx.description)}</strong><br>Order ${escape(tx.outTradeNo)}</p>
+<p data-sandbox-state="${escape(shown.State)}">Status: ${escape(shown.State)}</p>
+${actions}`,
+    );
+  });
+
+  app.post(sandboxPhonePagePath, async (request, reply) => {
+    const form = request.body as PageQuery & { decision?: string };
+    const tx = byPrepay.get(form.prepay_id ?? '');
+    if (!tx || tx.tradeType !== 'MWEB')
+      return sendDevPage(reply.code(404), 'WeChat Pay (development)', '<h1>WeChat Pay</h1><p>This payment link is not known.</p>');
+    await act(tx, form.decision === 'allow' ? 'approve' : 'decline', app.log);
+    const back = backTo(request, form);
+    if (back) return reply.redirect(back, 303);
+    return sendDevPage(
+      reply,
+      'WeChat Pay (development)',
+      `<h1>WeChat Pay</h1><p data-sandbox-state="${escape(view(tx).State)}">Done. Go back to the shop's page.</p>`,
+    );
+  });
 }
