@@ -12,6 +12,7 @@ import { commerceCalls, type Order } from '#contract/commerce.ts';
 import { paymentSandbox } from '#contract/dev.ts';
 import type { OrderStatus } from '../../src/lib/order-text.ts';
 import { admin, newCdkeys } from './admin-cli.ts';
+import { pageProblems } from './page-checks.ts';
 import { localizePath, say } from './routes.ts';
 import { keep, registerFresh, sealedCall } from './session.ts';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
@@ -110,4 +111,28 @@ test('on a phone, an unknown or someone else’s order is "no such order", and a
   }
   await page.goto(detail);
   await expect(page.getByRole('alert')).toHaveText(say('en', 'account.orderDetail.missing'));
+});
+
+test('an error notice looks like one in both themes: announced, in the danger colour with its mark, and axe-clean at 320 px', async ({ page }) => {
+  await keep(page, await registerFresh(page));
+  const url = `${localizePath('en', '/account/center/order/detail')}?key=20260101000000000000`;
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.goto(url);
+    const alert = page.getByRole('alert');
+    await expect(alert).toBeVisible();
+    const look = await alert.evaluate((notice) => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--danger)';
+      notice.append(probe);
+      const danger = getComputedStyle(probe).color;
+      probe.remove();
+      const mark = getComputedStyle(notice, '::before');
+      return { border: getComputedStyle(notice).borderInlineStartColor, danger, mark: mark.maskImage, markColour: mark.backgroundColor };
+    });
+    expect(look.border, theme).toBe(look.danger);
+    expect(look.markColour, theme).toBe(look.danger);
+    expect(look.mark, theme).toMatch(/^url\("data:image\/svg\+xml,/);
+  }
+  expect(await pageProblems(page, [{ url, ready: '[role="alert"]' }])).toEqual([]);
 });
