@@ -52,10 +52,11 @@ export function useAction(t: Translate<FailureKey>) {
   return { busy, notice, setNotice, run };
 }
 
+/** An action's outcome: a success is a polite status, a failure an alert, each with its colour and mark (global.css `.notice-*`). */
 export function NoticeLine({ notice }: { notice: Notice | null }) {
   if (!notice) return null;
   return (
-    <p className={`notice ${notice.kind === 'ok' ? 'notice-ok' : 'notice-warn'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
+    <p className={`notice ${notice.kind === 'ok' ? 'notice-ok' : 'notice-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
       {notice.text}
     </p>
   );

@@ -16,7 +16,7 @@ export function wireStoreLink(link: HTMLAnchorElement, status: HTMLElement): voi
     const opened = window.open('', '_blank');
     const loggingIn = link.dataset.loggingIn!;
     status.textContent = loggingIn;
-    status.classList.remove('notice-error');
+    status.classList.remove('notice', 'notice-error');
     if (opened) {
       opened.document.title = loggingIn;
       opened.document.body.textContent = loggingIn;
@@ -25,7 +25,7 @@ export function wireStoreLink(link: HTMLAnchorElement, status: HTMLElement): voi
       const { storeAddress } = await import('@/stores/signed-links.ts');
       const { url, failure } = await storeAddress(link.dataset.failed!);
       status.textContent = failure ?? '';
-      status.classList.toggle('notice-error', failure !== null);
+      for (const name of ['notice', 'notice-error']) status.classList.toggle(name, failure !== null);
       // The store must not reach back into this page.
       if (opened) {
         opened.opener = null;

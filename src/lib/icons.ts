@@ -8,6 +8,7 @@ import arrowRight from 'lucide-static/icons/arrow-right.svg?raw';
 import badgeCheck from 'lucide-static/icons/badge-check.svg?raw';
 import check from 'lucide-static/icons/check.svg?raw';
 import chevronDown from 'lucide-static/icons/chevron-down.svg?raw';
+import circleAlert from 'lucide-static/icons/circle-alert.svg?raw';
 import circleCheck from 'lucide-static/icons/circle-check.svg?raw';
 import circleHelp from 'lucide-static/icons/circle-help.svg?raw';
 import circleX from 'lucide-static/icons/circle-x.svg?raw';
@@ -20,6 +21,7 @@ import flag from 'lucide-static/icons/flag.svg?raw';
 import gamepad from 'lucide-static/icons/gamepad-2.svg?raw';
 import gift from 'lucide-static/icons/gift.svg?raw';
 import globe from 'lucide-static/icons/globe.svg?raw';
+import imageUp from 'lucide-static/icons/image-up.svg?raw';
 import keyRound from 'lucide-static/icons/key-round.svg?raw';
 import list from 'lucide-static/icons/list.svg?raw';
 import lock from 'lucide-static/icons/lock.svg?raw';
@@ -55,6 +57,7 @@ const interfaceIcons = {
   badgeCheck,
   check,
   chevronDown,
+  circleAlert,
   circleCheck,
   circleHelp,
   circleX,
@@ -67,6 +70,7 @@ const interfaceIcons = {
   gamepad,
   gift,
   globe,
+  imageUp,
   keyRound,
   list,
   lock,
@@ -104,4 +108,14 @@ export function iconSvg(name: IconName, size = 20): string {
     })
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/**
+ * Icons the stylesheet draws (a notice's mark), as CSS custom properties
+ * `--icon-<name>` holding each SVG as a data URL, for `mask-image`: the
+ * stylesheet paints them in a colour token, and no script carries them.
+ */
+export function iconProperties(names: IconName[]): string {
+  const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  return names.map((name) => `--icon-${kebab(name)}:url("data:image/svg+xml,${encodeURIComponent(iconSvg(name))}");`).join('');
 }

@@ -43,13 +43,19 @@ test('a logged-in visitor never sees a login prompt on public pages, not even be
 
 /** A page's UI string, as the test reads the same dictionary the site is built from. */
 
-test('edit profile: an uploaded avatar shows at once, and a nickname is checked rule by rule (ja)', async ({ page }) => {
+test('edit profile: an avatar chosen with the image button shows at once, and a nickname is checked rule by rule, its message gone once fixed (ja)', async ({
+  page,
+}) => {
   await signInFresh(page);
   await page.goto('/ja/account/center/edit');
   const image = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#2f7d4a' } })
     .png()
     .toBuffer();
-  await page.locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: image });
+  // A button of the design system (so a keyboard reaches and presses it) opens the file picker; the chosen file's name shows beside it.
+  const choose = page.getByRole('button', { name: say('ja', 'account.edit.chooseImage') });
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), choose.click()]);
+  await chooser.setFiles({ name: 'me.png', mimeType: 'image/png', buffer: image });
+  await expect(page.locator('[data-file-name]')).toHaveText('me.png');
   await expect(page.getByText(say('ja', 'account.edit.avatarSaved'))).toBeVisible();
   await expect(page.locator('img[data-avatar]')).toHaveAttribute('src', /^\/api\/avatars\/[0-9a-f]+-256\.webp$/);
   await expect.poll(() => page.locator('img[data-avatar]').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(256);
@@ -58,7 +64,13 @@ test('edit profile: an uploaded avatar shows at once, and a nickname is checked 
   await nickname.fill('A');
   await page.getByRole('button', { name: say('ja', 'account.edit.save') }).click();
   await expect(page.getByRole('alert')).toHaveText('ニックネームは2～20文字で入力してください。');
+  await expect(nickname).toHaveAttribute('aria-invalid', 'true');
+  // Still too short: the message stays; fixed: it goes, before the name is saved again.
+  await nickname.fill('');
+  await expect(page.getByRole('alert')).toBeVisible();
   await nickname.fill('星の旅人');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(nickname).not.toHaveAttribute('aria-invalid');
   await page.getByRole('button', { name: say('ja', 'account.edit.save') }).click();
   await expect(page.getByText(say('ja', 'account.edit.nicknameSaved'))).toBeVisible();
   await page.goto('/ja/account/center/info');

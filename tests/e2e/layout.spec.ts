@@ -77,3 +77,39 @@ for (const path of ['/en/accelerate', '/en/activate/cdkey', '/en/account/center/
     await expect(page.locator('[data-page-spinner]')).toHaveCount(0);
   });
 }
+
+// A long line of code scrolls inside its block: the page keeps the phone's width (issue 29, point 25).
+test('a long code line scrolls inside its block, not the page, at 320 and 390 px in both themes', async ({ page }) => {
+  const problems: string[] = [];
+  for (const locale of locales) {
+    const url = localizePath(locale.code, '/article/verify-downloads');
+    await page.setViewportSize({ width: widths[widths.length - 1], height: 800 });
+    await page.goto(url);
+    await settled(page);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      for (const width of widths) {
+        await page.setViewportSize({ width, height: 800 });
+        const overflow = await overflowOf(page);
+        if (overflow.page > 0 || overflow.elements.length)
+          problems.push(`${url} @${width}px (${theme}): page +${overflow.page}px; ${overflow.elements.join(', ')}`);
+        // The article has a line longer than a phone: its block scrolls, so the check above saw it.
+        const scrolls = await page.locator('.prose pre').evaluateAll((blocks) => blocks.some((pre) => pre.scrollWidth > pre.clientWidth));
+        if (!scrolls) problems.push(`${url} @${width}px: no code block is wider than the screen`);
+      }
+    }
+  }
+  expect(problems).toEqual([]);
+});
+
+// The main menu is one line on a 1280 px screen in every locale (Russian's is the longest).
+test('the main navigation fits on one line at 1280 px in every locale', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const wrapped: string[] = [];
+  for (const locale of locales) {
+    await page.goto(localizePath(locale.code, '/download'));
+    const tops = await page.locator('.main-nav li').evaluateAll((items) => items.map((item) => Math.round(item.getBoundingClientRect().top)));
+    if (new Set(tops).size !== 1) wrapped.push(`${locale.code}: ${new Set(tops).size} lines`);
+  }
+  expect(wrapped).toEqual([]);
+});

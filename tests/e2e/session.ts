@@ -78,12 +78,17 @@ export async function signInAsDemo(page: Page): Promise<AuthToken> {
 /** A phone number no test has used: a new account on first login. */
 export const newPhone = () => `139${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
-/** Logs in a new account by SMS code (read from the outbox), for tests that change or delete their account. */
-export async function signInFresh(page: Page, phone = newPhone()): Promise<{ phone: string; auth: AuthToken; userId: number }> {
+/** Registers a new account by SMS code (read from the outbox) through the API, without putting it into the page. */
+export async function registerFresh(page: Page, phone = newPhone()): Promise<LoginResult> {
   // A new user on a network of their own: every test's code would otherwise count against one address's daily limit.
   const address = `10.${[phone.slice(-6, -4), phone.slice(-4, -2), phone.slice(-2)].map(Number).join('.')}`;
   await sealedCall(page, identity.sendSmsCode, { Phone: phone }, undefined, address);
-  const result = await sealedCall(page, identity.loginOrRegister, { Phone: phone, Code: await lastCode(page, phone), DeviceId: 'e2e-device-0002' });
+  return sealedCall(page, identity.loginOrRegister, { Phone: phone, Code: await lastCode(page, phone), DeviceId: 'e2e-device-0002' });
+}
+
+/** Logs in a new account by SMS code (read from the outbox), for tests that change or delete their account. */
+export async function signInFresh(page: Page, phone = newPhone()): Promise<{ phone: string; auth: AuthToken; userId: number }> {
+  const result = await registerFresh(page, phone);
   return { phone, auth: await keep(page, result), userId: result.User.Id };
 }
 

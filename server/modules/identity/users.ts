@@ -4,7 +4,7 @@
  * instance (see services/ttl-cache.ts); changes made here drop them at once.
  */
 import { and, count, eq } from 'drizzle-orm';
-import { avatarRules } from '#contract/account.ts';
+import { avatarRules, nicknameProblem, nicknameRules } from '#contract/account.ts';
 import type { UserInfo } from '#contract/identity.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { externalAccounts, users } from '../../db/schema.ts';
@@ -19,6 +19,30 @@ export function maskPhone(phone: string): string {
 
 export function defaultNickname(target: string): string {
   return `Beacon-${target.replace(/\W/g, '').slice(-4)}`;
+}
+
+/**
+ * The nickname a new account takes from the name its quick-login provider
+ * gives (a Steam persona name, an Xbox gamertag, a QQ nickname): what in it
+ * keeps the nickname rules — symbols dropped, spaces collapsed, as many whole
+ * words as fit the longest nickname (or the first word cut to it) — or null
+ * when the provider gave no name (its identity's display name is then the
+ * subject) or too little of it is left.
+ */
+export function nicknameFromProvider(identity: { subject: string; displayName: string }): string | null {
+  if (identity.displayName === identity.subject) return null;
+  const words = identity.displayName
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{M}\p{N}_\-.·]+/gu, ' ')
+    .trim()
+    .split(' ');
+  const length = (text: string) => [...text].length;
+  let name = [...words[0]].slice(0, nicknameRules.max).join('');
+  for (const word of words.slice(1)) {
+    if (length(name) + 1 + length(word) > nicknameRules.max) break;
+    name = `${name} ${word}`;
+  }
+  return nicknameProblem(name) === null ? name : null;
 }
 
 /** Postgres `serial` ids stop here; a longer number can only be a phone. */
@@ -51,13 +75,12 @@ export async function emailTaken(db: Database, email: string): Promise<boolean> 
   return (await findByAccount(db, email)) !== null;
 }
 
-/** The user of this phone, created on first login; racing first logins end up with the same single row. */
-export async function userForPhone(tx: Transaction, phone: string): Promise<number> {
-  const [created] = await tx
-    .insert(users)
-    .values({ phone, nickname: defaultNickname(phone) })
-    .onConflictDoNothing({ target: users.phone })
-    .returning({ id: users.id });
+/**
+ * The user of this phone, created on first login (named `nickname`, or after
+ * the phone when none is given); racing first logins end up with the same single row.
+ */
+export async function userForPhone(tx: Transaction, phone: string, nickname = defaultNickname(phone)): Promise<number> {
+  const [created] = await tx.insert(users).values({ phone, nickname }).onConflictDoNothing({ target: users.phone }).returning({ id: users.id });
   if (created) return created.id;
   const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.phone, phone));
   return existing.id;

@@ -7,7 +7,7 @@ import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { itemText } from '@/lib/order-text.ts';
+import { itemText, orderStatus } from '@/lib/order-text.ts';
 import { Pager } from '@/components/Pager.tsx';
 
 interface Props {
@@ -32,28 +32,31 @@ export default function AccountOrders({ strings, locale }: Props) {
         </p>
       ) : (
         <ul className="item-list" data-orders>
-          {orders.Items.map((order) => (
-            <li key={order.Key} data-order={order.Key} data-state={order.State}>
-              <span className="item-main">
-                <strong>{itemText(order.Item, locale, t)}</strong>
-                <span className="muted order-key">{t('account.order.number', { key: order.Key })}</span>
-                <span className="muted">
-                  <time dateTime={order.CreatedAt}>{formatDateTime(order.CreatedAt, locale)}</time> · {formatPrice(order.Price, locale)} ·{' '}
-                  {t(`account.order.state.${order.State}`)}
+          {orders.Items.map((order) => {
+            const status = orderStatus(order);
+            return (
+              <li key={order.Key} data-order={order.Key} data-state={order.State} data-status={status}>
+                <span className="item-main">
+                  <strong>{itemText(order.Item, locale, t)}</strong>
+                  <span className="muted order-key">{t('account.order.number', { key: order.Key })}</span>
+                  <span className="muted">
+                    <time dateTime={order.CreatedAt}>{formatDateTime(order.CreatedAt, locale)}</time> · {formatPrice(order.Price, locale)} ·{' '}
+                    <span data-order-state>{t(`account.order.state.${status}`)}</span>
+                  </span>
                 </span>
-              </span>
-              <span className="form-actions">
-                {(order.State === 'created' || order.State === 'paying') && (
-                  <a className="button button-small" href={`${localizePath(locale, '/payment')}?key=${order.Key}`}>
-                    {t('account.order.pay')}
+                <span className="form-actions">
+                  {status === 'awaitingPayment' && (
+                    <a className="button button-small" href={`${localizePath(locale, '/payment')}?key=${order.Key}`}>
+                      {t('account.order.pay')}
+                    </a>
+                  )}
+                  <a className="button button-secondary button-small" href={`${localizePath(locale, '/account/center/order/detail')}?key=${order.Key}`}>
+                    {t('account.order.details')}
                   </a>
-                )}
-                <a className="button button-secondary button-small" href={`${localizePath(locale, '/account/center/order/detail')}?key=${order.Key}`}>
-                  {t('account.order.details')}
-                </a>
-              </span>
-            </li>
-          ))}
+                </span>
+              </li>
+            );
+          })}
         </ul>
       )}
       <Pager page={orders.Page} total={orders.Total} go={show} t={t} />

@@ -40,7 +40,7 @@ export default function CloudIdle({ strings, locale, loginPath, gamePath }: Prop
 
   const problemText = (p: HubProblem) => p.serverMessage ?? t(p.key, { error: p.error ?? '' });
   const problemNotice = problem && (
-    <p className="notice notice-warn" role="alert" data-code={problem.code}>
+    <p className="notice notice-error" role="alert" data-code={problem.code}>
       {problemText(problem)}
     </p>
   );

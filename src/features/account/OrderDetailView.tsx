@@ -13,7 +13,7 @@ import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type UiKey } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
-import { itemText } from '@/lib/order-text.ts';
+import { itemText, orderStatus, showsMethod } from '@/lib/order-text.ts';
 import { followOrder } from '@/stores/orders.ts';
 
 interface Props {
@@ -25,12 +25,13 @@ export default function OrderDetailView({ strings, locale }: Props) {
   const t = translator(strings);
   const key = new URLSearchParams(location.search).get('key');
   const [order, setOrder] = useState<OrderDetail | null>(null);
-  const [missing, setMissing] = useState(!key);
+  // Not this account's order: unknown, someone else's or not an order number at all, which the server does not tell apart.
+  const [unknown, setUnknown] = useState(false);
   const action = useAction(t);
 
   const load = () =>
     authCall(commerceCalls.order, { params: { key: key ?? '' } }).then(setOrder, (error: unknown) => {
-      if (error instanceof ApiFailure && (error.code === ErrorCode.NotFound || error.code === ErrorCode.BadRequest)) setMissing(true);
+      if (error instanceof ApiFailure && (error.code === ErrorCode.NotFound || error.code === ErrorCode.BadRequest)) setUnknown(true);
       else void action.run(() => Promise.reject(error));
     });
   useEffect(() => {
@@ -44,12 +45,10 @@ export default function OrderDetailView({ strings, locale }: Props) {
       <a href={localizePath(locale, '/account/center/order')}>{t('account.orderDetail.back')}</a>
     </p>
   );
-  if (missing)
+  if (!key || unknown)
     return (
       <>
-        <p className="notice notice-warn" role="alert">
-          {t('account.orderDetail.missing')}
-        </p>
+        <NoticeLine notice={{ kind: 'error', text: t(key ? 'account.orderDetail.notFound' : 'account.orderDetail.missing') }} />
         {back}
       </>
     );
@@ -59,8 +58,9 @@ export default function OrderDetailView({ strings, locale }: Props) {
     const eventKey = `account.orderDetail.event.${note}` as UiKey;
     return eventKey in strings ? t(eventKey as never) : note;
   };
+  const status = orderStatus(order);
   return (
-    <div className="account-sections" data-order={order.Key} data-state={order.State}>
+    <div className="account-sections" data-order={order.Key} data-state={order.State} data-status={status}>
       <section className="card" aria-labelledby="order-heading">
         <h2 id="order-heading">{itemText(order.Item, locale, t)}</h2>
         <p className="muted order-key">{t('account.order.number', { key: order.Key })}</p>
@@ -69,10 +69,12 @@ export default function OrderDetailView({ strings, locale }: Props) {
             <dt>{t('account.orderDetail.price')}</dt>
             <dd>{formatPrice(order.Price, locale)}</dd>
           </div>
-          <div>
-            <dt>{t('account.orderDetail.method')}</dt>
-            <dd>{order.Method ? t(`pay.method.${order.Method}`) : '—'}</dd>
-          </div>
+          {order.Method && showsMethod(status) && (
+            <div>
+              <dt>{t('account.orderDetail.method')}</dt>
+              <dd data-method>{t(`pay.method.${order.Method}`)}</dd>
+            </div>
+          )}
           <div>
             <dt>{t('account.orderDetail.created')}</dt>
             <dd>
@@ -87,10 +89,10 @@ export default function OrderDetailView({ strings, locale }: Props) {
           )}
         </dl>
         <p data-order-state>
-          <strong>{t(`account.order.state.${order.State}`)}</strong>
+          <strong>{t(`account.order.state.${status}`)}</strong>
         </p>
-        {order.Item.Kind === 'steamRecharge' && order.State === 'paid' && <p className="muted">{t('account.orderDetail.delivery')}</p>}
-        {(order.State === 'created' || order.State === 'paying') && (
+        {order.Item.Kind === 'steamRecharge' && status === 'paid' && <p className="muted">{t('account.orderDetail.delivery')}</p>}
+        {status === 'awaitingPayment' && (
           <div className="form-actions">
             <a className="button" href={`${localizePath(locale, '/payment')}?key=${order.Key}`}>
               {t('account.order.pay')}

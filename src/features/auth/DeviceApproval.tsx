@@ -106,7 +106,7 @@ export default function DeviceApproval({ code: given, name, locale, t }: Props) 
         </form>
       )}
       {shown && (
-        <p className={`notice ${shown.kind === 'ok' ? 'notice-ok' : 'notice-warn'}`} role={shown.kind === 'ok' ? 'status' : 'alert'}>
+        <p className={`notice ${shown.kind === 'ok' ? 'notice-ok' : 'notice-error'}`} role={shown.kind === 'ok' ? 'status' : 'alert'}>
           {shown.text}
         </p>
       )}

@@ -214,7 +214,7 @@ export default function LoginForm({ strings, agreement, showPassword, fallbackPa
       </label>
 
       {hydrated && message && (
-        <p className={`notice ${message.kind === 'error' ? 'notice-warn' : 'notice-info'}`} role={message.kind === 'error' ? 'alert' : 'status'}>
+        <p className={`notice ${message.kind === 'error' ? 'notice-error' : 'notice-info'}`} role={message.kind === 'error' ? 'alert' : 'status'}>
           {text(message)}
         </p>
       )}

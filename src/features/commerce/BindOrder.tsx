@@ -27,7 +27,7 @@ export default function BindOrder({ strings, locale }: Props) {
   const action = useAction(t);
   const link = BindLink.safeParse(Object.fromEntries(new URLSearchParams(location.search)));
 
-  if (!link.success) return <p className="notice notice-warn">{t('bindorder.incomplete')}</p>;
+  if (!link.success) return <p className="notice notice-error">{t('bindorder.incomplete')}</p>;
   if (!loggedIn || !user) {
     return (
       <div className="card" data-bind-login>

@@ -341,6 +341,42 @@ describe('binding', () => {
   });
 });
 
+describe('a new account from a quick login', () => {
+  const firstLogin = async (provider: 'steam' | 'microsoft' | 'qq', name: string, phone?: string) => {
+    const caller = newCaller(t);
+    const id = provider === 'steam' ? newSteamId() : `${provider}-${newSteamId()}`;
+    return bindPhone(result(await quickLogin(origin, provider, caller, { id, name }), caller), phone);
+  };
+
+  it.each([
+    ['steam', 'Gordon'],
+    ['microsoft', 'Master Chief'],
+    ['qq', '玩家 One'],
+  ] as const)('takes the name %s gives as its nickname: %s', async (provider, name) => {
+    const login = await firstLogin(provider, name);
+    expect(login.User.NickName).toBe(name);
+  });
+
+  it('keeps of a name what the nickname rules allow: no symbols, and as many whole words as fit the longest nickname', async () => {
+    expect((await firstLogin('steam', '★ [BTK] Gordon  Freeman ★')).User.NickName).toBe('BTK Gordon Freeman');
+    expect((await firstLogin('steam', 'Professor Gordon Freeman of Black Mesa')).User.NickName).toBe('Professor Gordon');
+    expect((await firstLogin('qq', '银河系最强的云挂卡玩家之一就是我本人了吧哈哈')).User.NickName).toBe('银河系最强的云挂卡玩家之一就是我本人了吧');
+  });
+
+  it('is named after its phone when the provider gives no name, or none that keeps the rules', async () => {
+    const nameless = await firstLogin('steam', ' ');
+    expect(nameless.User.NickName).toBe(`Beacon-${nameless.phone.slice(-4)}`);
+    const symbols = await firstLogin('qq', '★ ♪ ★');
+    expect(symbols.User.NickName).toBe(`Beacon-${symbols.phone.slice(-4)}`);
+  });
+
+  it('leaves the nickname of an account the phone already has', async () => {
+    const existing = await smsLogin();
+    const login = await firstLogin('steam', 'Gordon', existing.phone);
+    expect(login.User).toMatchObject({ Id: existing.User.Id, NickName: existing.User.NickName });
+  });
+});
+
 describe('finishing with a phone', () => {
   async function ticket(provider: 'steam' | 'qq' = 'steam', id = newSteamId()) {
     const caller = newCaller(t);

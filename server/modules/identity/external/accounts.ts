@@ -10,7 +10,7 @@ import { hashOpaqueToken, newOpaqueToken } from '../../../crypto/opaque-tokens.t
 import type { Transaction } from '../../../db/database.ts';
 import { externalAccounts, externalTickets, users } from '../../../db/schema.ts';
 import { ApiError } from '../../../http/api-error.ts';
-import { userForPhone } from '../users.ts';
+import { defaultNickname, nicknameFromProvider, userForPhone } from '../users.ts';
 import type { Identity } from './provider.ts';
 
 /** The account an identity belongs to, with its phone, or null for an identity seen for the first time. */
@@ -72,7 +72,7 @@ export async function issueTicket(tx: Transaction, provider: QuickLoginProvider,
 /**
  * Uses a ticket once the phone is proven: the phone becomes the phone of the
  * identity's account, or the identity joins the phone's account (made when
- * new). Answers the account to log in, or why not; a refused ticket stays
+ * new, with the provider's name for the person as its nickname). Answers the account to log in, or why not; a refused ticket stays
  * valid, so another phone can be tried.
  */
 export async function redeemTicket(tx: Transaction, ticket: string, phone: string): Promise<number | ApiError> {
@@ -102,7 +102,8 @@ async function ticketAccount(tx: Transaction, ticket: typeof externalTickets.$in
       .returning({ id: users.id });
     return updated.length > 0 ? ticket.userId : new ApiError(ErrorCode.ExternalTicketInvalid, 'externalTicketInvalid');
   }
-  const userId = phoneOwner?.id ?? (await userForPhone(tx, phone));
+  // A new account is named as the provider names the person, when it does.
+  const userId = phoneOwner?.id ?? (await userForPhone(tx, phone, nicknameFromProvider(ticket) ?? defaultNickname(phone)));
   const linked = await linkIdentity(tx, userId, ticket.provider as QuickLoginProvider, { subject: ticket.subject, displayName: ticket.displayName });
   if (linked === 'alreadyLinked') return new ApiError(ErrorCode.ProviderLinked, 'providerLinked');
   if (linked === 'taken') return new ApiError(ErrorCode.ExternalTicketInvalid, 'externalTicketInvalid');

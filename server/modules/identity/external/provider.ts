@@ -14,6 +14,7 @@ export interface Flow {
 /** The identity a provider vouches for: its stable id there and a name to show. */
 export interface Identity {
   subject: string;
+  /** The provider's name for the person; the subject itself when the provider gives none. */
   displayName: string;
 }
 
