@@ -142,7 +142,7 @@ export default function PayPage({ strings, locale }: Props) {
   if (!key) return null; // the page's own notice says the parameter is missing
   if (missing)
     return (
-      <p className="notice notice-warn" role="alert">
+      <p className="notice notice-error" role="alert">
         {t('pay.notFound')}
       </p>
     );
@@ -219,7 +219,7 @@ export default function PayPage({ strings, locale }: Props) {
 
       {outcome && (
         <section className="card pay-outcome" data-outcome={outcome}>
-          <p className={`notice ${outcome === 'successful' ? 'notice-ok' : 'notice-warn'}`} role={outcome === 'successful' ? 'status' : 'alert'}>
+          <p className={`notice ${outcome === 'successful' ? 'notice-ok' : 'notice-error'}`} role={outcome === 'successful' ? 'status' : 'alert'}>
             {t(`pay.outcome.${outcome}`)}
           </p>
           <div className="form-actions">
