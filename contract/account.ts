@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { route } from './api.ts';
 import { facts } from './facts.ts';
-import { Empty, text } from './fields.ts';
+import { Empty, Minor, text } from './fields.ts';
 import { Code, Email, passwordRules, Phone, UserInfo } from './identity.ts';
 
 const { account } = facts;
@@ -68,6 +68,15 @@ export type LoginEvent = z.infer<typeof LoginEvent>;
 const Password = text(z.minLength(passwordRules.min), z.maxLength(passwordRules.max));
 /** A password as typed to prove who one is: checked, not judged. */
 const CurrentPassword = text(z.minLength(1), z.maxLength(passwordRules.max));
+
+/** What deleting an account loses: the wallet's balance (fen), until when the cloud-idling plan runs, the auto-renewal agreements it ends, and the raffle prizes won and not claimed. */
+export const DeletionLosses = z.object({
+  Wallet: Minor,
+  PlanUntil: z.nullable(z.iso.datetime()),
+  Agreements: z.int().check(z.minimum(0)),
+  UnclaimedPrizes: z.int().check(z.minimum(0)),
+});
+export type DeletionLosses = z.infer<typeof DeletionLosses>;
 
 export const accountCalls = {
   updateNickname: route({
@@ -161,6 +170,16 @@ export const accountCalls = {
     response: z.array(LoginEvent),
   }),
   /** Deletes the account for good, confirmed by a code sent to the user's phone (or e-mail without one), or by the password. */
+  /** What deleting the account would lose, with the figures, for the confirmation. */
+  deletionLosses: route({
+    method: 'GET',
+    path: '/identity/v1/manage/delete/losses',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    request: Empty,
+    response: DeletionLosses,
+  }),
   deleteAccount: route({
     method: 'POST',
     path: '/identity/v1/manage/delete',

@@ -304,6 +304,24 @@ export async function cancelAgreement(db: Database, provider: () => PaymentProvi
   });
 }
 
+/** The user's agreements that have not ended (active, or pending their first payment). */
+async function openAgreementKeys(db: Database, userId: number): Promise<string[]> {
+  const rows = await db
+    .select({ key: agreements.key })
+    .from(agreements)
+    .where(and(eq(agreements.userId, userId), inArray(agreements.state, ['active', 'pending'])));
+  return rows.map((row) => row.key);
+}
+
+export async function openAgreementCount(db: Database, userId: number): Promise<number> {
+  return (await openAgreementKeys(db, userId)).length;
+}
+
+/** Ends every agreement of a user as the customer would, one by one: the contracts at the provider first (before the account is deleted). */
+export async function cancelAllAgreements(db: Database, provider: () => PaymentProvider | null, userId: number): Promise<void> {
+  for (const key of await openAgreementKeys(db, userId)) await cancelAgreement(db, provider, userId, key);
+}
+
 /** Reminds, once per charge, of the charges due within `autoRenew.reminderBefore`. */
 export async function remindOfCharges(db: Database, jobs: Jobs): Promise<number> {
   return db.transaction(async (tx) => {

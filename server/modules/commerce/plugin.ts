@@ -17,9 +17,11 @@ import { ProviderError } from '../../services/wechatpay-adapter.ts';
 import {
   agreementNoticeJob,
   cancelAgreement,
+  cancelAllAgreements,
   chargeDueAgreements,
   contractEndJob,
   listAgreements,
+  openAgreementCount,
   noticeText,
   remindOfCharges,
   renewalsJob,
@@ -188,6 +190,24 @@ export default fp(
       data: toAgreement(await atProvider('the payment provider did not end a contract', () => cancelAgreement(db, provider, auth.userId, params.key))),
     }));
 
+    // A deleted account loses its wallet, its plan and its agreements; the contracts at the provider end first,
+    // and when the provider cannot be reached the account is not deleted.
+    app.accountEnding.add({
+      losses: async (userId) => {
+        const until = await grants.membershipUntil(db, userId);
+        return { Wallet: await balanceOf(db, userId), PlanUntil: until?.toISOString() ?? null, Agreements: await openAgreementCount(db, userId) };
+      },
+      end: async (userId) => {
+        try {
+          await cancelAllAgreements(db, provider, userId);
+        } catch (error) {
+          if (!(error instanceof ProviderError) && !(error instanceof ApiError && error.code === ErrorCode.PaymentProviderFailed)) throw error;
+          app.log.error({ err: error }, 'the payment provider did not end a contract of an account being deleted');
+          throw new ApiError(ErrorCode.PaymentProviderFailed, 'accountDeletionBlocked');
+        }
+      },
+    });
+
     await notificationRoute(app, context, announce);
 
     // The workers: pg-boss keeps the jobs in the database, so a restart loses none, and hands each to one instance.
@@ -215,5 +235,5 @@ export default fp(
     await jobs.schedule(nonceCleanupJob, '17 * * * *');
     await jobs.work(nonceCleanupJob, () => forgetOldNonces(db));
   },
-  { name: 'commerce', dependencies: ['database', 'hub', 'payments'] },
+  { name: 'commerce', dependencies: ['database', 'hub', 'payments', 'identity'] },
 );

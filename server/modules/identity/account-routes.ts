@@ -185,19 +185,37 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
 
   registerRoute(app, accountCalls.loginHistory, async ({ auth }) => ({ data: await loginHistory(db, auth.userId) }));
 
+  /** Checks codes without using them up (a right one stays usable); a wrong one still counts its failed try. */
+  async function checkCodes(checks: Parameters<typeof withCodes>[0]): Promise<void> {
+    const keep = new Error('the codes are right: roll back, keeping them unused');
+    await withCodes(checks, async () => {
+      throw keep;
+    }).catch((error: unknown) => {
+      if (error !== keep) throw error;
+    });
+  }
+
+  registerRoute(app, accountCalls.deletionLosses, async ({ auth }) => ({ data: await app.accountEnding.losses(auth.userId) }));
+
   registerRoute(
     app,
     accountCalls.deleteAccount,
     async ({ auth, body }) => {
       const user = await userRow(auth.userId);
+      const codes: Parameters<typeof withCodes>[0] = [];
       if (body.Password !== undefined) {
         if (!(await verifyPassword(body.Password, user.passwordHash))) throw new ApiError(ErrorCode.PasswordWrong, 'passwordWrong');
       } else if (body.Code !== undefined) {
         const channel = user.phone ? 'sms' : 'email';
-        await withCodes([{ channel, target: ownContact(user, channel), purpose: 'account', code: body.Code }], async () => {});
+        codes.push({ channel, target: ownContact(user, channel), purpose: 'account', code: body.Code });
+        await checkCodes(codes);
       } else {
         throw new ApiError(ErrorCode.BadRequest, 'proofMissing');
       }
+      // What lives at a provider ends first (an auto-renewal contract, which would go on charging); when that
+      // cannot be done, nothing is deleted and the code stays usable for another try.
+      await app.accountEnding.end(auth.userId);
+      if (codes.length > 0) await withCodes(codes, async () => {});
       // Every session ends with the account, in the same transaction; the rows that hang from it (sessions, identities,
       // history) go with it, and so do the codes sent to its phone and address, so the number can register afresh at once.
       await sessions.revokeWith(auth.userId, null, async (tx) => {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import { avatarFilesPath } from '#contract/account.ts';
 import { FolderStore, serveStore } from '../../services/file-store.ts';
+import { accountEnding } from './account-ending.ts';
 import { accountRoutes } from './account-routes.ts';
 import { seedDemoAccount } from './demo.ts';
 import { pruneDeviceRequests } from './device-login.ts';
@@ -29,6 +30,8 @@ export default fp(
     await pruneDeviceRequests(app.db);
     if (app.config.DEMO_DATA && (await seedDemoAccount(app.db))) app.log.info('Seeded the demo account');
     app.decorate('authenticate', (accessToken: string) => sessions.authenticate(accessToken));
+    // Modules registered after this one add what a deleted account loses with them, and what must end first.
+    app.decorate('accountEnding', accountEnding());
     const avatars = new FolderStore(path.join(app.config.DATA_DIR, 'uploads', 'avatars'));
     await serveStore(app, avatars, avatarFilesPath);
     accountRoutes(app, sessions, users, avatars);

@@ -5,7 +5,7 @@
  * number of entrants alone (contract/raffle-draw.ts), which the draw then
  * publishes. A claim marks the entry and makes its grant in one transaction.
  */
-import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { ErrorCode } from '#contract/errors.ts';
 import type { OwnResult, PrizeGrant } from '#contract/raffle.ts';
 import { raffleRules } from '#contract/raffle.ts';
@@ -76,6 +76,17 @@ export async function waitingForValue(db: Database): Promise<Array<{ id: number 
     .select({ id: raffles.id })
     .from(raffles)
     .where(and(overdue(), isNull(raffles.publicValue)));
+}
+
+/** How many prizes the user won and can still claim (within the claim window). */
+export async function unclaimedPrizes(db: Database, userId: number): Promise<number> {
+  const window = sql`make_interval(secs => ${raffleRules.claimWindowMs / 1000})`;
+  const [{ prizes }] = await db
+    .select({ prizes: count() })
+    .from(raffleEntries)
+    .innerJoin(raffles, eq(raffles.id, raffleEntries.raffleId))
+    .where(and(eq(raffleEntries.userId, userId), isNotNull(raffleEntries.prize), isNull(raffleEntries.claimedAt), sql`${raffles.drawnAt} + ${window} > now()`));
+  return prizes;
 }
 
 /** Makes a prize's grant inside the claim's transaction (the commerce module's). */

@@ -14,7 +14,7 @@ import { registerRoute } from '../../http/route.ts';
 import { serveStore } from '../../services/file-store.ts';
 import { coverStore } from './definition.ts';
 import { seedDemoRaffles } from './demo.ts';
-import { claimPrize, drawRaffle, drawsJob, dueDraws, waitingForValue, type PrizeGranter } from './draws.ts';
+import { claimPrize, drawRaffle, drawsJob, dueDraws, unclaimedPrizes, waitingForValue, type PrizeGranter } from './draws.ts';
 import { drawInstant, instantHistory, rotateSeed } from './instant.ts';
 import { findRaffle, ownResult, rafflePage, register, registrationCount, toInfo, winnerPage } from './raffles.ts';
 
@@ -35,6 +35,9 @@ export default fp(
       if (grant.Kind === 'wallet') await app.commerce.credit(tx, userId, grant.Amount, 'raffle');
       else await app.commerce.extendMembership(tx, userId, grant.Days);
     };
+
+    // A deleted account loses the prizes it has not claimed.
+    app.accountEnding.add({ losses: async (userId) => ({ UnclaimedPrizes: await unclaimedPrizes(db, userId) }) });
 
     const pendingCounts = new Map<number, ReturnType<typeof setTimeout>>();
     const pushCountSoon = (raffleId: number) => {
@@ -131,5 +134,5 @@ export default fp(
       }
     });
   },
-  { name: 'raffle', dependencies: ['database', 'hub', 'commerce'] },
+  { name: 'raffle', dependencies: ['database', 'hub', 'commerce', 'identity'] },
 );

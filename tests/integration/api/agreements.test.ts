@@ -5,17 +5,20 @@
  * and the races and replays that must never sign or charge twice.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { accountCalls } from '#contract/account.ts';
 import { commerceCalls, type Agreement, type Order } from '#contract/commerce.ts';
 import { paymentSandbox } from '#contract/dev.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { facts } from '#contract/facts.ts';
-import { agreements, memberships, orders, payments, products } from '../../../server/db/schema.ts';
+import { agreements, memberships, orders, payments, products, users } from '../../../server/db/schema.ts';
 import { chargeDueAgreements, remindOfCharges } from '../../../server/modules/commerce/agreements.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
 import { payable } from '../../../server/modules/commerce/orders.ts';
+import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
+import { ProviderError } from '../../../server/services/wechatpay-adapter.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
-import { loginBySms } from './codes.ts';
+import { ageCodes, lastCode, loginBySms } from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
 import { deliverNotification, notification } from './wechatpay-notifications.ts';
 
@@ -237,6 +240,56 @@ describe('renewing', () => {
       'the contract ended at the provider',
     );
     expect(sandbox.Kind).toBe('contract');
+  });
+});
+
+describe('deleting the account', () => {
+  /** Deletes the user's account with a code sent to their phone, as the account centre does. */
+  async function deleteWithCode(user: { token: string; phone: string }, code?: string) {
+    if (!code) {
+      await ageCodes(t, user.phone);
+      await t.call(accountCalls.sendOwnCode, { body: { Channel: 'sms' }, token: user.token });
+      code = await lastCode(t, user.phone);
+    }
+    return { code, answer: await t.call(accountCalls.deleteAccount, { body: { Code: code }, token: user.token }) };
+  }
+
+  it('states what it loses with the figures, ends the auto-renewal at the provider first, and keeps the orders without the person', async () => {
+    const user = await newUser();
+    const { agreement, first } = await signed(user);
+    await t.app.db.transaction((tx) => changeBalance(tx, user.userId, 1234, 'cdkey', null));
+    const until = await membershipOf(user.userId);
+    const losses = await t.call(accountCalls.deletionLosses, { token: user.token });
+    expect(losses.body.data).toEqual({ Wallet: 1234, PlanUntil: until!.toISOString(), Agreements: 1, UnclaimedPrizes: 0 });
+
+    const { answer } = await deleteWithCode(user);
+    expect(answer.body).toMatchObject({ code: 200, message: 'Your account has been deleted.' });
+    expect((await t.call(paymentSandbox.transaction, { params: { id: agreement.Key } })).body.data.State).toBe('TERMINATED');
+    const [kept] = await t.app.db.select({ userId: orders.userId }).from(orders).where(eq(orders.key, first.Key));
+    expect(kept).toEqual({ userId: null });
+  });
+
+  it('deletes nothing when the provider cannot end the contract, and the same code works on the next try', async () => {
+    const user = await newUser();
+    const { agreement } = await signed(user);
+    const provider = t.app.payments.provider()!;
+    const outage = vi.spyOn(provider, 'terminateContract').mockRejectedValueOnce(new ProviderError('connect ECONNREFUSED'));
+    const { code, answer } = await deleteWithCode(user);
+    outage.mockRestore();
+    expect(answer.status).toBe(502);
+    expect(answer.body.message).toBe(
+      'Your auto-renewal could not be ended at the payment service just now, so nothing was deleted. Please try again in a moment.',
+    );
+    expect(await t.app.db.select({ id: users.id }).from(users).where(eq(users.id, user.userId))).toEqual([{ id: user.userId }]);
+    expect((await agreementsOf(user.token))[0]).toMatchObject({ Key: agreement.Key, State: 'active' });
+
+    const retried = await deleteWithCode(user, code);
+    expect(retried.answer.body.code).toBe(200);
+    expect((await t.call(paymentSandbox.transaction, { params: { id: agreement.Key } })).body.data.State).toBe('TERMINATED');
+  });
+
+  it('refuses other callers: the losses need the account’s own login', async () => {
+    await expectBadTokensRefused(t, accountCalls.deletionLosses, {}, newUser);
   });
 });
 

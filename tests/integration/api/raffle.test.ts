@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import sharp from 'sharp';
+import { accountCalls } from '#contract/account.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RaffleSummary, RaffleWinnerEntry } from '#contract/admin.ts';
 import { commerceCalls } from '#contract/commerce.ts';
@@ -412,8 +413,12 @@ describe('drawing', () => {
     const { id, winnerOf, losers } = await drawnRaffle(prizes, 8);
     const [outsider] = await users(1);
     const money = winnerOf(0);
+    // Deleting the account would lose the prize while it waits to be claimed (the deletion confirmation says so).
+    const lossesOf = async (token: string) => (await t.call(accountCalls.deletionLosses, { token })).body.data.UnclaimedPrizes;
+    expect(await lossesOf(money.token)).toBe(1);
 
     const claimed = await claim(money.token, id);
+    expect(await lossesOf(money.token)).toBe(0);
     expect(claimed.body).toMatchObject({ code: 200, message: 'Prize claimed. Enjoy!', data: { Prize: 0, ClaimedAt: expect.any(String) } });
     expect((await ownResult(money.token, id)).body.data.ClaimedAt).toBe(claimed.body.data.ClaimedAt);
     const wallet = (await t.call(commerceCalls.wallet, { token: money.token, params: { page: 1 } })).body.data;
