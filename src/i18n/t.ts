@@ -2,30 +2,11 @@ import { fillFacts } from '#contract/facts.ts';
 import { placeholder } from '#contract/interpolate.ts';
 import i18next, { type TFunction } from 'i18next';
 import type { SharedMessageKey } from '#contract/messages.ts';
+import { sharedMessages, withSharedMessages } from './shared-messages.ts';
 import type en from '../../content/i18n/en.json';
 import { defaultLocale, type LocaleCode } from './locales.ts';
 
 type Dictionary = Record<string, string>;
-
-/**
- * UI keys whose text is one of the §8 messages the server says too: their one
- * text per locale is in contract/messages/, not in the UI dictionary.
- */
-const sharedMessages = {
-  'api.tooManyRequests': 'tooFast',
-  'api.loginExpired': 'unauthorized',
-  'api.loginRequired': 'loginRequired',
-  'api.networkError': 'networkError',
-  'api.unknownError': 'unknownError',
-  'session.expired': 'loginExpired',
-  'session.userInfoFailed': 'userInfoFailed',
-  'login.codeSent': 'smsSent',
-  'account.bind.codeSent': 'smsSent',
-  'realtime.tokenExpired': 'realtimeTokenExpired',
-  'realtime.tokenFetchFailed': 'realtimeTokenFetchFailed',
-  'realtime.noToken': 'realtimeNoToken',
-  'realtime.error': 'genericError',
-} as const satisfies Record<string, SharedMessageKey>;
 
 /** A UI string's key: every dictionary has exactly the English one's keys (tests/unit/dictionaries.test.ts). */
 export type UiKey = keyof typeof en | keyof typeof sharedMessages;
@@ -62,8 +43,7 @@ export function dictionaryOf(code: LocaleCode): Dictionary {
     const source = files[`../../content/i18n/${code}.json`];
     const shared = sharedFiles[`../../contract/messages/${code}.json`];
     if (!source || !shared) throw new Error(`No UI dictionary for locale "${code}"`);
-    const sharedEntries = Object.entries(sharedMessages).map(([key, message]) => [key, shared[message]]);
-    dictionary = Object.fromEntries([...Object.entries(source), ...sharedEntries].map(([key, text]) => [key, fillFacts(text, code)]));
+    dictionary = Object.fromEntries(Object.entries(withSharedMessages(source, shared)).map(([key, text]) => [key, fillFacts(text, code)]));
     filledDictionaries.set(code, dictionary);
   }
   return dictionary;

@@ -1,8 +1,12 @@
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { accountCalls } from '#contract/account.ts';
+import { activationCalls } from '#contract/activation.ts';
+import { formatPrice } from '#contract/facts.ts';
 import { dev } from '#contract/dev.ts';
 import { identity } from '#contract/identity.ts';
+import { newCdkeys } from './admin-cli.ts';
+import { overflowOf } from './overflow.ts';
 import { say } from './routes.ts';
 import { codeSentBy, keep, newPhone, outbox, sealedCall, signInAsDemo, signInFresh } from './session.ts';
 
@@ -144,6 +148,19 @@ test('signing out another device from the security page sends that device to log
   await expect(second.getByText(say('zh-CN', 'session.expired'))).toBeVisible();
   await first.close();
   await second.close();
+});
+
+test('on a phone, the deletion confirmation states what would be lost, with the figures (ru)', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const { auth } = await signInFresh(page);
+  const [key] = await newCdkeys(`e2e-loss-${Date.now()}`, 'wallet:1234', 1);
+  await sealedCall(page, activationCalls.redeem, { Key: key }, auth.AccessToken);
+  await page.goto('/ru/account/center/safe');
+  const losses = page.locator('[data-deletion-losses]');
+  await expect(losses).toContainText(say('ru', 'account.safe.deleteLoses'));
+  await expect(losses.getByRole('listitem')).toHaveText([say('ru', 'account.safe.lossWallet', { amount: formatPrice(1234, 'ru') })]);
+  await expect(page.getByText(say('ru', 'account.safe.deleteOrdersKept'))).toBeVisible();
+  expect(await overflowOf(page)).toEqual({ page: 0, elements: [] });
 });
 
 test('a deleted account is gone at once, and its phone registers afresh (en)', async ({ page }) => {

@@ -6,17 +6,25 @@ import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
 import { fillFacts } from '#contract/facts.ts';
 import { interpolate } from '#contract/interpolate.ts';
+import type { SharedMessageKey } from '#contract/messages.ts';
 import { localizePath, locales, type LocaleCode } from '../../src/i18n/locales.ts';
+import { withSharedMessages } from '../../src/i18n/shared-messages.ts';
 
-export const dictionary = (locale: LocaleCode): Record<string, string> => JSON.parse(readFileSync(`content/i18n/${locale}.json`, 'utf8'));
+const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>;
+const sharedOf = (locale: LocaleCode) => json(`contract/messages/${locale}.json`) as Record<SharedMessageKey, string>;
+
+/** A locale's UI dictionary as the build reads it: its file and the shared §8 messages. */
+export const dictionary = (locale: LocaleCode): Record<string, string> => withSharedMessages(json(`content/i18n/${locale}.json`), sharedOf(locale));
 
 /** A UI string as the page shows it: facts filled in, then the parameters. */
 export const say = (locale: LocaleCode, key: string, params: Record<string, string> = {}): string =>
   interpolate(fillFacts(dictionary(locale)[key], locale), params);
 
-/** A server message (server/i18n) as the server sends it, facts filled in. */
-export const serverSays = (locale: LocaleCode, key: string): string =>
-  fillFacts((JSON.parse(readFileSync(`server/i18n/${locale}.json`, 'utf8')) as Record<string, string>)[key], locale);
+/** A server message (server/i18n, or one it shares with the site) as the server sends it, facts filled in. */
+export const serverSays = (locale: LocaleCode, key: string): string => {
+  const messages: Record<string, string> = { ...sharedOf(locale), ...json(`server/i18n/${locale}.json`) };
+  return fillFacts(messages[key], locale);
+};
 
 function frontmatter(collection: string, locale: LocaleCode, slug: string): Record<string, string> {
   const text = readFileSync(`content/${collection}/${locale}/${slug}.md`, 'utf8');

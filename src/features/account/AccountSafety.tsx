@@ -6,12 +6,13 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { accountCalls, type LoginEvent } from '#contract/account.ts';
+import { accountCalls, type DeletionLosses, type LoginEvent } from '#contract/account.ts';
+import { formatPrice } from '#contract/facts.ts';
 import { identity, type Session } from '#contract/identity.ts';
-import { formatDateTime } from '@/i18n/dates.ts';
+import { formatDateTime, formatDay } from '@/i18n/dates.ts';
 import { placeName } from '@/i18n/places.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
-import { translator, type Strings } from '@/i18n/strings.ts';
+import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { $user, leaveNotice, signOutHere, updateUser } from '@/stores/session.ts';
 import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
@@ -34,6 +35,7 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
   const removal = useAction(t);
   const [sessions, setSessions] = useState<Session[] | null>(null);
   const [history, setHistory] = useState<LoginEvent[] | null>(null);
+  const [losses, setLosses] = useState<DeletionLosses | null>(null);
   const { form, setForm, field } = useFields({ current: '', next: '', repeat: '', code: '', proofPassword: '' });
   const [understood, setUnderstood] = useState(false);
 
@@ -41,6 +43,8 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
   useEffect(() => {
     void loadSessions();
     void authCall(accountCalls.loginHistory).then(setHistory, () => setHistory([]));
+    // What deletion would lose is stated when it is known; the form works without it.
+    void authCall(accountCalls.deletionLosses).then(setLosses, () => setLosses(null));
   }, []);
 
   if (!user) return <Loading text={t('common.loading')} />;
@@ -190,6 +194,8 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
       <section className="card danger-zone" aria-labelledby="delete-heading">
         <h2 id="delete-heading">{t('account.safe.delete')}</h2>
         <p>{t('account.safe.deleteIntro')}</p>
+        {losses && <LossList losses={losses} locale={locale} t={t} />}
+        <p>{t('account.safe.deleteOrdersKept')}</p>
         <form className="form" onSubmit={(event) => void deleteAccount(event)} noValidate>
           {contact && (
             <CodeField label={t('login.code')} sendLabel={t('account.safe.sendCode')} send={sendCode} busy={removal.busy} input={field('code')} t={t} />
@@ -212,6 +218,27 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
         </form>
         <NoticeLine notice={removal.notice} />
       </section>
+    </div>
+  );
+}
+
+/** What deleting the account would lose, with the figures; nothing when it would lose none of these. */
+function LossList({ losses, locale, t }: { losses: DeletionLosses; locale: LocaleCode; t: Translate<Key> }) {
+  const items = [
+    losses.Wallet > 0 && t('account.safe.lossWallet', { amount: formatPrice(losses.Wallet, locale) }),
+    losses.PlanUntil && t('account.safe.lossPlan', { date: formatDay(losses.PlanUntil, locale) }),
+    losses.Agreements > 0 && t('account.safe.lossAgreements', { count: losses.Agreements }),
+    losses.UnclaimedPrizes > 0 && t('account.safe.lossPrizes', { count: losses.UnclaimedPrizes }),
+  ].filter((item) => typeof item === 'string');
+  if (items.length === 0) return null;
+  return (
+    <div className="deletion-losses" data-deletion-losses>
+      <p>{t('account.safe.deleteLoses')}</p>
+      <ul>
+        {items.map((item) => (
+          <li key={item}>{item}</li>
+        ))}
+      </ul>
     </div>
   );
 }
