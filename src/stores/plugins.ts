@@ -37,7 +37,7 @@ export function pluginStores(slug: string) {
   const $own = createFetcherStore<OwnEvaluation>([ownPrefix, $tokenKey], {
     fetcher: () => call(pluginCalls.own, { params: { slug }, token: token(), fresh: true }),
     dedupeTime: pluginCacheMs.own,
-    revalidateOnFocus: false,
+    refreshOnFocus: false,
   });
 
   const keepOwn = (own: OwnEvaluation) => mutateCache(`${ownPrefix}${$tokenKey.get()}`, own);

@@ -33,7 +33,7 @@ export function raffleStores(ref: RaffleRef) {
   });
   const $id: ReadableAtom<number | null> = computed($info, (info) => info.data?.Id ?? null);
   const own = <T>(prefix: string, cacheMs: number, fetch: (id: number) => Promise<T>) =>
-    createFetcherStore<T>([prefix, $id, ':', $tokenKey], { fetcher: (...parts) => fetch(idOf(parts)), dedupeTime: cacheMs, revalidateOnFocus: false });
+    createFetcherStore<T>([prefix, $id, ':', $tokenKey], { fetcher: (...parts) => fetch(idOf(parts)), dedupeTime: cacheMs, refreshOnFocus: false });
   /** Puts an answer the user just got into their cache of this raffle, under the key `own` reads. */
   const keepOwn = (prefix: string, data: unknown) => mutateCache(`${prefix}${$id.get()}:${$tokenKey.get()}`, data);
   return { $info, $id, own, keepOwn };

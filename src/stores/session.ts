@@ -77,7 +77,7 @@ export const $tokenKey = computed($authToken, (current) => (isTokenValid(current
 
 /** A call made at most once per login and cache time (spec §9): kept under the login's key, not refetched on focus, not retried by itself. */
 export function perLoginStore<T>(prefix: string, cacheTime: number, fetcher: () => Promise<T>) {
-  return createFetcherStore<T>([prefix, $tokenKey], { fetcher, dedupeTime: cacheTime, revalidateOnFocus: false, onErrorRetry: null });
+  return createFetcherStore<T>([prefix, $tokenKey], { fetcher, dedupeTime: cacheTime, refreshOnFocus: false, onErrorRetry: null });
 }
 
 /** Fetches the user info at most once per cache time per token (spec §9). */

@@ -69,3 +69,27 @@ it('an answer put in by the page (mutateCache) is there on a page load long afte
     vi.useRealTimers();
   }
 });
+
+it('refreshes what the page shows when it comes back into view, at most every 5 s, except answers kept per login (spec §9)', async () => {
+  stored.clear();
+  const { createFetcherStore, focusRefresher, focusRefreshMs } = await pageLoad();
+  let clock = 1_000_000;
+  const calls = { board: 0, user: 0 };
+  const $board = createFetcherStore<number>(['focus-board'], { fetcher: async () => ++calls.board });
+  const $user = createFetcherStore<number>(['focus-user'], { fetcher: async () => ++calls.user, refreshOnFocus: false });
+  const stops = [$board.listen(() => {}), $user.listen(() => {})];
+  await vi.waitFor(() => expect(calls).toEqual({ board: 1, user: 1 }));
+  const focused = focusRefresher(() => clock);
+
+  clock += focusRefreshMs - 1;
+  focused();
+  clock += 1;
+  focused();
+  await vi.waitFor(() => expect($board.get().data).toBe(2));
+  focused();
+  clock += focusRefreshMs;
+  focused();
+  await vi.waitFor(() => expect($board.get().data).toBe(3));
+  expect(calls).toEqual({ board: 3, user: 1 });
+  stops.forEach((stop) => stop());
+});
