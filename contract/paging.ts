@@ -4,6 +4,13 @@ import * as z from 'zod/mini';
 /** Items on a page of any list. */
 export const pageSize = 24;
 
+/**
+ * Spec §9, the request helper's defaults, for a list read by scrolling (the
+ * reviews): it fetches this many at a time, and the next batch once its end
+ * comes this close to the bottom of the screen.
+ */
+export const loadMore = { pageSize: 10, thresholdPx: 100 } as const;
+
 /** A page of a list: its items, how many there are in all, and which page this is. */
 export function paged<T extends z.ZodMiniType>(item: T) {
   return z.object({ Items: z.array(item), Total: z.int(), Page: z.int() });

@@ -9,7 +9,7 @@
 import * as z from 'zod/mini';
 import catalogue from '../content/plugins/catalogue.json' with { type: 'json' };
 import { route } from './api.ts';
-import { paged, pageSize } from './paging.ts';
+import { loadMore, paged } from './paging.ts';
 import { facts } from './facts.ts';
 import { Empty, multilineText, pathId, text } from './fields.ts';
 import { localeCodes } from './locales.ts';
@@ -25,8 +25,8 @@ export const pluginRules = {
   ratingMax: facts.plugins.ratingMax,
   /** The longest review text, in characters (`plugins.reviewMaxLength`). */
   textMaxLength: facts.plugins.reviewMaxLength,
-  /** Spec §3: lists are paged at 24. */
-  pageSize,
+  /** Reviews are read by scrolling: they load more at a time of spec §9's request-helper size. */
+  pageSize: loadMore.pageSize,
   /** Writing, editing and deleting reviews: at most this many an hour per account (`plugins.reviewWritesPerHour`). */
   reviewWritesPerHour: facts.plugins.reviewWritesPerHour,
   /** Helpful marks and reports: at most this many an hour per account (`plugins.voteWritesPerHour`). */

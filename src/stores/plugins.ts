@@ -1,25 +1,35 @@
 /**
  * The plugin data sets of spec §3 — the list (every plugin's rating), one
  * plugin's default evaluation (its rating), its reviews (the detail), and the
- * user's own evaluation — as fetcher stores kept for `pluginCacheMs`. Whatever
- * the user changes is written into these caches at once, so their own page
- * never shows the state before their change.
+ * user's own evaluation. The ratings and the own evaluation are fetcher stores
+ * kept for `pluginCacheMs`; the reviews are a list read by scrolling, which
+ * loads more as its end comes near (spec §9). Whatever the user changes is
+ * written into these at once, so their own page never shows the state before
+ * their change.
  */
-import { atom } from 'nanostores';
+import { atom, onMount } from 'nanostores';
 import { pluginCacheMs, pluginCalls, type Evaluation, type EvaluationSort, type OwnEvaluation, type Rating, type ReportReason } from '#contract/plugins.ts';
 import { call } from '@/lib/api/client.ts';
 import { createFetcherStore, invalidateKeys, mutateCache } from '@/lib/api/query.ts';
 import { $pluginRatings, listKey } from './plugin-ratings.ts';
 import { $authToken, $tokenKey } from './session.ts';
 
-type Paged<T> = { Items: T[]; Total: number; Page: number };
+/** The reviews shown: the pages loaded so far, one after the other. */
+export interface ReviewList {
+  items: Evaluation[];
+  total: number;
+  /** How many pages are shown. */
+  pages: number;
+  loading: boolean;
+  /** Why the last load failed, until the next one starts. */
+  failure: unknown;
+}
 
 const token = () => $authToken.get()?.AccessToken;
 
 /** What one plugin's page shows about its reviews, and what the user can do there. */
 export function pluginStores(slug: string) {
   const ratingKey = `plugin-rating:${slug}`;
-  const evaluationsPrefix = `plugin-evaluations:${slug}:`;
   const ownPrefix = `plugin-own:${slug}:`;
 
   const $rating = createFetcherStore<Rating>([ratingKey], {
@@ -28,10 +38,38 @@ export function pluginStores(slug: string) {
   });
 
   const $sort = atom<EvaluationSort>('helpful');
-  const $page = atom(1);
-  const $evaluations = createFetcherStore<Paged<Evaluation>>([evaluationsPrefix, $sort, ':', $page], {
-    fetcher: (...parts) => call(pluginCalls.evaluations, { params: { slug, sort: parts[1] as EvaluationSort, page: Number(parts[3]) }, fresh: true }),
-    dedupeTime: pluginCacheMs.evaluations,
+  const $reviews = atom<ReviewList>({ items: [], total: 0, pages: 0, loading: true, failure: null });
+  /** Each load's turn: an answer for an older sort or list is dropped. */
+  let turn = 0;
+
+  async function loadPage(page: number, keep: Evaluation[]): Promise<void> {
+    const mine = ++turn;
+    $reviews.set({ ...$reviews.get(), items: keep, loading: true, failure: null });
+    try {
+      const answer = await call(pluginCalls.evaluations, { params: { slug, sort: $sort.get(), page }, fresh: true });
+      if (mine !== turn) return;
+      const seen = new Set(keep.map((item) => item.Id));
+      // A review written meanwhile moves the rest down a place: one seen already is not shown twice.
+      const items = [...keep, ...answer.Items.filter((item) => !seen.has(item.Id))];
+      $reviews.set({ items, total: answer.Total, pages: page, loading: false, failure: null });
+    } catch (failure) {
+      if (mine === turn) $reviews.set({ ...$reviews.get(), loading: false, failure });
+    }
+  }
+
+  /** The first page again, in the chosen order (a new order, or a change of the user's). */
+  const reloadReviews = () => loadPage(1, []);
+
+  /** The next page, after those shown; nothing while one is loading or when all are shown. */
+  function loadMoreReviews(): Promise<void> {
+    const list = $reviews.get();
+    if (list.loading || (list.pages > 0 && list.items.length >= list.total)) return Promise.resolve();
+    return list.pages === 0 ? reloadReviews() : loadPage(list.pages + 1, list.items);
+  }
+
+  onMount($reviews, () => {
+    void reloadReviews();
+    return $sort.listen(() => void reloadReviews());
   });
 
   const $own = createFetcherStore<OwnEvaluation>([ownPrefix, $tokenKey], {
@@ -52,7 +90,7 @@ export function pluginStores(slug: string) {
         list.map((item) => (item.Plugin === slug ? rating : item)),
       );
     else invalidateKeys(listKey);
-    invalidateKeys((key) => key.startsWith(evaluationsPrefix));
+    void reloadReviews();
   }
 
   async function save(rating: number, text: string): Promise<OwnEvaluation> {
@@ -73,12 +111,8 @@ export function pluginStores(slug: string) {
     const { Helpful } = await call(pluginCalls.helpful, { params: { id }, token: token() });
     const own = $own.get().data;
     if (own) keepOwn({ ...own, Helpful: [...new Set([...own.Helpful, id])] });
-    const page = $evaluations.get().data;
-    if (page)
-      mutateCache(`${evaluationsPrefix}${$sort.get()}:${$page.get()}`, {
-        ...page,
-        Items: page.Items.map((item) => (item.Id === id ? { ...item, Helpful } : item)),
-      });
+    const list = $reviews.get();
+    $reviews.set({ ...list, items: list.items.map((item) => (item.Id === id ? { ...item, Helpful } : item)) });
   }
 
   async function report(id: number, reason: ReportReason): Promise<void> {
@@ -87,5 +121,5 @@ export function pluginStores(slug: string) {
     if (own) keepOwn({ ...own, Reported: [...new Set([...own.Reported, id])] });
   }
 
-  return { $rating, $sort, $page, $evaluations, $own, save, remove, markHelpful, report };
+  return { $rating, $sort, $reviews, $own, loadMoreReviews, save, remove, markHelpful, report };
 }

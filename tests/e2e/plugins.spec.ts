@@ -9,11 +9,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { pathOf } from '#contract/api.ts';
 import { formattingTag } from '#contract/locales.ts';
+import { identity } from '#contract/identity.ts';
+import { loadMore } from '#contract/paging.ts';
 import { pluginCalls, type Rating } from '#contract/plugins.ts';
 import { admin } from './admin-cli.ts';
 import { pageProblems } from './page-checks.ts';
 import { localizePath, say } from './routes.ts';
-import { logInOnPage, signInFresh } from './session.ts';
+import { lastCode, logInOnPage, newPhone, sealedCall, signInFresh } from './session.ts';
 
 /** The plugin's aggregate as the API answers it now. */
 async function ratingOf(page: Page, slug: string): Promise<Rating> {
@@ -195,3 +197,32 @@ for (const locale of ['ja', 'ru'] as const) {
     expect(problems).toEqual([]);
   });
 }
+
+// Issue 29, point 15: reviews are read by scrolling, 10 at a time, the next batch loading as the end comes within 100 px.
+test('a plugin’s reviews load more as the reader scrolls to their end, none twice', async ({ page, browser }) => {
+  const slug = 'account-switcher';
+  const writers = await browser.newPage();
+  for (let i = 0; i < loadMore.pageSize + 2; i++) {
+    const phone = newPhone();
+    await sealedCall(writers, identity.sendSmsCode, { Phone: phone }, undefined, `10.15.${Math.floor(i / 200)}.${(i % 200) + 1}`);
+    const login = await sealedCall(writers, identity.loginOrRegister, { Phone: phone, Code: await lastCode(writers, phone), DeviceId: `e2e-reviews-${i}` });
+    const saved = await writers.request.post(`/api${pathOf(pluginCalls.save.path, { slug })}`, {
+      headers: { authorization: `Bearer ${login.AccessToken}` },
+      data: { Rating: (i % 5) + 1, Text: `Review number ${i}` },
+    });
+    expect(saved.ok()).toBe(true);
+  }
+  await writers.close();
+
+  await page.goto(`/en/plugin/${slug}`);
+  const reviews = page.locator('[data-review]');
+  await page.locator('#reviews').scrollIntoViewIfNeeded();
+  await expect(reviews).toHaveCount(loadMore.pageSize);
+  const total = (await ratingOf(page, slug)).Count;
+  expect(total).toBeGreaterThan(loadMore.pageSize);
+  // No click: reaching the end of the list is enough.
+  await page.locator('[data-load-more]').scrollIntoViewIfNeeded();
+  await expect(reviews).toHaveCount(Math.min(total, 2 * loadMore.pageSize));
+  const ids = await reviews.evaluateAll((items) => items.map((item) => item.getAttribute('data-review')));
+  expect(new Set(ids).size).toBe(ids.length);
+});

@@ -8,7 +8,8 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { pluginRules, ReportReason, type Evaluation, type OwnEvaluation, type Rating } from '#contract/plugins.ts';
 import { Loading, LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
-import { Pager } from '@/components/Pager.tsx';
+import { LoadMore } from '@/components/LoadMore.tsx';
+import { failureMessage } from '@/lib/api/errors.ts';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { formatNumber } from '@/i18n/numbers.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
@@ -236,15 +237,13 @@ function ReviewBody({ evaluation, context: { t, locale, icons } }: { evaluation:
 function ReviewList({ context }: { context: Context }) {
   const { stores, t } = context;
   const sort = useStore(stores.$sort);
-  const page = useStore(stores.$page);
-  const list = useStore(stores.$evaluations);
+  const list = useStore(stores.$reviews);
   const own = useStore(stores.$own);
   const loggedIn = useStore($isLoggedIn);
 
-  const choose = (next: 'newest' | 'helpful') => {
-    stores.$sort.set(next);
-    stores.$page.set(1);
-  };
+  const choose = (next: 'newest' | 'helpful') => stores.$sort.set(next);
+  const failure = list.failure ? failureMessage(list.failure) : null;
+  const failureText = failure && ('text' in failure ? failure.text : t(failure.key));
   return (
     <section className="review-section" aria-label={t('plugin.reviews')}>
       <div className="tabs" role="group" aria-label={t('plugin.sortLabel')}>
@@ -255,12 +254,12 @@ function ReviewList({ context }: { context: Context }) {
           {t('plugin.sortNewest')}
         </button>
       </div>
-      {list.data ? (
-        list.data.Items.length === 0 ? (
-          <p className="muted">{t('plugin.noReviews')}</p>
-        ) : (
+      {list.pages > 0 && list.items.length === 0 ? (
+        <p className="muted">{t('plugin.noReviews')}</p>
+      ) : (
+        list.items.length > 0 && (
           <ul className="review-list">
-            {list.data.Items.map((evaluation) => (
+            {list.items.map((evaluation) => (
               <li key={evaluation.Id} className="card" data-review={evaluation.Id}>
                 <ReviewBody evaluation={evaluation} context={context} />
                 <ReviewActions
@@ -273,10 +272,12 @@ function ReviewList({ context }: { context: Context }) {
             ))}
           </ul>
         )
-      ) : (
-        <Loading text={t('common.loading')} />
       )}
-      {list.data && <Pager page={page} total={list.data.Total} go={(next) => stores.$page.set(next)} t={t} />}
+      {list.loading && <Loading text={t('common.loading')} />}
+      {failureText && <NoticeLine notice={{ kind: 'error', text: failureText }} />}
+      {!list.loading && (list.pages === 0 || list.items.length < list.total) && (
+        <LoadMore label={t('plugin.loadMore')} load={stores.loadMoreReviews} shown={list.items.length} />
+      )}
     </section>
   );
 }
