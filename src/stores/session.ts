@@ -173,11 +173,12 @@ export function signOutHere(): void {
 /**
  * Logout (spec §4): revokes the token on the server when possible, clears the
  * user info, the token and every cached answer (store token, customer-service
- * link), then goes to login with redirectUrl, or reloads.
+ * link), then goes to login with redirectUrl (the one given, or the page's when
+ * it needs a login), or reloads.
  */
 export async function logout(options: { loginPath?: string } = {}): Promise<void> {
-  await endLogin(null, { revoke: true, loginPath: options.loginPath });
-  if (!options.loginPath) location.reload();
+  await endLogin(null, { revoke: true, loginPath: options.loginPath ?? loginPathOfPage });
+  if (!sentToLogin) location.reload();
 }
 
 /**

@@ -170,6 +170,19 @@ describe('the session store', () => {
   });
 });
 
+describe('logout on a page that needs login', () => {
+  it('goes to login once, and does not also reload', async () => {
+    page.loggedIn(validToken());
+    const { session } = await loadSession();
+    session.requireLogin('/en/account/login');
+    api.call.mockResolvedValue(null);
+    await session.logout();
+    expect(page.location.assign).toHaveBeenCalledExactlyOnceWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
+    expect(page.location.reload).not.toHaveBeenCalled();
+    expect(page.notice()).toBeNull();
+  });
+});
+
 describe('login state on page load (spec §4)', () => {
   it('clears user info that has no token', async () => {
     localStorage.setItem(storageKeys.user, JSON.stringify(user));
