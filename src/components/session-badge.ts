@@ -48,7 +48,13 @@ export function mountSessionBadge(slot: HTMLElement): void {
   if (!user) return;
   const refresh = async () => {
     const session = await import('@/stores/session.ts');
-    session.$user.subscribe((current) => render(slot, template, current));
+    // Drawn again only when the user changed: a badge drawn anew closes a menu the visitor may have just opened.
+    let shown = JSON.stringify(user);
+    session.$user.subscribe((current) => {
+      if (JSON.stringify(current) === shown) return;
+      shown = JSON.stringify(current);
+      render(slot, template, current);
+    });
     await session.checkLoginState();
   };
   if ('requestIdleCallback' in window) requestIdleCallback(() => void refresh());

@@ -126,11 +126,18 @@ export async function refreshUser(): Promise<void> {
 let loginPathOfPage: string | undefined;
 /** Whether this page is already on its way to login: however many paths notice the end of a login, the customer reads one message and the page navigates once. */
 let sentToLogin = false;
+/** Why the login ended before the page said it needs one (the header checks the login too, and may be first): said when the page then goes to login. */
+let endedBecause: string | null = null;
 
 function goToLogin(notice: string | null, loginPath = loginPathOfPage): void {
-  if (!loginPath || sentToLogin) return;
+  if (!loginPath) {
+    endedBecause = notice ?? endedBecause;
+    return;
+  }
+  if (sentToLogin) return;
   sentToLogin = true;
-  if (notice) leaveNotice(notice);
+  const said = notice ?? endedBecause;
+  if (said) leaveNotice(said);
   location.assign(loginUrl(loginPath));
 }
 

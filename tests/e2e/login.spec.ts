@@ -71,7 +71,11 @@ test('an expired login on an account page says so and goes to login, then back',
 // the customer read one of two messages at random and the page navigated once or twice.
 test('a stored login the server refuses says 登录状态过期 once and goes to login once, every time', async ({ page }) => {
   const { auth } = await signInFresh(page);
+  // The header checks the login once the page is idle: let it finish before the login is ended elsewhere, or it would
+  // see the refusal itself and forget the login this test puts back below.
+  const checked = page.waitForResponse((response) => response.url().includes(identity.refreshUserInfo.path));
   await page.goto('/en/faq');
+  await checked;
   const stored = await page.evaluate(() => [localStorage.getItem('beacon.auth')!, localStorage.getItem('beacon.user')!] as const);
   // Signed out elsewhere: the token in this browser is still within its time, but the server refuses it.
   const loggedOut = await page.request.post(`/api${identity.logout.path}`, { headers: { authorization: `Bearer ${auth.AccessToken}` }, data: {} });

@@ -274,6 +274,22 @@ describe('login state on page load (spec §4)', () => {
     expect(page.stored(storageKeys.auth)).toBeNull();
   });
 
+  // Seen under load: the header's check saw the refusal before the page's script said it needs a login.
+  it('still says 登录状态过期 when the header noticed the refusal before the page asked for login', async () => {
+    page.loggedIn(validToken());
+    const { session, ApiFailure } = await loadSession();
+    api.call.mockImplementation(async () => {
+      for (const listener of [...api.unauthorized]) listener();
+      throw new ApiFailure('unauthorized');
+    });
+    expect(await session.checkLoginState()).toBeNull();
+    expect(page.location.assign).not.toHaveBeenCalled();
+    session.requireLogin('/en/account/login');
+    await session.checkLoginState();
+    expect(page.notice()).toBe('session.expired');
+    expect(page.location.assign).toHaveBeenCalledExactlyOnceWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
+  });
+
   it('keeps the login when the user info could not be reached (offline)', async () => {
     page.loggedIn(validToken());
     const { session, ApiFailure } = await loadSession();
