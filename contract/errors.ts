@@ -99,6 +99,8 @@ export const ErrorCode = {
   PrizeClaimed: 4046,
   /** One's own plugin review cannot be marked helpful or reported. */
   EvaluationOwn: 4047,
+  /** The SMS or e-mail gateway could not be reached or refused the message: nothing was sent. */
+  MessageNotSent: 4048,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -136,6 +138,7 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.SteamTargetInvalid]: 400,
   [ErrorCode.SteamNotLinked]: 409,
   [ErrorCode.PaymentProviderFailed]: 502,
+  [ErrorCode.MessageNotSent]: 502,
   [ErrorCode.AgreementSigned]: 409,
   [ErrorCode.UserSigned]: 409,
   [ErrorCode.CdkeyUnknown]: 404,

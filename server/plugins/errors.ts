@@ -9,6 +9,12 @@ import fp from 'fastify-plugin';
 import { ErrorCode, httpStatusOf } from '#contract/errors.ts';
 import { ApiError } from '../http/api-error.ts';
 import { message } from '../i18n/messages.ts';
+import { MessengerError } from '../services/messenger.ts';
+
+/** An SMS or e-mail gateway that failed: the customer is told nothing was sent (502), the log says why. */
+function fromMessenger(error: MessengerError): ApiError {
+  return new ApiError(ErrorCode.MessageNotSent, error.channel === 'sms' ? 'smsNotSent' : 'emailNotSent');
+}
 
 /** Fastify's own client errors (bad JSON, body too large, …) mapped to ours. */
 function fromFastify(error: FastifyError): ApiError | null {
@@ -55,7 +61,8 @@ export default fp(
         await discardBody(request.raw);
         reply.header('connection', 'close');
       }
-      const known = error instanceof ApiError ? error : fromFastify(error);
+      if (error instanceof MessengerError) request.log.error({ err: error }, 'a message gateway failed');
+      const known = error instanceof ApiError ? error : error instanceof MessengerError ? fromMessenger(error) : fromFastify(error);
       if (!known) request.log.error({ err: error }, 'request failed');
       const { code, messageKey, messageParams } = known ?? { code: ErrorCode.ServerError, messageKey: 'serverError' as const, messageParams: {} };
       if (known?.retryAfterMs !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(known.retryAfterMs / 1000))));

@@ -20,7 +20,7 @@ export default fp(
       const config: Config = app.config;
       const url = config[`${channel}_GATEWAY_URL`];
       const secret = config[`${channel}_GATEWAY_SECRET`];
-      if (config[`${channel}_PROVIDER`] === 'http' && url && secret) return gatewayMessenger(url, secret);
+      if (config[`${channel}_PROVIDER`] === 'http' && url && secret) return gatewayMessenger(channel === 'SMS' ? 'sms' : 'email', url, secret);
       return devMessenger(channel.toLowerCase(), (line) => app.log.info(line));
     };
     app.decorate('sms', messenger('SMS'));

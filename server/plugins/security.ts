@@ -19,7 +19,13 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-site' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+    // Sent below, over HTTPS only: a browser ignores it on plain http (RFC 6797 §8.1), and it would wrongly
+    // promise HTTPS for a host served without it.
+    strictTransportSecurity: false,
+  });
+  // Behind a proxy (TRUST_PROXY), the request's protocol is the forwarded one.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
 }
 

@@ -28,8 +28,17 @@ export function devMessenger(channel: string, print: (line: string) => void, kee
   };
 }
 
-/** Posts `{to, subject, text}` as JSON with `Authorization: Bearer <secret>`; any non-2xx answer is a failure. */
-export function gatewayMessenger(url: string, secret: string, timeoutMs = 10_000): Messenger {
+/** The gateway could not be reached, timed out or refused the message: nothing was sent. */
+export class MessengerError extends Error {
+  readonly channel: 'sms' | 'email';
+  constructor(channel: 'sms' | 'email', what: string, options?: ErrorOptions) {
+    super(what, options);
+    this.channel = channel;
+  }
+}
+
+/** Posts `{to, subject, text}` as JSON with `Authorization: Bearer <secret>`; no answer or any non-2xx answer is a `MessengerError`. */
+export function gatewayMessenger(channel: 'sms' | 'email', url: string, secret: string, timeoutMs = 10_000): Messenger {
   return {
     async send(message) {
       const response = await fetch(url, {
@@ -37,8 +46,10 @@ export function gatewayMessenger(url: string, secret: string, timeoutMs = 10_000
         headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
         body: JSON.stringify(message),
         signal: AbortSignal.timeout(timeoutMs),
+      }).catch((error: unknown) => {
+        throw new MessengerError(channel, `Gateway ${url} could not be reached`, { cause: error });
       });
-      if (!response.ok) throw new Error(`Gateway ${url} answered ${response.status}`);
+      if (!response.ok) throw new MessengerError(channel, `Gateway ${url} answered ${response.status}`);
     },
   };
 }

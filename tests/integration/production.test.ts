@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { dev, devIdentityProvider } from '#contract/dev.ts';
 import { externalLogin } from '#contract/external-login.ts';
+import { ErrorCode } from '#contract/errors.ts';
 import { identity } from '#contract/identity.ts';
 import { hubPath } from '#contract/realtime.ts';
 import { buildApp } from '../../server/app.ts';
@@ -85,6 +86,20 @@ describe('production refuses the development stand-ins', () => {
       expect(providers.json().data).toEqual([{ Provider: 'steam', CheckUrl: 'https://steamcommunity.com/favicon.ico' }]);
     } finally {
       await app.close();
+    }
+  });
+
+  it('an SMS or e-mail gateway that cannot be reached answers 502 in the reader’s language, and the code it could not send does not count', async () => {
+    const t = await startApp({ ...gateways, LOG_LEVEL: 'silent' });
+    try {
+      const phone = '13900000123';
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const refused = await t.call(identity.sendSmsCode, { body: { Phone: phone }, locale: 'ru' });
+        expect(refused.status).toBe(502);
+        expect(refused.body).toEqual({ code: ErrorCode.MessageNotSent, message: 'Сейчас не удалось отправить SMS. Повторите попытку чуть позже.', data: null });
+      }
+    } finally {
+      await t.close();
     }
   });
 

@@ -366,9 +366,23 @@ describe('protection', () => {
     const response = await t.app.inject({ url: '/api/nothing/here' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toMatchObject({ code: 404 });
-    expect(response.headers['strict-transport-security']).toContain('max-age=31536000');
     expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  });
+
+  it('sends HSTS over HTTPS only: behind a trusted proxy when it forwarded https, never on plain http', async () => {
+    expect((await t.app.inject({ url: '/api/nothing/here' })).headers['strict-transport-security']).toBeUndefined();
+    // A client cannot claim https to a server that does not trust a proxy.
+    expect((await t.app.inject({ url: '/api/nothing/here', headers: { 'x-forwarded-proto': 'https' } })).headers['strict-transport-security']).toBeUndefined();
+    const proxied = await startApp({ TRUST_PROXY: 'true' });
+    try {
+      const secure = await proxied.app.inject({ url: '/api/nothing/here', headers: { 'x-forwarded-proto': 'https' } });
+      expect(secure.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      const plain = await proxied.app.inject({ url: '/api/nothing/here', headers: { 'x-forwarded-proto': 'http' } });
+      expect(plain.headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      await proxied.close();
+    }
   });
 });
 
