@@ -43,6 +43,9 @@ export const dev = {
 /** The development store (README "The store"): a stand-in for the external store, which checks store tokens as a real one would. */
 export const devStore = { path: '/dev/store' } as const;
 
+/** Site pages only the development stand-ins use (the payment sandbox's phone page, where a scanned code lands): a production start answers them as not found, in every locale. */
+export const standInPages = ['wechatpay'] as const;
+
 export const devIdentityProvider = {
   path: '/dev/idp',
   clientId: 'beacon-dev',

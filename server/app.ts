@@ -9,6 +9,7 @@ import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { encryption } from '#contract/crypto.ts';
+import { standInPages } from '#contract/dev.ts';
 import { adminCommands, findUser } from './commands.ts';
 import { devStandInsAllowed, type Config } from './config.ts';
 import activation from './modules/activation/plugin.ts';
@@ -99,6 +100,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     { prefix: '/api' },
   );
-  await app.register(site, { root: config.SITE_DIR, connectSources: config.PUBLIC_API_URL ? [new URL(config.PUBLIC_API_URL).origin] : [] });
+  await app.register(site, {
+    root: config.SITE_DIR,
+    connectSources: config.PUBLIC_API_URL ? [new URL(config.PUBLIC_API_URL).origin] : [],
+    hiddenPages: devStandInsAllowed(config) ? [] : standInPages,
+  });
   return app;
 }

@@ -15,6 +15,8 @@ export interface SiteOptions {
   root: string;
   /** Other origins pages may call (an API on another host). */
   connectSources: string[];
+  /** Pages answered as not found (named without locale): the stand-ins' own, in production. */
+  hiddenPages?: readonly string[];
 }
 
 const immutable = 'public, max-age=31536000, immutable';
@@ -29,6 +31,7 @@ function cacheControl(file: string): string {
 
 const site: FastifyPluginAsync<SiteOptions> = async (app, options) => {
   const root = path.resolve(options.root);
+  const hidden = new Set(options.hiddenPages);
   const isFile = async (relative: string) => (await stat(path.join(root, relative)).catch(() => null))?.isFile() ?? false;
 
   // The built site does not change while the server runs, so each page's policy is computed once.
@@ -49,7 +52,7 @@ const site: FastifyPluginAsync<SiteOptions> = async (app, options) => {
   // answers with an envelope (Fastify picks the not-found handler of the longest prefix).
   app.setNotFoundHandler(async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return reply.code(405).header('allow', 'GET, HEAD').send();
-    const { file, status } = await resolveSitePath(new URL(request.url, 'http://site').pathname, isFile);
+    const { file, status } = await resolveSitePath(new URL(request.url, 'http://site').pathname, isFile, hidden);
     if (file.endsWith('.html')) reply.header('content-security-policy', await policyOf(file));
     return reply
       .code(status)

@@ -24,15 +24,22 @@ async function localeFolder(relative: string, isFile: IsFile): Promise<string> {
   return first && (await isFile(`${first}/not-found/index.html`)) ? `${first}/` : '';
 }
 
+/** Whether a path is one of the `hidden` pages (named without locale or index.html) in some locale. */
+async function isHidden(relative: string, isFile: IsFile, hidden: ReadonlySet<string>): Promise<boolean> {
+  if (hidden.size === 0) return false;
+  const rest = relative.slice((await localeFolder(relative, isFile)).length);
+  return hidden.has(rest.replace(/\/(index\.html)?$/, ''));
+}
+
 /**
  * The file that answers a path and its status: the file itself or the folder's
- * index.html; the raffle page for anything below /raffle/ (spec §2: its
- * catch-all child); otherwise the locale's not-found page (the account
- * centre's under /account) with 404.
+ * index.html, unless the page is `hidden`; the raffle page for anything below
+ * /raffle/ (spec §2: its catch-all child); otherwise the locale's not-found
+ * page (the account centre's under /account) with 404.
  */
-export async function resolveSitePath(pathname: string, isFile: IsFile): Promise<{ file: string; status: 200 | 404 }> {
+export async function resolveSitePath(pathname: string, isFile: IsFile, hidden: ReadonlySet<string> = new Set()): Promise<{ file: string; status: 200 | 404 }> {
   const relative = relativePath(pathname);
-  if (relative !== null) {
+  if (relative !== null && !(await isHidden(relative, isFile, hidden))) {
     const candidates = relative === '' || relative.endsWith('/') ? [`${relative}index.html`] : [relative, `${relative}/index.html`];
     for (const candidate of candidates) if (await isFile(candidate)) return { file: candidate, status: 200 };
   }

@@ -82,6 +82,12 @@ describe('production refuses the development stand-ins', () => {
         expect(response.statusCode).toBe(404);
         expect(response.json()).toMatchObject({ code: 404, data: null });
       }
+      // The sandbox's phone page is the site's, in every locale: not found either.
+      for (const url of ['/wechatpay', '/en/wechatpay', '/ja/wechatpay/', '/zh-tw/wechatpay/index.html']) {
+        const page = await app.inject({ url });
+        expect(page.statusCode, url).toBe(404);
+      }
+      expect((await app.inject({ url: '/en/payment' })).statusCode).toBe(200);
       const providers = await app.inject({ url: `/api${externalLogin.providers.path}` });
       expect(providers.json().data).toEqual([{ Provider: 'steam', CheckUrl: 'https://steamcommunity.com/favicon.ico' }]);
     } finally {
