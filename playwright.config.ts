@@ -33,7 +33,7 @@ export default defineConfig({
       TRUST_PROXY: 'true',
     },
     // The readiness check answers once the server has started and its database answers.
-    url: `http://localhost:${port}/api/health/ready`,
+    url: `http://localhost:${port}/api/ready`,
     reuseExistingServer: false,
     // Playwright needs a limit; this one is far beyond a start on a busy machine (seconds), so only a stuck start meets it.
     timeout: 300_000,

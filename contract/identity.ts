@@ -283,19 +283,29 @@ export const system = {
     request: Empty,
     response: z.object({ Spki: text() }),
   }),
-  /**
-   * Readiness, for load balancers and start-up scripts: the server answers only
-   * once it has started, and this says its database answers (and Redis, where
-   * one is set); otherwise 503 with `Unavailable`.
-   */
-  ready: route({
+  /** Liveness, for a process supervisor or load balancer: the process answers; nothing else is asked. */
+  live: route({
     method: 'GET',
-    path: '/health/ready',
+    path: '/health',
     encrypted: false,
     auth: 'none',
     shape: 'envelope',
     request: Empty,
-    response: z.object({ Database: z.literal('up'), Redis: z.enum(['up', 'none']) }),
+    response: z.object({ Process: z.literal('up') }),
+  }),
+  /**
+   * Readiness, for load balancers and start-up scripts: the server answers only
+   * once it has started, and this says its database, its job queue and Redis
+   * (where one is set) answer; otherwise 503 with `Unavailable`.
+   */
+  ready: route({
+    method: 'GET',
+    path: '/ready',
+    encrypted: false,
+    auth: 'none',
+    shape: 'envelope',
+    request: Empty,
+    response: z.object({ Database: z.literal('up'), Jobs: z.literal('up'), Redis: z.enum(['up', 'none']) }),
   }),
 };
 

@@ -71,7 +71,7 @@ describe.concurrent('a first start held to a quarter of a core', () => {
         async (text) => {
           const port = runningPort(text);
           if (!port) return false;
-          answers = await Promise.all(['/', '/api/health/ready'].map(async (url) => (await fetch(`http://127.0.0.1:${port}${url}`)).status));
+          answers = await Promise.all(['/', '/api/ready'].map(async (url) => (await fetch(`http://127.0.0.1:${port}${url}`)).status));
           return true;
         },
       );
@@ -97,7 +97,7 @@ describe.concurrent('a first start held to a quarter of a core', () => {
       async (text) => text.includes('ready:'),
     );
     expect(outcome, output).toBe('done');
-    expect(output).toContain('ready: 200 {"Database":"up","Redis":"none"}');
+    expect(output).toContain('ready: 200 {"Database":"up","Jobs":"up","Redis":"none"}');
   });
 });
 

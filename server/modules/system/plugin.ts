@@ -20,16 +20,22 @@ export default fp(
       return { data: { Spki: app.keys.publicSpki } };
     });
 
+    registerRoute(app, system.live, async ({ reply }) => {
+      reply.header('cache-control', 'no-store');
+      return { data: { Process: 'up' as const } };
+    });
+
     registerRoute(app, system.ready, async ({ reply }) => {
       reply.header('cache-control', 'no-store');
       try {
         await app.db.execute(sql`select 1`);
+        await app.jobs.getQueues();
         await app.redis?.ping();
       } catch (error) {
         app.log.warn({ err: error }, 'not ready');
         throw new ApiError(ErrorCode.Unavailable, 'unavailable');
       }
-      return { data: { Database: 'up' as const, Redis: app.redis ? ('up' as const) : ('none' as const) } };
+      return { data: { Database: 'up' as const, Jobs: 'up' as const, Redis: app.redis ? ('up' as const) : ('none' as const) } };
     });
   },
   { name: 'system', dependencies: ['keys', 'database', 'redis'] },

@@ -318,9 +318,9 @@ describe('protection', () => {
     expect(answer.headers['cache-control']).toBe('public, max-age=3600');
   });
 
-  it('says it is ready while its database answers, and 503 in the caller’s language when it does not', async () => {
+  it('says it is ready while its database and job queue answer, and 503 in the caller’s language when one does not; it is live regardless', async () => {
     const ready = await t.call(system.ready);
-    expect([ready.status, ready.body.data]).toEqual([200, { Database: 'up', Redis: 'none' }]);
+    expect([ready.status, ready.body.data]).toEqual([200, { Database: 'up', Jobs: 'up', Redis: 'none' }]);
     expect(ready.headers['cache-control']).toBe('no-store');
     const down = vi.spyOn(t.app.db, 'execute').mockRejectedValueOnce(new Error('connection terminated'));
     try {
@@ -329,6 +329,14 @@ describe('protection', () => {
       expect(unready.body.message).toBe('サービスを利用できません。データベースに接続できません。しばらくしてから、もう一度お試しください。');
     } finally {
       down.mockRestore();
+    }
+    const queueDown = vi.spyOn(t.app.jobs, 'getQueues').mockRejectedValueOnce(new Error('relation "pgboss.queue" does not exist'));
+    try {
+      expect((await t.call(system.ready)).status).toBe(503);
+      // Liveness asks nothing of the database or the queue: the process answers.
+      expect(await t.call(system.live)).toMatchObject({ status: 200, body: { data: { Process: 'up' } } });
+    } finally {
+      queueDown.mockRestore();
     }
   });
 
