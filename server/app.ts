@@ -5,6 +5,7 @@
  * common behaviour, then the modules, each owning its routes, hub methods and
  * clean-up. `main.ts` only listens. Closing the app closes everything it opened.
  */
+import { randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -58,6 +59,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // One line per request only when debugging; otherwise the log shows what matters.
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
     trustProxy: config.TRUST_PROXY,
+    // Every log line of a request carries this id, and a 500 tells the customer it to quote: the trusted
+    // proxy's own (nginx's $request_id) when it sends a well-formed one, so both logs name one request.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = config.TRUST_PROXY ? request.headers['x-request-id'] : undefined;
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomBytes(8).toString('hex');
+    },
     bodyLimit: encryption.maxBodyBytes,
     // No timer on starting: a first start on a busy machine (creating and migrating the database) may take minutes, and only
     // waiting on an outside service can hang — that has its own deadline and message (DATABASE_CONNECT_TIMEOUT, Redis's connect).

@@ -66,7 +66,9 @@ export default fp(
       if (!known) request.log.error({ err: error }, 'request failed');
       const { code, messageKey, messageParams } = known ?? { code: ErrorCode.ServerError, messageKey: 'serverError' as const, messageParams: {} };
       if (known?.retryAfterMs !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(known.retryAfterMs / 1000))));
-      return reply.code(httpStatusOf(code)).send({ code, message: message(request.locale, messageKey, messageParams), data: null });
+      // The request's id is in every log line of it; a failure we did not expect gives it to the customer to quote.
+      const params = { id: request.id, ...messageParams };
+      return reply.code(httpStatusOf(code)).send({ code, message: message(request.locale, messageKey, params), data: null });
     });
     app.setNotFoundHandler(async () => {
       throw new ApiError(ErrorCode.NotFound, 'notFound');

@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '#contract/errors.ts';
 import { identity, lifetimes, support, system, verification } from '#contract/identity.ts';
+import { pluginCalls } from '#contract/plugins.ts';
 import { verifyToken } from '../../../server/crypto/signed.ts';
 import { externalAccounts, users } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/modules/identity/passwords.ts';
@@ -376,6 +377,34 @@ describe('protection', () => {
     expect(response.json()).toMatchObject({ code: 404 });
     expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  });
+
+  it('answers a failure it did not expect with 500 and the request id to quote, which its log line carries', async () => {
+    const lines: string[] = [];
+    const logged = await startApp({ LOG_LEVEL: 'error', TRUST_PROXY: 'true' }, { logStream: { write: (line) => void lines.push(line) } });
+    try {
+      const failOnce = () =>
+        vi.spyOn(logged.app.db, 'select').mockImplementationOnce(() => {
+          throw new Error('disk on fire');
+        });
+      // Behind the trusted proxy, its id names the request in both logs.
+      failOnce();
+      const proxied = await logged.call(pluginCalls.list, { headers: { 'x-request-id': 'nginx-0123456789abcdef' } });
+      expect(proxied.status).toBe(500);
+      expect(proxied.body.message).toBe(
+        'Something went wrong on our side. Please try again later. If it keeps happening, quote reference nginx-0123456789abcdef when you contact us.',
+      );
+      const logLine = JSON.parse(lines.find((line) => line.includes('disk on fire'))!) as { reqId: string };
+      expect(logLine.reqId).toBe('nginx-0123456789abcdef');
+      // Without a well-formed one, the server makes its own.
+      failOnce();
+      const own = await logged.call(pluginCalls.list, { headers: { 'x-request-id': 'not an id' } });
+      const id = /reference ([0-9a-f]{16}) /.exec(own.body.message)![1];
+      expect(lines.filter((line) => line.includes(`"reqId":"${id}"`))).toHaveLength(1);
+    } finally {
+      vi.restoreAllMocks();
+      await logged.close();
+    }
   });
 
   it('sends HSTS over HTTPS only: behind a trusted proxy when it forwarded https, never on plain http', async () => {
