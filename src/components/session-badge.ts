@@ -51,9 +51,7 @@ export function mountSessionBadge(slot: HTMLElement): void {
     // Drawn again only when the user changed: a badge drawn anew closes a menu the visitor may have just opened.
     let shown = JSON.stringify(user);
     session.$user.subscribe((current) => {
-      if (JSON.stringify(current) === shown) return;
-      shown = JSON.stringify(current);
-      render(slot, template, current);
+      if (shown !== (shown = JSON.stringify(current))) render(slot, template, current);
     });
     await session.checkLoginState();
   };

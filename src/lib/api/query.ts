@@ -96,9 +96,9 @@ export function focusRefresher(now: () => number = Date.now): () => void {
   };
 }
 
+// "Back in view" is the page becoming visible again, as nanoquery reads it too (switching tabs also focuses the window: one event is enough).
 if (typeof document !== 'undefined') {
   const refresh = focusRefresher();
-  addEventListener('focus', refresh);
   document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && refresh());
 }
 
