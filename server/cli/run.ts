@@ -18,7 +18,7 @@ import type { RunCommand } from './command.ts';
 import { backplanePusher, redisBackplane } from '../realtime/backplane.ts';
 import { connectRedis } from '../services/redis.ts';
 import { realProvider } from '../plugins/payments.ts';
-import { loadKeys } from '../crypto/keys.ts';
+import { loadSecret } from '../crypto/keys.ts';
 
 /** A failure the operator can act on; printed as is, without a stack. */
 export class CliError extends Error {}
@@ -57,7 +57,7 @@ async function runDirectly(config: Config, db: Database, run: RunCommand): Promi
     db,
     findUser: (key: string) => findUser(db, key),
     paymentProvider: () => provider,
-    secret: () => loadKeys(config.DATA_DIR).secret,
+    secret: () => loadSecret(config.DATA_DIR),
     dataDir: config.DATA_DIR,
   };
   if (!config.REDIS_URL) return run({ ...context, pusher: null });

@@ -1,45 +1,37 @@
 /**
  * The server's long-lived secrets, made on first start and kept in the data
- * folder: the RSA key pair of encrypted calls and the HMAC secret of signed
- * tokens. Instances that share a database must share this folder's keys.
+ * folder: the RSA key pairs of encrypted calls (keyring.ts, which `keys
+ * rotate` replaces while the server runs) and the HMAC secret of signed
+ * tokens, cdkeys and code hashes (never rotated: cdkeys are derived from it).
+ * Instances that share a database must share this folder's keys.
  */
-import { generateKeyPairSync, createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createFileOnce } from './key-files.ts';
+import { Keyring } from './keyring.ts';
 
 export interface ServerKeys {
-  privateKey: KeyObject;
-  /** The public key as base64 DER SubjectPublicKeyInfo: what WebCrypto imports as 'spki'. */
-  publicSpki: string;
-  /** HMAC secret for hub, store and customer-service tokens. */
+  /** The RSA key pairs that open sealed calls, and the public key to serve. */
+  keyring: Keyring;
+  /** HMAC secret for hub, store and customer-service tokens, and what cdkeys and codes are derived from. */
   secret: Buffer;
 }
 
-/** The file's content, made first when it is missing; an instance starting at the same moment that wrote it first wins. */
-function readOrCreate(file: string, create: () => string): string {
-  if (!existsSync(file)) {
-    try {
-      writeFileSync(file, create(), { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-  return readFileSync(file, 'utf8');
+export function keysFolder(dataDir: string): string {
+  const folder = path.resolve(dataDir, 'keys');
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  return folder;
+}
+
+/** The HMAC secret in `<dataDir>/keys`, made when missing; an instance starting at the same moment that made it first wins. */
+export function loadSecret(dataDir: string): Buffer {
+  const file = path.join(keysFolder(dataDir), 'token-secret');
+  if (!existsSync(file)) createFileOnce(file, randomBytes(32).toString('hex'));
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
 }
 
 /** The keys in `<dataDir>/keys`, made when missing; `progress` hears when that happens (first start only). */
-export function loadKeys(dataDir: string, progress: (step: string) => void = () => {}): ServerKeys {
-  const folder = path.resolve(dataDir, 'keys');
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const pem = readOrCreate(path.join(folder, 'rsa-private.pem'), () => {
-    progress(`Making the server's keys in ${folder} (first start only)…`);
-    return generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-  });
-  const secret = readOrCreate(path.join(folder, 'token-secret'), () => randomBytes(32).toString('hex'));
-  const privateKey = createPrivateKey(pem);
-  return {
-    privateKey,
-    publicSpki: createPublicKey(privateKey).export({ type: 'spki', format: 'der' }).toString('base64'),
-    secret: Buffer.from(secret.trim(), 'hex'),
-  };
+export async function loadKeys(dataDir: string, progress: (step: string) => void = () => {}): Promise<ServerKeys> {
+  return { keyring: await Keyring.open(keysFolder(dataDir), { progress }), secret: loadSecret(dataDir) };
 }

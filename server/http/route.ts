@@ -57,9 +57,9 @@ function validationError(error: z.core.$ZodError): ApiError {
 class ContractBreach extends Error {}
 
 /** The request as the contract describes it: a sealed body, a plain GET's query string, or a plain body. */
-function rawRequest(app: FastifyInstance, route: ApiRoute, request: FastifyRequest): unknown {
+async function rawRequest(app: FastifyInstance, route: ApiRoute, request: FastifyRequest): Promise<unknown> {
   if (requestInQuery(route)) return request.query;
-  const body = route.encrypted ? openSealedBody(request, app.keys.privateKey) : request.body;
+  const body = route.encrypted ? await openSealedBody(request, app.keys.keyring) : request.body;
   return body ?? (route.method === 'POST' ? {} : undefined);
 }
 
@@ -106,7 +106,7 @@ export function registerRoute<R extends ApiRoute>(
             }
           : undefined,
     handler: async (request, reply) => {
-      const body = route.request.safeParse(rawRequest(app, route, request));
+      const body = route.request.safeParse(await rawRequest(app, route, request));
       if (!body.success) throw validationError(body.error);
       const params = route.params ? route.params.safeParse(request.params) : { success: true as const, data: {} };
       if (!params.success) throw validationError(params.error);

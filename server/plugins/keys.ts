@@ -1,4 +1,4 @@
-/** The server's key pair and token secret from `<DATA_DIR>/keys`, made on first start: `app.keys`. */
+/** The server's key pairs and token secret from `<DATA_DIR>/keys`, made on first start: `app.keys`. */
 import fp from 'fastify-plugin';
 import { loadKeys, type ServerKeys } from '../crypto/keys.ts';
 
@@ -9,10 +9,8 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async (app) =>
-    void app.decorate(
-      'keys',
-      loadKeys(app.config.DATA_DIR, (step) => app.log.info(step)),
-    ),
+  async (app) => {
+    app.decorate('keys', await loadKeys(app.config.DATA_DIR, (step) => app.log.info(step)));
+  },
   { name: 'keys', dependencies: ['config'] },
 );

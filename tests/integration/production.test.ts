@@ -15,7 +15,7 @@ import { identity } from '#contract/identity.ts';
 import { hubPath } from '#contract/realtime.ts';
 import { buildApp } from '../../server/app.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
-import { loadKeys } from '../../server/crypto/keys.ts';
+import { loadSecret } from '../../server/crypto/keys.ts';
 import { sandboxPhonePagePath } from '../../server/services/wechatpay-sandbox.ts';
 import { signToken } from '../../server/crypto/signed.ts';
 import { adminFilePath } from '../../server/modules/admin/admin-file.ts';
@@ -147,7 +147,7 @@ describe('npm start', () => {
     expect(adminFile).not.toContain('hunter2');
 
     // The demo user (id 1) on a hub connection.
-    const hubToken = signToken(loadKeys(dataDir).secret, 'hub', { sub: 1, exp: Date.now() + 60_000 });
+    const hubToken = signToken(loadSecret(dataDir), 'hub', { sub: 1, exp: Date.now() + 60_000 });
     const negotiate = await (await fetch(`http://127.0.0.1:${port}/api${hubPath}/negotiate?negotiateVersion=1`, { method: 'POST' })).json();
     const socket = new WebSocket(`ws://127.0.0.1:${port}/api${hubPath}?id=${negotiate.connectionToken}&access_token=${hubToken}`);
     const frames: string[] = [];

@@ -3,21 +3,16 @@ import { sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { ErrorCode } from '#contract/errors.ts';
 import { system } from '#contract/identity.ts';
+import { publicKeyCacheMs } from '../../crypto/keyring.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { publicFor } from '../../http/cache-control.ts';
 import { registerRoute } from '../../http/route.ts';
-
-/**
- * How long a browser keeps the key, so a visit asks for it about once. The
- * site asks afresh when a sealed call is refused as unreadable (a new key).
- */
-const publicKeyCacheMs = 3600_000;
 
 export default fp(
   async (app) => {
     registerRoute(app, system.publicKey, async ({ reply }) => {
       reply.header('cache-control', publicFor(publicKeyCacheMs));
-      return { data: { Spki: app.keys.publicSpki } };
+      return { data: { Spki: await app.keys.keyring.publicSpki() } };
     });
 
     registerRoute(app, system.live, async ({ reply }) => {

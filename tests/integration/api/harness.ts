@@ -44,6 +44,8 @@ export type Reply<R extends ApiRoute> = R['shape'] extends 'raw' ? ResponseOf<R>
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The public key (base64 SPKI) that `call` seals for: the server's when the app started. */
+  publicSpki: string;
   call<R extends ApiRoute>(route: R, options?: CallOptions): Promise<{ status: number; body: Reply<R>; headers: Record<string, unknown> }>;
   close(): Promise<void>;
 }
@@ -108,15 +110,16 @@ export async function startApp(env: Record<string, string> = {}, options: BuildO
   const dataDir = mkdtempSync(path.join(tmpdir(), 'beacon-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: await databaseUrl(), DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_DATA: 'false', ...env });
   const app = await buildApp(config, options);
-  const publicKey = await importPublicKey(app.keys.publicSpki);
-  return {
-    app,
-    call: caller(publicKey, async (request) => {
-      const response = await app.inject(request);
-      return { statusCode: response.statusCode, headers: response.headers, body: response.body };
-    }),
-    close: () => app.close(),
-  };
+  const publicSpki = await app.keys.keyring.publicSpki();
+  return { app, publicSpki, call: await callerFor(app, publicSpki), close: () => app.close() };
+}
+
+/** Calls to an app in this process sealed for the given public key (base64 SPKI): a page holding the key it fetched before or after a rotation. */
+export async function callerFor(app: FastifyInstance, publicSpki: string): Promise<TestApp['call']> {
+  return caller(await importPublicKey(publicSpki), async (request) => {
+    const response = await app.inject(request);
+    return { statusCode: response.statusCode, headers: response.headers, body: response.body };
+  });
 }
 
 /** Calls, sealed as the site seals them, to a server running in another process at `origin` (every call comes from loopback). */

@@ -18,7 +18,7 @@ export interface Caller {
 /** A caller's fresh key, wrapped for the server. */
 export function newCaller(app: TestApp): Caller {
   const key = randomBytes(32);
-  const spki = createPublicKey({ key: Buffer.from(app.app.keys.publicSpki, 'base64'), format: 'der', type: 'spki' });
+  const spki = createPublicKey({ key: Buffer.from(app.publicSpki, 'base64'), format: 'der', type: 'spki' });
   const sKeyHex = publicEncrypt({ key: spki, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, key).toString('hex');
   return { key, sKeyHex };
 }

@@ -15,7 +15,7 @@ import { desktopLanding, externalLogin, externalLoginLifetimeMs, type ExternalLo
 import type { LocaleCode } from '#contract/locales.ts';
 import { apiOrigin, sitePageUrl } from '../../../config.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../../../crypto/opaque-tokens.ts';
-import { openHex, SealError, sealHex, unwrapKey } from '../../../crypto/sealed.ts';
+import { openHex, SealError, sealHex } from '../../../crypto/sealed.ts';
 import { isUniqueViolation } from '../../../db/errors.ts';
 import type { Database, Transaction } from '../../../db/database.ts';
 import { externalLogins, externalTickets, openidNonces } from '../../../db/schema.ts';
@@ -92,7 +92,7 @@ export function externalLoginRoutes(
       let key: Buffer;
       let bindUserId: number | null = null;
       try {
-        key = unwrapKey(keys.privateKey, body.sKeyHex);
+        key = await keys.keyring.unwrapKey(body.sKeyHex);
         if (body.isBind) bindUserId = await bindingUser(key, body.access_token, body.access_token_expires);
       } catch (error) {
         if (error instanceof SealError) throw new ApiError(ErrorCode.EncryptionInvalid, 'encryptionInvalid');

@@ -1,0 +1,54 @@
+/**
+ * Writing the files of the keys folder so that no reader ever sees half of
+ * one: each file is written whole under a temporary name (a dot file, which
+ * readers pass over), flushed to disk, and only then given its real name.
+ * Several instances may share the folder and start, or rotate, at any moment.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+
+const temporaryName = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+
+/**
+ * Makes `file` with this content unless it exists (another instance made it
+ * first, which is then the one everybody uses). Linking the whole temporary
+ * file into place fails when the name is taken, unlike a rename, which would
+ * replace it. Synchronous: only a starting server makes files this way.
+ */
+export function createFileOnce(file: string, content: string): void {
+  const temporary = temporaryName(file);
+  const fd = openSync(temporary, 'wx', 0o600);
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(temporary);
+  }
+}
+
+/** Writes `file` whole, replacing what was there in one step (rename). */
+export async function replaceFile(file: string, content: string): Promise<void> {
+  const temporary = temporaryName(file);
+  const handle = await open(temporary, 'wx', 0o600);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temporary, file);
+  } catch (error) {
+    await unlink(temporary);
+    throw error;
+  }
+}
