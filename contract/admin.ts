@@ -112,6 +112,10 @@ export const EvaluationEntry = z.object({
 });
 export type EvaluationEntry = z.infer<typeof EvaluationEntry>;
 
+/** A server key pair that opens sealed calls: the SHA-256 of its public key (DER, hex), and until when a retired one still does (null: the current key). */
+export const ServerKeyInUse = z.object({ fingerprint: text(), acceptedUntil: z.nullable(Timestamp) });
+export type ServerKeyInUse = z.infer<typeof ServerKeyInUse>;
+
 export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('users list'), users: z.array(UserSummary) }),
   z.object({ command: z.literal('users show'), key: text(), user: z.nullable(UserDetail) }),
@@ -120,6 +124,8 @@ export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('idle set'), key: text(), userId: z.nullable(z.int()), status: z.nullable(CloudIdleStatus), pushed: z.boolean() }),
   z.object({ command: z.literal('idle games'), key: text(), userId: z.nullable(z.int()), games: z.nullable(z.array(IdleGame)) }),
   z.object({ command: z.literal('migrations status'), migrations: z.array(MigrationStatus) }),
+  /** `keys rotate`: the key pairs in use after it, the new current one first, and how many retired ones past their window it deleted. */
+  z.object({ command: z.literal('keys rotate'), keys: z.array(ServerKeyInUse), removed: z.int() }),
   z.object({ command: z.literal('product list'), products: z.array(z.extend(Product, { Active: z.boolean() })) }),
   z.object({ command: z.literal('product set'), product: z.extend(Product, { Active: z.boolean() }) }),
   z.object({ command: z.literal('order list'), orders: z.array(z.extend(Order, { UserId: z.nullable(z.int()) })) }),

@@ -10,6 +10,7 @@ import { donationCommands } from './modules/donation/commands.ts';
 import { raffleCommands } from './modules/raffle/commands.ts';
 import { evaluationCommands } from './modules/plugins/commands.ts';
 import { statusCommands } from './modules/status/commands.ts';
+import { keyCommands } from './modules/system/commands.ts';
 import { cloudIdleCommands } from './modules/cloud-idle/commands.ts';
 import { commerceCommands } from './modules/commerce/commands.ts';
 import { userCommands } from './modules/identity/commands.ts';
@@ -25,6 +26,7 @@ export const adminCommands: readonly AdminCommand[] = [
   ...evaluationCommands,
   ...statusCommands,
   ...migrationCommands,
+  ...keyCommands,
 ];
 
 /** How a command finds the user an operator names. */

@@ -264,5 +264,10 @@ export function formatResult(result: CommandResult): string {
         ['MIGRATION', 'CREATED', 'APPLIED'],
         result.migrations.map((migration) => [migration.tag, time(migration.createdAt), migration.applied ? 'yes' : 'no']),
       );
+    case 'keys rotate':
+      return `${table(
+        ['PUBLIC KEY (SHA-256)', 'OPENS SEALED CALLS'],
+        result.keys.map((key) => [key.fingerprint, key.acceptedUntil ? `until ${time(key.acceptedUntil)}` : 'current: served from now on']),
+      )}\n\nEvery instance sharing this keys folder serves the new key from now on, without a restart; ${result.removed} retired key(s) past their window deleted.`;
   }
 }

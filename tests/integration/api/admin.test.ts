@@ -296,6 +296,13 @@ describe('npm run admin', () => {
       expect(list.stdout).toMatch(/^ID\s+PHONE\s+EMAIL\s+NICKNAME\s+CREATED\s+SESSIONS$/m);
       expect(list.stdout).toMatch(/newer@example\.com\s+Newer\s+2026-02-01 00:00:00Z\s+1$/m);
 
+      // The server's key pair, made at its start, is retired for the window; the server itself picks up the new one.
+      const rotate = await cli('keys', 'rotate');
+      expect(rotate.code).toBe(0);
+      expect(rotate.stdout).toMatch(/^PUBLIC KEY \(SHA-256\)\s+OPENS SEALED CALLS$/m);
+      expect(rotate.stdout).toMatch(/^[0-9a-f]{64}\s+current: served from now on$/m);
+      expect(rotate.stdout).toMatch(/^[0-9a-f]{64}\s+until \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/m);
+
       writeAdminFile(dataDir, { port, token: 'stale', database: databaseFingerprint(env.DATABASE_URL) });
       expect((await cli('users', 'list')).stderr).toMatch(/refused the admin call \(HTTP 404/);
     } finally {

@@ -1,0 +1,25 @@
+/**
+ * `keys rotate`: a new server key pair for sealed calls, with the old one
+ * still accepted for the rotation window (crypto/keyring.ts). It only writes
+ * the keys folder; every instance sharing it, this one included, picks the
+ * new key up by itself.
+ */
+import { UsageError, type AdminCommand } from '../../cli/command.ts';
+import { keysFolder } from '../../crypto/keys.ts';
+import { rotateKeys } from '../../crypto/keyring.ts';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export const keyCommands: AdminCommand[] = [
+  {
+    name: 'keys rotate',
+    usage: 'keys rotate                     a new key pair for sealed calls; the old one is accepted for another day',
+    parse(rest) {
+      if (rest.length > 0) throw new UsageError('keys rotate takes no arguments');
+      return async ({ dataDir }) => {
+        const { keys, removed } = await rotateKeys(keysFolder(dataDir));
+        return { command: 'keys rotate', keys: keys.map((key) => ({ fingerprint: key.fingerprint, acceptedUntil: iso(key.acceptedUntil) })), removed };
+      };
+    },
+  },
+];
