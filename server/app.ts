@@ -110,7 +110,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   await app.register(site, {
     root: config.SITE_DIR,
-    connectSources: config.PUBLIC_API_URL ? [new URL(config.PUBLIC_API_URL).origin] : [],
+    connectSources: config.PUBLIC_API_ORIGIN ? [config.PUBLIC_API_ORIGIN] : [],
     hiddenPages: devStandInsAllowed(config) ? [] : standInPages,
   });
   return app;

@@ -76,8 +76,12 @@ const schema = z
     STORE_INTROSPECTION_SECRET: z.string().min(32).optional(),
     /** The site's public address (as for the build); links in e-mails lead there. */
     SITE_URL: z.url().optional(),
-    /** Set when the site calls an API on another origin (also baked into the site build). */
-    PUBLIC_API_URL: z.url().optional(),
+    /** Set when the site calls an API on another origin, as `https://api.example.com` (also set for the site build, which calls it). */
+    PUBLIC_API_ORIGIN: z
+      .url()
+      .refine((value) => new URL(value).origin === value.replace(/\/$/, ''), 'must be an origin only, such as https://api.example.com (no path)')
+      .transform((value) => new URL(value).origin)
+      .optional(),
     /** Several instances share rate limits and realtime pushes through this Redis (`redis://…`). */
     REDIS_URL: z
       .string()
@@ -220,5 +224,8 @@ export function sitePageUrl(config: Config, request: RequestAddress, locale: Loc
 
 /** The origin the API answers on, for addresses outside services send browsers back to. */
 export function apiOrigin(config: Config, request: RequestAddress): string {
-  return config.PUBLIC_API_URL ? new URL(config.PUBLIC_API_URL).origin : siteOrigin(config, request);
+  return config.PUBLIC_API_ORIGIN ?? siteOrigin(config, request);
 }
+
+/** Where the site reaches the API: `/api` on its own origin, or under PUBLIC_API_ORIGIN (as src/lib/api/config.ts does in the browser). */
+export const apiBase = (config: Config): string => `${config.PUBLIC_API_ORIGIN ?? ''}/api`;

@@ -12,7 +12,7 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '../..');
 const siteDir = path.resolve(root, process.env.SITE_DIR ?? 'dist');
 const inputs = ['src', 'contract', 'content', 'public', 'astro.config.mjs', 'package-lock.json'];
-const buildSettings = ['SITE_URL', 'PUBLIC_API_URL', 'BUILD_API_URL'] as const;
+const buildSettings = ['SITE_URL', 'PUBLIC_API_ORIGIN', 'BUILD_API_URL'] as const;
 
 function newestMtime(target: string): number {
   const info = statSync(target, { throwIfNoEntry: false });

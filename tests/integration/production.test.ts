@@ -53,6 +53,20 @@ describe('production refuses the development stand-ins', () => {
     expect(loadConfig({ NODE_ENV: 'production', ...gateways }).DEMO_DATA).toBe(false);
   });
 
+  it('takes the reference deployment’s settings file as it is, and an API origin only as an origin', () => {
+    const example = Object.fromEntries(
+      readFileSync(path.join(import.meta.dirname, '../../deploy/api.env.example'), 'utf8')
+        .split('\n')
+        .map((line) => /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line))
+        .filter((match) => match !== null)
+        .map((match) => [match[1], match[2]]),
+    );
+    expect(loadConfig(example)).toMatchObject({ NODE_ENV: 'production', TRUST_PROXY: true, DEMO_DATA: false, PAYMENT_PROVIDER: 'wechatpay' });
+
+    expect(loadConfig({ PUBLIC_API_ORIGIN: 'https://api.beacon.test/' }).PUBLIC_API_ORIGIN).toBe('https://api.beacon.test');
+    expect(() => loadConfig({ PUBLIC_API_ORIGIN: 'https://api.beacon.test/v1' })).toThrow(/must be an origin only[\s\S]*PUBLIC_API_ORIGIN/);
+  });
+
   it('seeds demo data only into an embedded database, unless asked', () => {
     expect(loadConfig({ DATABASE_URL: 'memory://' }).DEMO_DATA).toBe(true);
     expect(loadConfig({ DATABASE_URL: 'file://./data/db' }).DEMO_DATA).toBe(true);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import { avatarFilesPath } from '#contract/account.ts';
 import { FolderStore, serveStore } from '../../services/file-store.ts';
+import { apiBase } from '../../config.ts';
 import { accountEnding } from './account-ending.ts';
 import { accountRoutes } from './account-routes.ts';
 import { seedDemoAccount } from './demo.ts';
@@ -23,7 +24,7 @@ export default fp(
     const endConnections = (sessionIds: string[]) =>
       app.hub.endSessions(sessionIds).catch((error: unknown) => app.log.warn({ err: error }, 'could not end the hub connections of signed-out sessions'));
     const sessions = new SessionStore(app.db, (sessionIds) => void endConnections(sessionIds));
-    const users = new UserInfoStore(app.db, `${(app.config.PUBLIC_API_URL ?? '').replace(/\/$/, '')}/api${avatarFilesPath}`);
+    const users = new UserInfoStore(app.db, apiBase(app.config) + avatarFilesPath);
     await sessions.prune();
     await pruneLoginHistory(app.db);
     await pruneExternalLogins(app.db);

@@ -10,6 +10,7 @@ import fp from 'fastify-plugin';
 import { hubEvents } from '#contract/realtime.ts';
 import { raffleCacheMs, raffleCalls, raffleCoversPath } from '#contract/raffle.ts';
 import { cacheForCaller, publicFor } from '../../http/cache-control.ts';
+import { apiBase } from '../../config.ts';
 import { registerRoute } from '../../http/route.ts';
 import { serveStore } from '../../services/file-store.ts';
 import { coverStore } from './definition.ts';
@@ -25,7 +26,7 @@ export default fp(
   async (app) => {
     const { db, jobs } = app;
     const covers = coverStore(app.config.DATA_DIR);
-    const coverBase = `${(app.config.PUBLIC_API_URL ?? '').replace(/\/$/, '')}/api${raffleCoversPath}/`;
+    const coverBase = `${apiBase(app.config)}${raffleCoversPath}/`;
     const coverUrl = (name: string) => coverBase + name;
     await serveStore(app, covers, raffleCoversPath);
 

@@ -6,7 +6,7 @@
 import fp from 'fastify-plugin';
 import type { LocaleCode } from '#contract/locales.ts';
 import { statusBoardIncidents, statusCacheMs, statusCalls, statusFeedPaths, statusFeedSize } from '#contract/status.ts';
-import { siteOrigin, sitePageUrl } from '../../config.ts';
+import { apiOrigin, sitePageUrl } from '../../config.ts';
 import { publicFor } from '../../http/cache-control.ts';
 import { registerRoute } from '../../http/route.ts';
 import { ensureTargets, incidents, services } from './board.ts';
@@ -28,7 +28,7 @@ export default fp(
     });
 
     const feedOf = async (locale: LocaleCode, request: { protocol: string; host: string }) => {
-      const api = `${(config.PUBLIC_API_URL ?? siteOrigin(config, request)).replace(/\/$/, '')}/api`;
+      const api = `${apiOrigin(config, request)}/api`;
       const query = `?lang=${locale}`;
       return incidentFeed(await incidents(db, statusFeedSize), locale, {
         page: sitePageUrl(config, request, locale, '/accelerate'),
