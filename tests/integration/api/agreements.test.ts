@@ -85,7 +85,7 @@ async function renewNow(key: string): Promise<Order[]> {
     .set({ nextChargeAt: sql`now() - interval '1 second'` })
     .where(eq(agreements.key, key));
   const { db, jobs, provider } = context();
-  return chargeDueAgreements(db, jobs, provider!, t.app.payments.notifyUrl(), () => {});
+  return chargeDueAgreements({ db, jobs, provider: () => provider, settled: t.app.metrics.paymentSettled }, provider!, t.app.payments.notifyUrl(), () => {});
 }
 
 describe('signing an auto-renewal agreement', () => {

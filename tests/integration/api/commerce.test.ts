@@ -361,7 +361,7 @@ describe('races', () => {
       await Promise.allSettled([
         t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'wallet' } }),
         t.call(commerceCalls.cancel, { token, params: { key: order.Key } }),
-        closeExpiredOrder({ db: t.app.db, jobs: t.app.jobs, provider: t.app.payments.provider }, order.Key),
+        closeExpiredOrder({ db: t.app.db, jobs: t.app.jobs, provider: t.app.payments.provider, settled: t.app.metrics.paymentSettled }, order.Key),
       ]);
       const final = await detail(token, order.Key);
       const finalEvents = final.Timeline.filter((event) => ['paid', 'closed'].includes(event.State) && event.Note !== 'duplicatePayment');
