@@ -125,12 +125,17 @@ describe('with METRICS_PORT', () => {
     expect(after).not.toContain('/api/nothing');
   });
 
-  it('counts refusals by the limit that made them: the global rate limit, and a limit of our own', async () => {
+  it('counts refusals by the limit that made them: the global rate limit, a route’s own, and a limit of our own', async () => {
     const health = `/api${system.live.path}`;
     const ip = '10.200.0.1';
     const statuses = [];
     for (let i = 0; i <= perMinute; i++) statuses.push((await t.call(system.live, { ip })).status);
     expect(statuses).toEqual([...Array<number>(perMinute).fill(200), 429]);
+
+    // Code sends have a per-address limit of their own: a quarter of IDENTITY_RATE_LIMIT_PER_MINUTE (20).
+    const sends = [];
+    for (let i = 0; i <= 5; i++) sends.push((await t.call(identity.sendSmsCode, { body: { Phone: `139000099${10 + i}` }, ip })).status);
+    expect(sends).toEqual([200, 200, 200, 200, 200, 429]);
 
     const phone = '13900009901';
     expect((await t.call(identity.sendSmsCode, { body: { Phone: phone } })).status).toBe(200);
@@ -138,9 +143,11 @@ describe('with METRICS_PORT', () => {
     expect(again.status).toBe(429);
 
     const text = await scrape();
+    const sendCode = `/api${identity.sendSmsCode.path}`;
     expect(sample(text, 'beacon_http_requests_total', { method: 'GET', route: health, status: '429' })).toBe(1);
     expect(sample(text, 'beacon_rate_limit_refusals_total', { limit: 'global', route: health })).toBe(1);
-    expect(sample(text, 'beacon_rate_limit_refusals_total', { limit: 'codeResendWaitSms', route: `/api${identity.sendSmsCode.path}` })).toBe(1);
+    expect(sample(text, 'beacon_rate_limit_refusals_total', { limit: 'route', route: sendCode })).toBe(1);
+    expect(sample(text, 'beacon_rate_limit_refusals_total', { limit: 'codeResendWaitSms', route: sendCode })).toBe(1);
   });
 
   it('shows hub connections by transport while they are open', async () => {
