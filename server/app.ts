@@ -1,7 +1,7 @@
 /**
  * Builds the whole application as one Fastify instance — the API under /api
  * and the static site at / — from plugins in order: the outside world
- * (config, database, keys, Redis, messengers, the realtime hub), the API's
+ * (config, database, keys, Redis, messengers, the realtime hub, the metrics), the API's
  * common behaviour, then the modules, each owning its routes, hub methods and
  * clean-up. `main.ts` only listens. Closing the app closes everything it opened.
  */
@@ -31,6 +31,7 @@ import errors from './plugins/errors.ts';
 import keys from './plugins/keys.ts';
 import locale from './plugins/locale.ts';
 import messengers from './plugins/messengers.ts';
+import metrics from './plugins/metrics.ts';
 import payments from './plugins/payments.ts';
 import redis from './plugins/redis.ts';
 import sealing from './plugins/sealing.ts';
@@ -79,6 +80,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(messengers);
   await app.register(payments);
   await app.register(hub);
+  await app.register(metrics);
   await app.register(adminAccess);
   await securityHeaders(app);
 

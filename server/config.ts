@@ -40,6 +40,18 @@ const schema = z
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(4321),
     HOST: z.string().min(1).default('localhost'),
+    /**
+     * Serves Prometheus metrics (docs/metrics.md) at http://METRICS_HOST:METRICS_PORT/metrics, a listener of its own;
+     * unset, there is none and nothing is counted. Several instances on one host each need their own port.
+     */
+    METRICS_PORT: z
+      .string()
+      .regex(/^\d{1,5}$/, 'must be a port number')
+      .transform(Number)
+      .pipe(z.number().max(65535))
+      .optional(),
+    /** Where the metrics listener binds: loopback by default, as the metrics are for the operators' Prometheus, not the public. */
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     /** The built site that is served (astro build output). */
     SITE_DIR: z.string().min(1).default('dist'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -170,6 +182,8 @@ const schema = z
         if (!config[key]) context.addIssue({ code: 'custom', path: [key], message: 'required when PAYMENT_PROVIDER=wechatpay' });
       }
     }
+    if (config.METRICS_PORT !== undefined && config.METRICS_PORT !== 0 && config.METRICS_PORT === config.PORT)
+      context.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT: the metrics are never served on the public port' });
     if (config.HUB_TIMEOUT_MS <= config.HUB_KEEP_ALIVE_MS)
       context.addIssue({ code: 'custom', path: ['HUB_TIMEOUT_MS'], message: 'must be longer than HUB_KEEP_ALIVE_MS' });
     for (const prefix of ['SMS', 'EMAIL'] as const) {

@@ -6,6 +6,7 @@
  */
 import type { CommandResult } from '#contract/admin.ts';
 import type { Database } from '../db/database.ts';
+import type { Metrics } from '../plugins/metrics.ts';
 import type { Pusher } from '../realtime/backplane.ts';
 import type { PaymentProvider } from '../services/wechatpay-adapter.ts';
 
@@ -17,6 +18,8 @@ export interface CommandContext {
   db: Database;
   /** Sends what a command changes to open pages; null when there is no way to reach them. */
   pusher: Pusher | null;
+  /** The running server's metrics, which count what a command settles (a refund); null when the command runs without a server. */
+  metrics: Metrics | null;
   /** The user an operator names by id, phone or e-mail. */
   findUser(key: string): Promise<{ id: number } | null>;
   /** The payment provider, for refunds; null when it cannot be reached from here (the sandbox lives inside a running server). */

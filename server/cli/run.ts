@@ -55,6 +55,7 @@ async function runDirectly(config: Config, db: Database, run: RunCommand): Promi
   const provider = config.PAYMENT_PROVIDER === 'wechatpay' ? realProvider(config).provider() : null;
   const context = {
     db,
+    metrics: null,
     findUser: (key: string) => findUser(db, key),
     paymentProvider: () => provider,
     secret: () => loadSecret(config.DATA_DIR),

@@ -9,13 +9,21 @@ export class ApiError extends Error {
   readonly messageParams: Record<string, string>;
   /** For a limit: when the caller may try again, sent as `Retry-After` (RFC 9110). */
   readonly retryAfterMs?: number;
+  /** For a limit's refusal, which limit it is as the metrics count it; a limit of our own is named by its message. */
+  readonly limit?: string;
 
-  constructor(code: number, messageKey: MessageKey, messageParams: Record<string, string> = {}, { retryAfterMs }: { retryAfterMs?: number } = {}) {
+  constructor(
+    code: number,
+    messageKey: MessageKey,
+    messageParams: Record<string, string> = {},
+    { retryAfterMs, limit }: { retryAfterMs?: number; limit?: string } = {},
+  ) {
     super(messageKey);
     this.code = code;
     this.messageKey = messageKey;
     this.messageParams = messageParams;
     this.retryAfterMs = retryAfterMs;
+    this.limit = limit;
   }
 }
 
@@ -23,7 +31,8 @@ export class ApiError extends Error {
 export const unauthorized = () => new ApiError(ErrorCode.Unauthorized, 'unauthorized');
 /** A call that needs a login, made without any token. */
 export const loginRequired = () => new ApiError(ErrorCode.Unauthorized, 'loginRequired');
-export const tooManyRequests = () => new ApiError(ErrorCode.TooManyRequests, 'tooManyRequests');
+/** A per-address rate limit's refusal: the API's `global` one, or a `route`'s own. */
+export const tooManyRequests = (limit: 'global' | 'route') => new ApiError(ErrorCode.TooManyRequests, 'tooManyRequests', {}, { limit });
 
 /** A limit of our own, saying which it is and when to try again: the message's `{{seconds}}` or `{{hours}}`, and `Retry-After`. */
 export function limitReached(messageKey: MessageKey, retryAfterMs: number): ApiError {

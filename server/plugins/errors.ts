@@ -65,14 +65,16 @@ export default fp(
       const known = error instanceof ApiError ? error : error instanceof MessengerError ? fromMessenger(error) : fromFastify(error);
       if (!known) request.log.error({ err: error }, 'request failed');
       const { code, messageKey, messageParams } = known ?? { code: ErrorCode.ServerError, messageKey: 'serverError' as const, messageParams: {} };
+      const status = httpStatusOf(code);
       if (known?.retryAfterMs !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(known.retryAfterMs / 1000))));
-      // The request's id is in every log line of it; a failure we did not expect gives it to the customer to quote.
+      if (status === 429) app.metrics.limitRefused(request, known?.limit ?? messageKey);
+      // The request's id is in every log line of it; a 5xx message gives it to the customer to quote.
       const params = { id: request.id, ...messageParams };
-      return reply.code(httpStatusOf(code)).send({ code, message: message(request.locale, messageKey, params), data: null });
+      return reply.code(status).send({ code, message: message(request.locale, messageKey, params), data: null });
     });
     app.setNotFoundHandler(async () => {
       throw new ApiError(ErrorCode.NotFound, 'notFound');
     });
   },
-  { name: 'errors', dependencies: ['locale'] },
+  { name: 'errors', dependencies: ['locale', 'metrics'] },
 );

@@ -58,6 +58,7 @@ export async function apiProtection(api: FastifyInstance): Promise<void> {
     timeWindow: 60_000,
     keyGenerator: rateLimitKey,
     ...(redis ? { redis, nameSpace: 'beacon-rate-limit:' } : {}),
-    errorResponseBuilder: () => tooManyRequests(),
+    // A route with a limit of its own (logins, code sends…) has `rateLimit` in its config.
+    errorResponseBuilder: (request) => tooManyRequests(request.routeOptions.config.rateLimit ? 'route' : 'global'),
   });
 }

@@ -15,7 +15,7 @@ import {
   type HubMethodResult,
 } from '#contract/realtime.ts';
 import { pushOf, type Backplane, type BackplaneMessage, type Pusher } from './backplane.ts';
-import { HubConnection, type Transport } from './connection.ts';
+import { HubConnection, type Transport, type TransportKind } from './connection.ts';
 import { LongPollingTransport } from './long-polling.ts';
 import { MessageBuffer } from './message-buffer.ts';
 import { frame, frames, InvalidDataError, MessageReader, MessageType, parseMessage, readHandshake, type ClientMessage } from './protocol.ts';
@@ -127,6 +127,19 @@ export class Hub implements Pusher {
     let count = 0;
     for (const set of this.users.values()) count += set.size;
     return count;
+  }
+
+  /**
+   * Open connections by the transport carrying them, for the metrics (counted when asked, so a
+   * connection costs nothing more): negotiated ones no transport took yet, and stateful ones
+   * waiting for their next socket, are not carried by any.
+   */
+  connectionsByTransport(): Record<TransportKind, number> {
+    const counts: Record<TransportKind, number> = { WebSockets: 0, ServerSentEvents: 0, LongPolling: 0 };
+    for (const connection of this.connections.values()) {
+      if (connection.transport && !connection.ended) counts[connection.transport.kind]++;
+    }
+    return counts;
   }
 
   /** The negotiate answer (version 0 or 1) for a new connection, agreeing to stateful reconnect when the client asks for it. */

@@ -109,14 +109,19 @@ describe('production refuses the development stand-ins', () => {
     }
   });
 
-  it('an SMS or e-mail gateway that cannot be reached answers 502 in the reader’s language, and the code it could not send does not count', async () => {
-    const t = await startApp({ ...gateways, LOG_LEVEL: 'silent' });
+  it('an SMS or e-mail gateway that cannot be reached answers 502 in the reader’s language with the request id to quote, and the code it could not send does not count', async () => {
+    const t = await startApp({ ...gateways, LOG_LEVEL: 'silent', TRUST_PROXY: 'true' });
     try {
       const phone = '13900000123';
       for (let attempt = 0; attempt < 2; attempt++) {
-        const refused = await t.call(identity.sendSmsCode, { body: { Phone: phone }, locale: 'ru' });
+        const requestId = `nginx-attempt-${attempt}`;
+        const refused = await t.call(identity.sendSmsCode, { body: { Phone: phone }, locale: 'ru', headers: { 'x-request-id': requestId } });
         expect(refused.status).toBe(502);
-        expect(refused.body).toEqual({ code: ErrorCode.MessageNotSent, message: 'Сейчас не удалось отправить SMS. Повторите попытку чуть позже.', data: null });
+        expect(refused.body).toEqual({
+          code: ErrorCode.MessageNotSent,
+          message: `Сейчас не удалось отправить SMS. Повторите попытку чуть позже. Если ошибка повторится, сообщите нам номер ${requestId}.`,
+          data: null,
+        });
       }
     } finally {
       await t.close();

@@ -48,7 +48,10 @@ export default fp(
 
     await app.jobs.createQueue(failureCleanupJob, { policy: 'singleton' });
     await app.jobs.schedule(failureCleanupJob, '23 * * * *');
-    await app.jobs.work(failureCleanupJob, () => forgetOldFailures(db));
+    await app.jobs.work(
+      failureCleanupJob,
+      app.metrics.countingFailures(failureCleanupJob, () => forgetOldFailures(db)),
+    );
   },
-  { name: 'activation', dependencies: ['database', 'keys', 'commerce'] },
+  { name: 'activation', dependencies: ['database', 'keys', 'commerce', 'metrics'] },
 );

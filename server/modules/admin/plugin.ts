@@ -43,6 +43,7 @@ export default fp<AdminOptions>(
     const context: CommandContext = {
       db: app.db,
       pusher: app.hub,
+      metrics: app.metrics,
       findUser: (key) => findUser(app.db, key),
       paymentProvider: () => app.payments.provider(),
       secret: () => app.keys.secret,

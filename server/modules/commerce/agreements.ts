@@ -23,6 +23,7 @@ import { AlreadySignedError, ProviderError, type Contract, type PaymentProvider 
 import { membershipItem } from './catalogue.ts';
 import { acceptNonce } from './nonces.ts';
 import { advance, insertOrder, lockOrder, newOrderKey, note, payable, toOrder, type OrderRow } from './orders.ts';
+import type { PayContext } from './payments.ts';
 
 export type AgreementRow = typeof agreements.$inferSelect;
 
@@ -207,8 +208,7 @@ export async function applyContract(
 
 /** Asks the provider for a period's payment; its outcome comes as a notification. A refusal is a failed charge. */
 export async function chargePeriod(
-  db: Database,
-  jobs: Jobs,
+  { db, jobs, settled }: PayContext,
   provider: PaymentProvider,
   agreement: AgreementRow,
   order: OrderRow,
@@ -225,13 +225,15 @@ export async function chargePeriod(
     return null;
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
-    return db.transaction(async (tx) => {
+    const failed = await db.transaction(async (tx) => {
       const row = await lockOrder(tx, order.key);
       if (!payable.includes(row.state)) return null;
       const failed = await advance(tx, row, 'failed', 'provider', 'chargeRefused', { outcome: 'failed' });
       await periodFailed(tx, jobs, failed);
       return failed;
     });
+    if (failed) settled('failed', failed.method);
+    return failed;
   }
 }
 
@@ -350,12 +352,12 @@ export async function remindOfCharges(db: Database, jobs: Jobs): Promise<number>
  * charge, to be tried again.
  */
 export async function chargeDueAgreements(
-  db: Database,
-  jobs: Jobs,
+  context: PayContext,
   provider: PaymentProvider,
   notifyUrl: string,
   announce: (row: OrderRow) => void,
 ): Promise<Order[]> {
+  const { db, jobs } = context;
   const started: Order[] = [];
   for (;;) {
     const next = await db.transaction(async (tx) => {
@@ -381,7 +383,7 @@ export async function chargeDueAgreements(
     });
     if (!next) return started;
     started.push(toOrder(next.order));
-    const failed = await chargePeriod(db, jobs, provider, next.agreement, next.order, notifyUrl);
+    const failed = await chargePeriod(context, provider, next.agreement, next.order, notifyUrl);
     if (failed) announce(failed);
   }
 }

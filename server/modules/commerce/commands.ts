@@ -163,7 +163,12 @@ export const commerceCommands: AdminCommand[] = [
     usage: "order refund <order>            give a paid order's money back the way it came (wallet or provider)",
     parse(rest) {
       const key = oneOrder('order refund', rest);
-      return (context) => orderStep(context, 'order refund', key, () => refundOrder(context.db, context.paymentProvider, key));
+      return (context) =>
+        orderStep(context, 'order refund', key, async () => {
+          const row = await refundOrder(context.db, context.paymentProvider, key);
+          context.metrics?.paymentSettled('refunded', row.method);
+          return row;
+        });
     },
   },
   ...(['on', 'off', 'status'] as const).map((action): AdminCommand => ({

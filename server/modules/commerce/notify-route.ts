@@ -54,7 +54,7 @@ export async function notificationRoute(app: FastifyInstance, context: PayContex
         if (signed) {
           // Signed: the first period is charged under the contract now; the charge's outcome comes as its own notification.
           announce(signed.charge);
-          const failed = await chargePeriod(context.db, context.jobs, provider, signed.agreement, signed.charge, app.payments.notifyUrl());
+          const failed = await chargePeriod(context, provider, signed.agreement, signed.charge, app.payments.notifyUrl());
           if (failed) announce(failed);
         }
         return { code: 'SUCCESS', message: 'OK' };

@@ -14,17 +14,22 @@ import type { Jobs } from '../../db/jobs.ts';
 import type { Database, Transaction as Tx } from '../../db/database.ts';
 import { memberships, orders, payments, settings } from '../../db/schema.ts';
 import { ApiError } from '../../http/api-error.ts';
+import type { PaymentOutcome } from '../../plugins/metrics.ts';
 import { AlreadyPaidError, type PaymentProvider, type Transaction } from '../../services/wechatpay-adapter.ts';
 import { periodFailed, periodPaid, signingCode } from './agreements.ts';
 import { acceptNonce } from './nonces.ts';
 import { advance, findOrder, lockOrder, note, payable, type OrderRow, type Source } from './orders.ts';
 import { changeBalance } from './wallet.ts';
 
-/** What paying needs: the database, its job queue, and the payment provider, asked for only when a step needs it (the sandbox's is made on first use). */
+/**
+ * What paying needs: the database, its job queue, the payment provider, asked for only when a step needs it (the sandbox's
+ * is made on first use), and where a settled payment is counted (`app.metrics`), once its transaction has committed.
+ */
 export interface PayContext {
   db: Database;
   jobs: Jobs;
   provider: () => PaymentProvider | null;
+  settled: (outcome: PaymentOutcome, method: string | null) => void;
 }
 
 /** Tells the order's owner's open pages that it changed. */
@@ -97,8 +102,10 @@ export async function payFromWallet(db: Database, userId: number, key: string): 
  * notification's nonce, refuses a replay. Answers the changed order, or null
  * when nothing changed (a retry, an unknown order, a state that says nothing).
  */
-export async function applyTransaction({ db, jobs }: PayContext, transaction: Transaction, nonce?: string): Promise<OrderRow | null> {
-  return db.transaction(async (tx) => {
+export async function applyTransaction({ db, jobs, settled }: PayContext, transaction: Transaction, nonce?: string): Promise<OrderRow | null> {
+  // What the transaction settled, counted once it has committed.
+  const outcomes: Array<{ outcome: PaymentOutcome; method: string | null }> = [];
+  const changed = await db.transaction(async (tx) => {
     if (nonce !== undefined) await acceptNonce(tx, nonce);
     const [row] = await tx
       .select()
@@ -122,7 +129,10 @@ export async function applyTransaction({ db, jobs }: PayContext, transaction: Tr
         .onConflictDoNothing()
         .returning({ id: payments.id });
       if (recorded.length === 0) return null;
-      if (appliesToOrder) return paid(tx, row, 'provider', 'wechatpay');
+      if (appliesToOrder) {
+        outcomes.push({ outcome: 'paid', method: 'wechatpay' });
+        return paid(tx, row, 'provider', 'wechatpay');
+      }
       // Paid already (by another method, or twice), or closed before the money came: the money goes to the wallet.
       if (row.userId === null) return note(tx, row, 'provider', 'paymentForDeletedAccount');
       const late = row.state === 'closed' || row.state === 'failed';
@@ -136,8 +146,11 @@ export async function applyTransaction({ db, jobs }: PayContext, transaction: Tr
       ended = await advance(tx, row, 'closed', 'provider', 'closedByProvider', { outcome: 'timeout' });
     else return null;
     await periodFailed(tx, jobs, ended);
+    outcomes.push({ outcome: ended.state === 'failed' ? 'failed' : 'closed', method: ended.method });
     return ended;
   });
+  for (const { outcome, method } of outcomes) settled(outcome, method);
+  return changed;
 }
 
 /**
@@ -160,7 +173,9 @@ export async function closeOrder(
     await periodFailed(tx, context.jobs, ended);
     return ended;
   });
-  return closed ? [...changed, closed] : changed;
+  if (!closed) return changed;
+  context.settled('closed', closed.method);
+  return [...changed, closed];
 }
 
 /**

@@ -54,7 +54,7 @@ export default fp(
     const { db, jobs } = app;
     const pay = app.payments;
     const { provider } = pay;
-    const context: PayContext = { db, jobs, provider };
+    const context: PayContext = { db, jobs, provider, settled: app.metrics.paymentSettled };
     const grants = commerceGrants(jobs);
     app.decorate('commerce', grants);
 
@@ -128,6 +128,8 @@ export default fp(
 
       if (method.data === 'wallet') {
         const row = await payFromWallet(db, auth.userId, params.key);
+        // Counted here rather than in payFromWallet, which also pays the demo data's order.
+        app.metrics.paymentSettled('paid', 'wallet');
         announce(row);
         // A code shown before is closed at the provider; if it was paid meanwhile, that money goes to the wallet.
         await closeAtProvider(context, row).then(
@@ -211,29 +213,45 @@ export default fp(
     await notificationRoute(app, context, announce);
 
     // The workers: pg-boss keeps the jobs in the database, so a restart loses none, and hands each to one instance.
-    await jobs.work<{ key: string }>(orderExpiryJob, async ([job]) => {
-      (await closeExpiredOrder(context, job.data.key)).forEach(announce);
-    });
+    const { countingFailures } = app.metrics;
+    await jobs.work<{ key: string }>(
+      orderExpiryJob,
+      countingFailures(orderExpiryJob, async ([job]) => {
+        (await closeExpiredOrder(context, job.data.key)).forEach(announce);
+      }),
+    );
 
     await jobs.schedule(renewalsJob, '* * * * *');
-    await jobs.work(renewalsJob, async () => {
-      await remindOfCharges(db, jobs);
-      await chargeDueAgreements(db, jobs, requireProvider(provider), pay.notifyUrl(), announce);
-    });
+    await jobs.work(
+      renewalsJob,
+      countingFailures(renewalsJob, async () => {
+        await remindOfCharges(db, jobs);
+        await chargeDueAgreements(context, requireProvider(provider), pay.notifyUrl(), announce);
+      }),
+    );
 
-    await jobs.work<AgreementNotice>(agreementNoticeJob, async ([job]) => {
-      const [user] = await db.select({ phone: users.phone, email: users.email }).from(users).where(eq(users.id, job.data.userId));
-      const { subject, text } = noticeText(job.data);
-      if (user?.phone) await app.sms.send({ to: user.phone, text });
-      else if (user?.email) await app.email.send({ to: user.email, subject, text });
-    });
+    await jobs.work<AgreementNotice>(
+      agreementNoticeJob,
+      countingFailures(agreementNoticeJob, async ([job]) => {
+        const [user] = await db.select({ phone: users.phone, email: users.email }).from(users).where(eq(users.id, job.data.userId));
+        const { subject, text } = noticeText(job.data);
+        if (user?.phone) await app.sms.send({ to: user.phone, text });
+        else if (user?.email) await app.email.send({ to: user.email, subject, text });
+      }),
+    );
 
-    await jobs.work<{ plan: number; key: string }>(contractEndJob, async ([job]) => {
-      await requireProvider(provider).terminateContract(job.data.plan, job.data.key);
-    });
+    await jobs.work<{ plan: number; key: string }>(
+      contractEndJob,
+      countingFailures(contractEndJob, async ([job]) => {
+        await requireProvider(provider).terminateContract(job.data.plan, job.data.key);
+      }),
+    );
 
     await jobs.schedule(nonceCleanupJob, '17 * * * *');
-    await jobs.work(nonceCleanupJob, () => forgetOldNonces(db));
+    await jobs.work(
+      nonceCleanupJob,
+      countingFailures(nonceCleanupJob, () => forgetOldNonces(db)),
+    );
   },
-  { name: 'commerce', dependencies: ['database', 'hub', 'payments', 'identity'] },
+  { name: 'commerce', dependencies: ['database', 'hub', 'payments', 'identity', 'metrics'] },
 );

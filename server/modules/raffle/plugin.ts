@@ -120,20 +120,23 @@ export default fp(
     // Every minute, draws that are due; one instance at a time (singleton), and a draw is made once however often it is asked for.
     await jobs.createQueue(drawsJob, { policy: 'singleton', retryLimit: 0 });
     await jobs.schedule(drawsJob, '* * * * *');
-    await jobs.work(drawsJob, async () => {
-      for (const { id } of await dueDraws(db)) {
-        const outcome = await drawRaffle(db, id);
-        if (outcome.drawn) {
-          app.log.info({ raffle: id }, 'drew a raffle');
-          await announceDraw(id);
+    await jobs.work(
+      drawsJob,
+      app.metrics.countingFailures(drawsJob, async () => {
+        for (const { id } of await dueDraws(db)) {
+          const outcome = await drawRaffle(db, id);
+          if (outcome.drawn) {
+            app.log.info({ raffle: id }, 'drew a raffle');
+            await announceDraw(id);
+          }
         }
-      }
-      for (const { id } of await waitingForValue(db)) {
-        if (toldWaiting.has(id)) continue;
-        toldWaiting.add(id);
-        app.log.warn({ raffle: id }, 'a raffle is due but has no public value: npm run admin -- raffle value <id> <value>');
-      }
-    });
+        for (const { id } of await waitingForValue(db)) {
+          if (toldWaiting.has(id)) continue;
+          toldWaiting.add(id);
+          app.log.warn({ raffle: id }, 'a raffle is due but has no public value: npm run admin -- raffle value <id> <value>');
+        }
+      }),
+    );
   },
-  { name: 'raffle', dependencies: ['database', 'hub', 'commerce', 'identity'] },
+  { name: 'raffle', dependencies: ['database', 'hub', 'commerce', 'identity', 'metrics'] },
 );

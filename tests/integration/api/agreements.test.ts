@@ -85,7 +85,7 @@ async function renewNow(key: string): Promise<Order[]> {
     .set({ nextChargeAt: sql`now() - interval '1 second'` })
     .where(eq(agreements.key, key));
   const { db, jobs, provider } = context();
-  return chargeDueAgreements(db, jobs, provider!, t.app.payments.notifyUrl(), () => {});
+  return chargeDueAgreements({ db, jobs, provider: () => provider, settled: t.app.metrics.paymentSettled }, provider!, t.app.payments.notifyUrl(), () => {});
 }
 
 describe('signing an auto-renewal agreement', () => {
@@ -277,8 +277,8 @@ describe('deleting the account', () => {
     const { code, answer } = await deleteWithCode(user);
     outage.mockRestore();
     expect(answer.status).toBe(502);
-    expect(answer.body.message).toBe(
-      'Your auto-renewal could not be ended at the payment service just now, so nothing was deleted. Please try again in a moment.',
+    expect(answer.body.message).toMatch(
+      /^Your auto-renewal could not be ended at the payment service just now, so nothing was deleted\. Please try again in a moment\. If it keeps happening, quote reference [0-9a-f]{16} when you contact us\.$/,
     );
     expect(await t.app.db.select({ id: users.id }).from(users).where(eq(users.id, user.userId))).toEqual([{ id: user.userId }]);
     expect((await agreementsOf(user.token))[0]).toMatchObject({ Key: agreement.Key, State: 'active' });

@@ -327,7 +327,9 @@ describe('protection', () => {
     try {
       const unready = await t.call(system.ready, { locale: 'ja' });
       expect([unready.status, unready.body.code, unready.body.data]).toEqual([503, ErrorCode.Unavailable, null]);
-      expect(unready.body.message).toBe('サービスを利用できません。データベースに接続できません。しばらくしてから、もう一度お試しください。');
+      expect(unready.body.message).toMatch(
+        /^サービスを利用できません。データベースに接続できません。しばらくしてから、もう一度お試しください。繰り返し発生する場合は、お問い合わせの際に参照番号 [0-9a-f]{16} をお伝えください。$/,
+      );
     } finally {
       down.mockRestore();
     }
