@@ -43,6 +43,10 @@ export type UserDetail = z.infer<typeof UserDetail>;
 export const MigrationStatus = z.object({ tag: text(), createdAt: Timestamp, applied: z.boolean() });
 export type MigrationStatus = z.infer<typeof MigrationStatus>;
 
+/** What a backup holds: rows of the main tables and the uploaded files. */
+export const BackupCounts = z.object({ users: z.int(), orders: z.int(), ledgerEntries: z.int(), raffles: z.int(), raffleEntries: z.int(), files: z.int() });
+export type BackupCounts = z.infer<typeof BackupCounts>;
+
 export const CdkeyBatch = z.object({
   name: text(),
   grant: CdkeyGrant,
@@ -126,6 +130,10 @@ export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('migrations status'), migrations: z.array(MigrationStatus) }),
   /** `keys rotate`: the key pairs in use after it, the new current one first, and how many retired ones past their window it deleted. */
   z.object({ command: z.literal('keys rotate'), keys: z.array(ServerKeyInUse), removed: z.int() }),
+  /** `backup <file>`: the file written, its size and what it holds; or, as a sentence, why nothing was written. */
+  z.object({ command: z.literal('backup'), file: text(), saved: z.nullable(z.object({ bytes: z.int(), counts: BackupCounts })), refused: z.nullable(text()) }),
+  /** `restore <file> --into <folder>`, run by the CLI alone: what the restored database holds; or, as a sentence, what went wrong. */
+  z.object({ command: z.literal('restore'), file: text(), into: text(), counts: z.nullable(BackupCounts), refused: z.nullable(text()) }),
   z.object({ command: z.literal('product list'), products: z.array(z.extend(Product, { Active: z.boolean() })) }),
   z.object({ command: z.literal('product set'), product: z.extend(Product, { Active: z.boolean() }) }),
   z.object({ command: z.literal('order list'), orders: z.array(z.extend(Order, { UserId: z.nullable(z.int()) })) }),

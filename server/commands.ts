@@ -3,8 +3,9 @@
  * endpoint (app.ts) and the CLI (cli/) both accept.
  */
 import type { Database } from './db/database.ts';
-import type { AdminCommand } from './cli/command.ts';
+import type { AdminCommand, LocalCommand } from './cli/command.ts';
 import { migrationCommands } from './modules/admin/migrations.ts';
+import { backupCommands, restoreCommands } from './modules/admin/backup.ts';
 import { activationCommands } from './modules/activation/commands.ts';
 import { donationCommands } from './modules/donation/commands.ts';
 import { raffleCommands } from './modules/raffle/commands.ts';
@@ -27,7 +28,11 @@ export const adminCommands: readonly AdminCommand[] = [
   ...statusCommands,
   ...migrationCommands,
   ...keyCommands,
+  ...backupCommands,
 ];
+
+/** Commands the CLI runs itself, never through a server: a server never restores. */
+export const localCommands: readonly LocalCommand[] = restoreCommands;
 
 /** How a command finds the user an operator names. */
 export const findUser = (db: Database, key: string): Promise<{ id: number } | null> => findByKey(db, key);

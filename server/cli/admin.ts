@@ -3,23 +3,30 @@
  * next to this file). Exit codes: 0 done, 1 failed or not found, 2 usage.
  */
 import path from 'node:path';
-import { adminCommands } from '../commands.ts';
+import type { CommandResult } from '#contract/admin.ts';
+import { adminCommands, localCommands } from '../commands.ts';
 import { loadConfig, type Config } from '../config.ts';
-import { foundWhatWasAsked, parseCommand, usage, UsageError, type RunCommand } from './command.ts';
+import { findCommand, foundWhatWasAsked, parseCommand, usage, UsageError } from './command.ts';
 import { formatResult } from './print.ts';
 import { CliError, runAdminCommand } from './run.ts';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
-// A file the command reads is named as the operator typed it, but read by the server, which may run elsewhere in the file system.
-const words = args.filter((arg) => arg !== '--json').map((arg, i, all) => (all[i - 1] === '--file' ? path.resolve(arg) : arg));
+// A file the command reads (or a backup writes) is named as the operator typed it, but opened by the server, which may run elsewhere in the file system.
+const isFile = (arg: string, i: number, all: string[]) => all[i - 1] === '--file' || (all[0] === 'backup' && i > 0 && !arg.startsWith('--'));
+const words = args.filter((arg) => arg !== '--json').map((arg, i, all) => (isFile(arg, i, all) ? path.resolve(arg) : arg));
+const commands = [...adminCommands, ...localCommands];
 
-function parseOrExit(): RunCommand {
+/** The command to run: a local one here, any other where the database is. */
+function parseOrExit(): () => Promise<CommandResult> {
   try {
-    return parseCommand(adminCommands, words);
+    const local = findCommand(localCommands, words);
+    if (local) return local.command.parse(local.rest);
+    const run = parseCommand(adminCommands, words);
+    return () => runAdminCommand(configOrExit(), run, words);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`${error.message}\n\n${usage(adminCommands)}`);
+    console.error(`${error.message}\n\n${usage(commands)}`);
     process.exit(2);
   }
 }
@@ -35,11 +42,11 @@ function configOrExit(): Config {
 }
 
 if (words.length === 0 || ['help', '--help', '-h'].includes(words[0])) {
-  console.log(usage(adminCommands));
+  console.log(usage(commands));
 } else {
   const run = parseOrExit();
   try {
-    const result = await runAdminCommand(configOrExit(), run, words);
+    const result = await run();
     const found = foundWhatWasAsked(result);
     if (json) console.log(JSON.stringify(result, null, 2));
     else (found ? console.log : console.error)(formatResult(result));

@@ -4,6 +4,7 @@
  * the CLI on a free database, and the admin endpoint of a running server — so
  * both accept exactly the same words and answer exactly alike.
  */
+import type { PGlite } from '@electric-sql/pglite';
 import type { CommandResult } from '#contract/admin.ts';
 import type { Database } from '../db/database.ts';
 import type { Metrics } from '../plugins/metrics.ts';
@@ -16,6 +17,8 @@ export class UsageError extends Error {}
 /** What a command runs with. */
 export interface CommandContext {
   db: Database;
+  /** The embedded database's one connection, which a backup dumps; null on PostgreSQL. */
+  pglite: PGlite | null;
   /** Sends what a command changes to open pages; null when there is no way to reach them. */
   pusher: Pusher | null;
   /** The running server's metrics, which count what a command settles (a refund); null when the command runs without a server. */
@@ -34,7 +37,7 @@ export interface CommandContext {
 export type RunCommand = (context: CommandContext) => Promise<CommandResult>;
 
 export interface AdminCommand {
-  /** The two words that name it, e.g. `idle set`. */
+  /** The words that name it: two (`idle set`), or one (`backup`). */
   name: string;
   /** Its lines in the usage text, starting with its name and arguments. */
   usage: string;
@@ -42,15 +45,28 @@ export interface AdminCommand {
   parse(rest: string[]): RunCommand;
 }
 
-/** Parses the words typed after `admin` against the known commands. */
-export function parseCommand(commands: readonly AdminCommand[], words: string[]): RunCommand {
-  const [group, action, ...rest] = words;
-  const command = commands.find((candidate) => candidate.name === `${group ?? ''} ${action ?? ''}`);
-  if (!command) throw new UsageError(`unknown command "${words.join(' ')}"`);
-  return command.parse(rest);
+/** A command that runs in the operator's process alone: never through a server, never on DATABASE_URL's database (`restore`). */
+export interface LocalCommand {
+  name: string;
+  usage: string;
+  parse(rest: string[]): () => Promise<CommandResult>;
 }
 
-export function usage(commands: readonly AdminCommand[]): string {
+/** The command the words start with, and the words after its name; null when none does. */
+export function findCommand<C extends { name: string }>(commands: readonly C[], words: string[]): { command: C; rest: string[] } | null {
+  const [group = '', action = ''] = words;
+  const command = commands.find((candidate) => candidate.name === `${group} ${action}`) ?? commands.find((candidate) => candidate.name === group);
+  return command ? { command, rest: words.slice(command.name.split(' ').length) } : null;
+}
+
+/** Parses the words typed after `admin` against the known commands. */
+export function parseCommand(commands: readonly AdminCommand[], words: string[]): RunCommand {
+  const found = findCommand(commands, words);
+  if (!found) throw new UsageError(`unknown command "${words.join(' ')}"`);
+  return found.command.parse(found.rest);
+}
+
+export function usage(commands: ReadonlyArray<{ usage: string }>): string {
   const lines = commands.map((command) => `  ${command.usage}`).join('\n');
   return `Usage: npm run admin -- <command> [--json]\n\n${lines}\n  help                            this text\n\n  --json                          print JSON instead of tables`;
 }
@@ -69,6 +85,7 @@ export function foundWhatWasAsked(result: CommandResult): boolean {
   if (result.command === 'cdkey export' || result.command === 'cdkey show') return result.batch !== null;
   if (result.command === 'cdkey check') return result.state !== null;
   if (result.command === 'donation hide' || result.command === 'donation show') return result.donation !== null;
+  if (result.command === 'backup' || result.command === 'restore') return result.refused === null;
   if (result.command.startsWith('raffle ') && 'raffle' in result) return result.raffle !== null && result.refused === null;
   return true;
 }

@@ -1,5 +1,6 @@
 /** Operators' command results as text for a terminal (`--json` prints them as they are). */
-import type { CommandResult, DonationEntry, EvaluationEntry, RaffleSummary, UserDetail } from '#contract/admin.ts';
+import path from 'node:path';
+import type { BackupCounts, CommandResult, DonationEntry, EvaluationEntry, RaffleSummary, UserDetail } from '#contract/admin.ts';
 import type { ServiceStatus } from '#contract/status.ts';
 import type { CloudIdleStatus } from '#contract/realtime.ts';
 import type { Order, Product } from '#contract/commerce.ts';
@@ -133,6 +134,12 @@ const statusRow = (service: ServiceStatus) => [
   service.Note ? (service.Note.Texts[service.Note.Fallback] ?? '-') : '-',
 ];
 
+/** What a backup holds, in words. */
+const backupCounts = (counts: BackupCounts) =>
+  `${counts.users} users, ${counts.orders} orders, ${counts.ledgerEntries} wallet ledger entries, ${counts.raffles} raffles with ${counts.raffleEntries} registrations, ${counts.files} uploaded files`;
+
+const size = (bytes: number) => (bytes < 1_000_000 ? `${Math.ceil(bytes / 1000)} kB` : `${(bytes / 1_000_000).toFixed(1)} MB`);
+
 const noUser = (key: string) => `No user with id, phone or e-mail "${key}".`;
 
 /** The text for a result (the caller prints a missing user's to stderr). */
@@ -259,6 +266,13 @@ export function formatResult(result: CommandResult): string {
       return `${table(statusHeaders, [statusRow(result.service)])}\n\n${
         result.pushed ? 'Open accelerate pages were told.' : 'No server could be reached to tell open pages; they see it on their next load.'
       }`;
+    case 'backup':
+      if (!result.saved) return `${result.refused}`;
+      return `Saved ${result.file} (${size(result.saved.bytes)}): ${backupCounts(result.saved.counts)}.\n\nThe server's keys (DATA_DIR/keys) are not in it: keep a copy of that folder apart from the backups (docs/backup.md).`;
+    case 'restore':
+      if (!result.counts) return `${result.refused}`;
+      if (result.refused) return `${result.refused}\nIt holds ${backupCounts(result.counts)}.`;
+      return `Restored ${result.file} into ${result.into}: ${backupCounts(result.counts)}, as when it was saved.\n\nTo run the server on it, copy the server's keys folder to ${path.join(result.into, 'keys')} and start it with\n  DATA_DIR=${result.into} DATABASE_URL=file://${path.join(result.into, 'db')}`;
     case 'migrations status':
       return table(
         ['MIGRATION', 'CREATED', 'APPLIED'],

@@ -11,8 +11,7 @@ import { SUCCESS } from '#contract/envelope.ts';
 import { findUser } from '../commands.ts';
 import type { Config } from '../config.ts';
 import { DatabaseLockedError } from '../db/folder-lock.ts';
-import type { Database } from '../db/database.ts';
-import { openDatabase, pgliteFolder } from '../db/open.ts';
+import { openDatabase, pgliteFolder, type OpenDatabase } from '../db/open.ts';
 import { adminFilePath, databaseFingerprint, readAdminFile, type AdminEndpoint } from '../modules/admin/admin-file.ts';
 import type { RunCommand } from './command.ts';
 import { backplanePusher, redisBackplane } from '../realtime/backplane.ts';
@@ -45,17 +44,18 @@ export async function runAdminCommand(config: Config, run: RunCommand, words: st
     throw new CliError(`${error.message} No server answered at the address in ${adminFilePath(config.DATA_DIR)} (is DATA_DIR the one the server uses?).`);
   }
   try {
-    return await runDirectly(config, database.db, run);
+    return await runDirectly(config, database, run);
   } finally {
     await database.close();
   }
 }
 
-async function runDirectly(config: Config, db: Database, run: RunCommand): Promise<CommandResult> {
+async function runDirectly(config: Config, { db, pglite }: OpenDatabase, run: RunCommand): Promise<CommandResult> {
   const provider = config.PAYMENT_PROVIDER === 'wechatpay' ? realProvider(config).provider() : null;
   const context = {
     db,
     metrics: null,
+    pglite,
     findUser: (key: string) => findUser(db, key),
     paymentProvider: () => provider,
     secret: () => loadSecret(config.DATA_DIR),

@@ -43,13 +43,15 @@ export interface OpenOptions {
   log?: (line: string) => void;
   /** How long PostgreSQL may take to accept a connection before the start fails (DATABASE_CONNECT_TIMEOUT). */
   connectTimeoutSeconds?: number;
+  /** A PGlite dump (a backup's) to make a new `file://` folder's database from. */
+  loadDataDir?: Blob;
 }
 
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<OpenDatabase> {
   const progress = options.progress ?? (() => {});
   const opened = isPostgresUrl(url)
     ? await openPostgres(url, options.connectTimeoutSeconds ?? defaultConnectTimeoutSeconds)
-    : await openPglite(url, progress, options.log ?? (() => {}));
+    : await openPglite(url, progress, options.log ?? (() => {}), options.loadDataDir);
   if (options.migrate !== false) {
     try {
       await applyMigrations(opened.db, progress);
@@ -79,7 +81,7 @@ async function openPostgres(url: string, connectTimeoutSeconds: number): Promise
   return { db: drizzlePg(pool, { schema }) as unknown as Database, kind: 'postgres', pglite: null, close: () => pool.end() };
 }
 
-async function openPglite(url: string, progress: (step: string) => void, log: (line: string) => void): Promise<OpenDatabase> {
+async function openPglite(url: string, progress: (step: string) => void, log: (line: string) => void, loadDataDir?: Blob): Promise<OpenDatabase> {
   let client: PGlite;
   let release = () => {};
   if (url === 'memory://') {
@@ -88,8 +90,10 @@ async function openPglite(url: string, progress: (step: string) => void, log: (l
     const folder = pgliteFolder(url);
     mkdirSync(folder, { recursive: true });
     release = lockFolder(folder, log);
-    progress(existsSync(path.join(folder, 'PG_VERSION')) ? `Opening the database in ${folder}…` : `Creating the database in ${folder} (first start only)…`);
-    client = new PGlite(folder);
+    if (loadDataDir) progress(`Loading the backup into ${folder}…`);
+    else
+      progress(existsSync(path.join(folder, 'PG_VERSION')) ? `Opening the database in ${folder}…` : `Creating the database in ${folder} (first start only)…`);
+    client = new PGlite(folder, { loadDataDir });
   } else {
     throw new StartupError(`DATABASE_URL must start with file://, memory:// or postgres:// (got "${url}")`);
   }

@@ -2,6 +2,7 @@
  * The app's database (DATABASE_URL), opened and migrated at start and closed
  * with the app: `app.db`; and the job queue that lives in it: `app.jobs`.
  */
+import type { PGlite } from '@electric-sql/pglite';
 import fp from 'fastify-plugin';
 import { openJobs, type Jobs } from '../db/jobs.ts';
 import type { Database } from '../db/database.ts';
@@ -10,6 +11,8 @@ import { openDatabase } from '../db/open.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
+    /** The embedded database's one connection (backups dump it); null on PostgreSQL. */
+    pglite: PGlite | null;
     jobs: Jobs;
   }
 }
@@ -33,6 +36,7 @@ export default fp(
       throw error;
     }
     app.decorate('db', database.db);
+    app.decorate('pglite', database.pglite);
     app.decorate('jobs', jobs);
     app.addHook('onClose', async () => {
       await jobs.stop({ graceful: true, close: true, timeout: jobsStopTimeoutMs });

@@ -42,6 +42,7 @@ export default fp<AdminOptions>(
   async (app, { commands, findUser }) => {
     const context: CommandContext = {
       db: app.db,
+      pglite: app.pglite,
       pusher: app.hub,
       metrics: app.metrics,
       findUser: (key) => findUser(app.db, key),

@@ -1,0 +1,93 @@
+/**
+ * `backup <file>` and `restore <file> --into <folder>` (docs/backup.md). A
+ * backup is taken where the database is open — inside the running server, or
+ * by the CLI on a folder no server holds — and written by that process; a
+ * restore is the CLI's alone and only ever makes a new folder.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { BackupCounts, CommandResult } from '#contract/admin.ts';
+import { BackupFileError, readBackupFile, restoreInto, takeSnapshot, writeBackupFile } from '../../db/backup.ts';
+import { UsageError, type AdminCommand, type LocalCommand } from '../../cli/command.ts';
+
+const force = '--force';
+
+/** PostgreSQL has its own tools, which need no server of ours and restore into any PostgreSQL. */
+const usePgDump = (file: string) =>
+  `Not saved: the database is PostgreSQL, which is backed up with its own tool: pg_dump --format=custom --file="${file}" "$DATABASE_URL" (restored with pg_restore into a new database: docs/backup.md). Copy DATA_DIR's uploads/ and keys/ folders with it.`;
+
+/** Why `file` cannot be written, or null. */
+function fileProblem(file: string, replace: boolean): string | null {
+  if (!existsSync(path.dirname(file))) return `Not saved: the folder ${path.dirname(file)} does not exist.`;
+  if (existsSync(file) && !replace) return `Not saved: ${file} exists already. Choose another name, or add ${force} to replace it.`;
+  return null;
+}
+
+export const backupCommands: AdminCommand[] = [
+  {
+    name: 'backup',
+    usage: `backup <file> [${force}]         the database and uploaded files in one .tar.gz, taken by the running server if one runs`,
+    parse(rest) {
+      const files = rest.filter((word) => word !== force);
+      if (files.length !== 1 || files[0].startsWith('--')) throw new UsageError(`backup takes the file to write, and ${force} to replace one that exists`);
+      // The CLI sends an absolute path: this may run in a server with another working directory.
+      const file = path.resolve(files[0]);
+      return async ({ pglite, dataDir }): Promise<CommandResult> => {
+        if (!pglite) return { command: 'backup', file, saved: null, refused: usePgDump(file) };
+        const refused = fileProblem(file, rest.includes(force));
+        if (refused) return { command: 'backup', file, saved: null, refused };
+        const snapshot = await takeSnapshot(pglite, dataDir);
+        try {
+          return { command: 'backup', file, saved: { bytes: await writeBackupFile(file, snapshot), counts: snapshot.counts }, refused: null };
+        } catch (error) {
+          // The file system's refusal (no permission, disk full) is the operator's to fix; the server may run as another user.
+          if (!(error as NodeJS.ErrnoException).syscall) throw error;
+          return { command: 'backup', file, saved: null, refused: `Not saved: ${(error as Error).message}.` };
+        }
+      };
+    },
+  },
+];
+
+const countsDiffer = (restored: BackupCounts, saved: BackupCounts) =>
+  (Object.keys(saved) as Array<keyof BackupCounts>)
+    .filter((key) => restored[key] !== saved[key])
+    .map((key) => `${key} ${restored[key]} (the backup recorded ${saved[key]})`);
+
+export const restoreCommands: LocalCommand[] = [
+  {
+    name: 'restore',
+    usage:
+      'restore <file> --into <folder>\n                                  a backup into a new or empty folder (database in db/, files in uploads/); never through a server',
+    parse(rest) {
+      if (rest.length !== 3 || rest[1] !== '--into' || rest[0].startsWith('--') || rest[2].startsWith('--'))
+        throw new UsageError('restore takes the backup file and --into <folder>, a new or empty folder');
+      const file = path.resolve(rest[0]);
+      const into = path.resolve(rest[2]);
+      return async (): Promise<CommandResult> => {
+        const result = { command: 'restore' as const, file, into };
+        if (existsSync(into) && (!statSync(into).isDirectory() || readdirSync(into).length > 0))
+          return {
+            ...result,
+            counts: null,
+            refused: `Not restored: ${into} exists and is not an empty folder. Restore into a new one; a restore never replaces anything.`,
+          };
+        if (!existsSync(file)) return { ...result, counts: null, refused: `Not restored: there is no file ${file}.` };
+        let backup;
+        try {
+          backup = await readBackupFile(file);
+        } catch (error) {
+          if (error instanceof BackupFileError) return { ...result, counts: null, refused: `Not restored: ${error.message}` };
+          throw error;
+        }
+        const counts = await restoreInto(backup, into);
+        const differ = countsDiffer(counts, backup.counts);
+        return {
+          ...result,
+          counts,
+          refused: differ.length ? `Restored into ${into}, but it does not hold what the backup recorded: ${differ.join(', ')}. Do not use it.` : null,
+        };
+      };
+    },
+  },
+];
