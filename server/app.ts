@@ -71,6 +71,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // No timer on starting: a first start on a busy machine (creating and migrating the database) may take minutes, and only
     // waiting on an outside service can hang — that has its own deadline and message (DATABASE_CONNECT_TIMEOUT, Redis's connect).
     pluginTimeout: 0,
+    // Closing answers what arrives on open connections instead of refusing it with 503 (see the hooks below).
+    return503OnClosing: false,
+  });
+
+  // A rolling restart loses no request (docs/deploy.md): closing first stops taking connections, so the proxy sends new
+  // ones to another instance; then the hub ends its connections (preClose, realtime/plugin.ts), whose clients reconnect
+  // there; then every request in flight finishes before the database closes.
+  let drained: Promise<void> = Promise.resolve();
+  app.addHook('preClose', async () => {
+    if (app.server.listening) drained = new Promise((resolve) => app.server.close(() => resolve()));
   });
 
   await app.register(configPlugin, { config });
@@ -80,6 +90,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(messengers);
   await app.register(payments);
   await app.register(hub);
+  app.addHook('preClose', () => drained);
   await app.register(metrics);
   await app.register(adminAccess);
   await securityHeaders(app);

@@ -11,7 +11,8 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const siteDir = path.resolve(root, process.env.SITE_DIR ?? 'dist');
-const inputs = ['src', 'contract', 'content', 'public', 'astro.config.mjs', 'package-lock.json'];
+// The site, and what writes the nginx maps of it (the pages' policies) after the build.
+const inputs = ['src', 'contract', 'content', 'public', 'astro.config.mjs', 'package-lock.json', 'server/site/nginx-maps.ts', 'server/site/csp.ts'];
 const buildSettings = ['SITE_URL', 'PUBLIC_API_ORIGIN', 'BUILD_API_URL'] as const;
 
 function newestMtime(target: string): number {
@@ -29,7 +30,12 @@ const settings = JSON.stringify(Object.fromEntries(buildSettings.map((name) => [
 const stamp = path.join(siteDir, '.build-settings.json');
 const settingsBefore = statSync(stamp, { throwIfNoEntry: false }) ? readFileSync(stamp, 'utf8') : null;
 
-const built = statSync(path.join(siteDir, 'pagefind', 'pagefind-entry.json'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+// A build is complete once Pagefind's index and the nginx maps, its last steps, are written.
+const built = Math.min(
+  ...[path.join('pagefind', 'pagefind-entry.json'), '.nginx-maps.conf'].map(
+    (file) => statSync(path.join(siteDir, file), { throwIfNoEntry: false })?.mtimeMs ?? 0,
+  ),
+);
 const source = Math.max(...inputs.map((input) => newestMtime(path.join(root, input))));
 
 if (built < source || settingsBefore !== settings) {

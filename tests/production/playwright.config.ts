@@ -1,0 +1,18 @@
+import { defineConfig } from '@playwright/test';
+import browserTests from '../../playwright.config.ts';
+
+/**
+ * The deployment test (`npm run test:production`): one worker, its steps in
+ * order, against the deployment its spec starts (./deployment.ts) — no web
+ * server of Playwright's own. Same Chromium as the browser tests.
+ */
+export default defineConfig({
+  testDir: '.',
+  testMatch: 'deployment.spec.ts',
+  workers: 1,
+  // A test that fails once has failed: a retry would turn a flake into a pass.
+  retries: 0,
+  reporter: [['list']],
+  timeout: 120_000,
+  use: { locale: 'en-US', launchOptions: browserTests.use?.launchOptions },
+});
