@@ -13,12 +13,10 @@
  * requests:
  *   { type: 'cpu' }  → the CPU time this process has used (process.cpuUsage())
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import { sandboxBasePath, sandboxCredentials } from '../server/services/wechatpay-sandbox.ts';
+import { sandboxMerchantSettings } from '../server/services/wechatpay-sandbox.ts';
 import { answerParent, closeWithParent } from './child-server.ts';
 
 if (!process.send) throw new Error('bench/pay-sandbox.ts is started by bench/pay.ts (it needs the IPC channel)');
@@ -29,22 +27,7 @@ const app = await buildApp(loadConfig({ ...process.env }));
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as AddressInfo;
 
-const credentials = sandboxCredentials();
-mkdirSync(files, { recursive: true });
-const merchantKeyFile = path.join(files, 'merchant.pem');
-const platformKeyFile = path.join(files, 'platform.pem');
-writeFileSync(merchantKeyFile, credentials.merchantPrivateKey.export({ type: 'pkcs8', format: 'pem' }));
-writeFileSync(platformKeyFile, credentials.platformPublicKey.export({ type: 'spki', format: 'pem' }));
-const settings = {
-  WECHATPAY_URL: `http://127.0.0.1:${port}/api${sandboxBasePath}`,
-  WECHATPAY_MCHID: credentials.mchid,
-  WECHATPAY_APPID: credentials.appid,
-  WECHATPAY_MERCHANT_SERIAL: credentials.merchantSerial,
-  WECHATPAY_MERCHANT_KEY_FILE: merchantKeyFile,
-  WECHATPAY_PLATFORM_SERIAL: credentials.platformSerial,
-  WECHATPAY_PLATFORM_CERT_FILE: platformKeyFile,
-  WECHATPAY_APIV3_KEY: credentials.apiV3Key,
-};
+const settings = sandboxMerchantSettings(files, `http://127.0.0.1:${port}`);
 
 answerParent<{ type: 'cpu' }>(() => process.cpuUsage());
 

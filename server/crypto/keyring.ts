@@ -19,7 +19,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createFileOnce, replaceFile } from './key-files.ts';
+import { createFileOnce, replaceFile } from '../services/whole-file.ts';
 import { SealError, unwrapKey } from './sealed.ts';
 
 /**
@@ -183,7 +183,7 @@ export class Keyring {
 /**
  * `keys rotate`: a new current key pair, the old one kept as retired (it opens
  * envelopes for `keyRotationWindowMs` more), and retired keys past their
- * window deleted. Each file is replaced whole (key-files.ts), the retired copy
+ * window deleted. Each file is replaced whole (services/whole-file.ts), the retired copy
  * before the current key, so a reader at any moment finds every key it needs.
  */
 export async function rotateKeys(folder: string, now = Date.now()): Promise<{ keys: KeyInUse[]; removed: number }> {

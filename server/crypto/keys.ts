@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createFileOnce } from './key-files.ts';
+import { createFileOnce } from '../services/whole-file.ts';
 import { Keyring } from './keyring.ts';
 
 export interface ServerKeys {

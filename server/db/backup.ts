@@ -5,8 +5,7 @@
  * uploaded files, which database rows name). The server's keys are not in it
  * (docs/backup.md says why and how to keep them).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
@@ -15,6 +14,7 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { BackupCounts } from '#contract/admin.ts';
+import { replaceFile } from '../services/whole-file.ts';
 import { tar, TarError, untar, type TarEntry } from './tar.ts';
 import { openDatabase } from './open.ts';
 import { orders, raffleEntries, raffles, users, walletLedger } from './schema.ts';
@@ -110,26 +110,12 @@ export async function takeSnapshot(pglite: PGlite, dataDir: string): Promise<Sna
 }
 
 /**
- * Writes the snapshot to `file` (owner-only: it holds personal data) and
- * returns its size. It is written under another name, flushed to disk and then
- * renamed, so a failed backup never leaves a cut-off file under the name asked for.
+ * Writes the snapshot to `file` (owner-only: it holds personal data), whole or
+ * not at all, and returns its size.
  */
 export async function writeBackupFile(file: string, snapshot: Snapshot): Promise<number> {
   const archive = await promisify(gzip)(tar(snapshot.entries, new Date()));
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.part`;
-  try {
-    const handle = await open(temporary, 'wx', 0o600);
-    try {
-      await handle.writeFile(archive);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await replaceFile(file, archive);
   return archive.length;
 }
 

@@ -5,6 +5,8 @@
  * with the merchant side, exactly as it talks to the real provider.
  */
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 export interface SandboxCredentials {
   mchid: string;
@@ -43,4 +45,32 @@ export function sandboxCredentials(): SandboxCredentials {
     };
   }
   return credentials;
+}
+
+/**
+ * The sandbox of this process as a shop's merchant account, for a production
+ * server in another process to pay through it as through WeChat Pay (the
+ * payment benchmark, the deployment test): writes the merchant's private key
+ * and the platform's public key as PEM files into `folder`, and gives the
+ * WECHATPAY_* settings an operator would set, but the notification URL (the
+ * server's own). `sandboxOrigin` is where this process's app listens.
+ */
+export function sandboxMerchantSettings(folder: string, sandboxOrigin: string): Record<string, string> {
+  const credentials = sandboxCredentials();
+  mkdirSync(folder, { recursive: true });
+  const merchantKeyFile = path.join(folder, 'merchant.pem');
+  const platformKeyFile = path.join(folder, 'platform.pem');
+  writeFileSync(merchantKeyFile, credentials.merchantPrivateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  writeFileSync(platformKeyFile, credentials.platformPublicKey.export({ type: 'spki', format: 'pem' }));
+  return {
+    PAYMENT_PROVIDER: 'wechatpay',
+    WECHATPAY_URL: `${sandboxOrigin}/api${sandboxBasePath}`,
+    WECHATPAY_MCHID: credentials.mchid,
+    WECHATPAY_APPID: credentials.appid,
+    WECHATPAY_MERCHANT_SERIAL: credentials.merchantSerial,
+    WECHATPAY_MERCHANT_KEY_FILE: merchantKeyFile,
+    WECHATPAY_PLATFORM_SERIAL: credentials.platformSerial,
+    WECHATPAY_PLATFORM_CERT_FILE: platformKeyFile,
+    WECHATPAY_APIV3_KEY: credentials.apiV3Key,
+  };
 }

@@ -15,13 +15,13 @@
  * `node tests/production/providers.ts <folder>` prints one JSON line with the
  * addresses and settings once both answer, and runs until it is stopped.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
-import { sandboxBasePath, sandboxCredentials } from '../../server/services/wechatpay-sandbox.ts';
+import { sandboxMerchantSettings } from '../../server/services/wechatpay-sandbox.ts';
 
 const folder = path.resolve(process.argv[2] ?? 'providers');
 mkdirSync(folder, { recursive: true });
@@ -58,12 +58,6 @@ const wechatpay = await buildApp(
 );
 await wechatpay.listen({ port: 0, host: '127.0.0.1' });
 
-const credentials = sandboxCredentials();
-const merchantKeyFile = path.join(folder, 'merchant-key.pem');
-const platformKeyFile = path.join(folder, 'platform-public-key.pem');
-writeFileSync(merchantKeyFile, credentials.merchantPrivateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-writeFileSync(platformKeyFile, credentials.platformPublicKey.export({ type: 'spki', format: 'pem' }));
-
 const origin = (server: { address(): AddressInfo | string | null }) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 console.log(
   JSON.stringify({
@@ -73,15 +67,7 @@ console.log(
       SMS_PROVIDER: 'http',
       SMS_GATEWAY_URL: `${origin(sms)}/`,
       SMS_GATEWAY_SECRET: smsSecret,
-      PAYMENT_PROVIDER: 'wechatpay',
-      WECHATPAY_URL: `${origin(wechatpay.server)}/api${sandboxBasePath}`,
-      WECHATPAY_MCHID: credentials.mchid,
-      WECHATPAY_APPID: credentials.appid,
-      WECHATPAY_MERCHANT_SERIAL: credentials.merchantSerial,
-      WECHATPAY_MERCHANT_KEY_FILE: merchantKeyFile,
-      WECHATPAY_PLATFORM_SERIAL: credentials.platformSerial,
-      WECHATPAY_PLATFORM_CERT_FILE: platformKeyFile,
-      WECHATPAY_APIV3_KEY: credentials.apiV3Key,
+      ...sandboxMerchantSettings(folder, origin(wechatpay.server)),
     },
   }),
 );

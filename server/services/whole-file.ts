@@ -1,8 +1,9 @@
 /**
- * Writing the files of the keys folder so that no reader ever sees half of
- * one: each file is written whole under a temporary name (a dot file, which
- * readers pass over), flushed to disk, and only then given its real name.
- * Several instances may share the folder and start, or rotate, at any moment.
+ * Writing files so that no reader ever sees half of one: each is written
+ * whole under a temporary name (a dot file, which readers pass over), flushed
+ * to disk, and only then given its real name. The keys folder, which several
+ * instances may share and start or rotate in at any moment, and backups, which
+ * must never leave a cut-off file under the name asked for, are written so.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from 'node:fs';
@@ -36,7 +37,7 @@ export function createFileOnce(file: string, content: string): void {
 }
 
 /** Writes `file` whole, replacing what was there in one step (rename). */
-export async function replaceFile(file: string, content: string): Promise<void> {
+export async function replaceFile(file: string, content: string | Uint8Array): Promise<void> {
   const temporary = temporaryName(file);
   const handle = await open(temporary, 'wx', 0o600);
   try {
