@@ -114,7 +114,7 @@ export async function takeSnapshot(pglite: PGlite, dataDir: string): Promise<Sna
  * not at all, and returns its size.
  */
 export async function writeBackupFile(file: string, snapshot: Snapshot): Promise<number> {
-  const archive = await promisify(gzip)(tar(snapshot.entries, new Date()));
+  const archive = await promisify(gzip)(await tar(snapshot.entries, new Date()));
   await replaceFile(file, archive);
   return archive.length;
 }
@@ -140,7 +140,7 @@ function parseJson(text: string): unknown {
 export async function readBackupFile(file: string): Promise<Backup> {
   let entries: TarEntry[];
   try {
-    entries = untar(await promisify(gunzip)(await readFile(file)));
+    entries = await untar(await promisify(gunzip)(await readFile(file)));
   } catch (error) {
     if (error instanceof TarError || (error as NodeJS.ErrnoException).code?.startsWith('Z_'))
       throw new BackupFileError(`${file} is not a whole backup: ${(error as Error).message}`);

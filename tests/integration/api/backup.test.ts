@@ -324,18 +324,18 @@ describe('backup and restore', () => {
     expect(damaged.stderr).toContain(`Not restored: ${cut} is not a whole backup`);
     expect(existsSync(path.join(work, 'from-cut'))).toBe(false);
 
-    const entries = untar(gunzipSync(readFileSync(file)));
+    const entries = await untar(gunzipSync(readFileSync(file)));
     const about = entries.find((entry) => entry.name === 'backup.json')!;
     const database = entries.find((entry) => entry.name === 'database.tar')!;
-    const archive = (name: string, contents: typeof entries) => {
-      writeFileSync(path.join(work, name), gzipSync(tar(contents, new Date())));
+    const archive = async (name: string, contents: typeof entries) => {
+      writeFileSync(path.join(work, name), gzipSync(await tar(contents, new Date())));
       return path.join(work, name);
     };
-    const other = archive('other.tar.gz', [{ name: 'notes.txt', bytes: Buffer.from('not a backup') }]);
+    const other = await archive('other.tar.gz', [{ name: 'notes.txt', bytes: Buffer.from('not a backup') }]);
     expect((await cli('restore', other, '--into', path.join(work, 'from-other'))).stderr).toContain(
       `Not restored: ${other} is not a backup made by \`npm run admin -- backup\`: it has no backup.json.`,
     );
-    const climbing = archive('climbing.tar.gz', [about, database, { name: 'uploads/../../escaped', bytes: Buffer.from('x') }]);
+    const climbing = await archive('climbing.tar.gz', [about, database, { name: 'uploads/../../escaped', bytes: Buffer.from('x') }]);
     expect((await cli('restore', climbing, '--into', path.join(work, 'from-climbing'))).stderr).toContain(
       'holds a file outside uploads/ (uploads/../../escaped)',
     );
@@ -347,7 +347,7 @@ describe('backup and restore', () => {
     const doctored = path.join(work, 'doctored.tar.gz');
     writeFileSync(
       doctored,
-      gzipSync(tar([{ name: 'backup.json', bytes: Buffer.from(JSON.stringify(record)) }, ...entries.filter((entry) => entry !== about)], new Date())),
+      gzipSync(await tar([{ name: 'backup.json', bytes: Buffer.from(JSON.stringify(record)) }, ...entries.filter((entry) => entry !== about)], new Date())),
     );
     const mismatch = await cli('restore', doctored, '--into', path.join(work, 'from-doctored'));
     expect(mismatch.code).toBe(1);
