@@ -24,6 +24,8 @@ let deployment: Deployment;
 let page: Page;
 const phone = `1390${String(process.pid % 10_000).padStart(4, '0')}${String(Date.now() % 1000).padStart(3, '0')}`;
 let raffleId: number;
+/** What the browser refused under a page's Content-Security-Policy. */
+const policyRefusals: string[] = [];
 /** The orders the customer paid, in order. */
 const paidOrders: string[] = [];
 
@@ -35,6 +37,10 @@ test.beforeAll(async ({ browser }) => {
   test.setTimeout(600_000);
   deployment = await startDeployment();
   page = await (await browser.newContext()).newPage();
+  // nginx sends each page's policy from the build's maps: a script it left out would be refused, and say so here.
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) policyRefusals.push(message.text());
+  });
   // A production database starts empty: the operator adds what is sold and the raffle.
   deployment.admin('product', 'set', 'cloud-idle-monthly', '--kind', 'membership', '--months', '1', '--price', '1500');
   const everywhere = (text: string) => Object.fromEntries(localeCodes.map((code) => [code, text]));
@@ -124,6 +130,7 @@ test('a customer logs in by SMS, buys a plan, sees it paid pushed live and regis
   expect(await answers[1].text()).toContain(`<html lang="ja"`);
   expect(await answers[2].text()).toContain(`<html lang="ko"`);
   expect(answers[1].headers()['cache-control']).toBe('no-store');
+  expect(policyRefusals).toEqual([]);
 });
 
 /** The cloud-idling page, its hub connected; pushes of `idle set` change it without a reload. */
