@@ -32,7 +32,7 @@ export default defineConfig({
         build: {
           rolldownOptions: {
             output: {
-              // Shared chunks, each cached once for the whole site (README, Decisions: islands on React).
+              // Shared chunks, each cached once for the whole site (docs/decisions.md: islands on React).
               // A chunk per combination of pages that share code would cost several KB of gzip overhead
               // on a page that loads thirty small files, so the code that goes together goes into one:
               // - react: React, react-dom and the island renderer, which every island page loads;

@@ -40,7 +40,7 @@ export const dev = {
  * Connect) and QQ (OAuth 2.0) as their protocols have them, below
  * `/api/dev/idp/<provider>`, with one registered client.
  */
-/** The development store (README "The store"): a stand-in for the external store, which checks store tokens as a real one would. */
+/** The development store (docs/tour.md "The store"): a stand-in for the external store, which checks store tokens as a real one would. */
 export const devStore = { path: '/dev/store' } as const;
 
 /** Site pages only the development stand-ins use (the payment sandbox's phone page, where a scanned code lands): a production start answers them as not found, in every locale. */

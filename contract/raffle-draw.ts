@@ -4,7 +4,7 @@
  * HMAC-SHA-256, so anyone can redo a draw with any language's standard
  * library. No schema here: the verify page ships this file alone.
  *
- * Registration raffle (README "Verifiable draws"):
+ * Registration raffle (docs/tour.md "Verifiable draws"):
  * 1. At creation the server picks a secret seed (64 hex characters) and
  *    publishes its commitment, SHA-256 of those 64 characters as text.
  * 2. At the draw it publishes the seed and the public value, a result named

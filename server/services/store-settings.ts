@@ -1,6 +1,6 @@
 /**
  * Where the external store is and the secret it checks store tokens with
- * (README "The store"). Outside production, unset settings give the
+ * (docs/tour.md "The store"). Outside production, unset settings give the
  * development store under /api/dev/store and a secret derived from the
  * server's own, which that store computes the same way.
  */

@@ -103,7 +103,7 @@ export default fp(
       return { data: toOrder(await insertOrder(db, jobs, { userId: auth.userId, product: body.Product, item, price })) };
     });
 
-    // Made in the desktop client with nobody signed in: the link lets whoever signs in on the site take it (README "Orders from the desktop client").
+    // Made in the desktop client with nobody signed in: the link lets whoever signs in on the site take it (docs/tour.md "Orders from the desktop client").
     registerRoute(app, commerceCalls.createClientOrder, async ({ body, request }) => {
       await refuseInMaintenance();
       const { item, price } = await priceOrder(db, null, body);

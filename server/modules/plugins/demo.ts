@@ -1,5 +1,5 @@
 /**
- * The reviews a fresh demo database gets (README): a few per plugin, in the
+ * The reviews a fresh demo database gets (docs/tour.md): a few per plugin, in the
  * languages their writers use, from demo reviewers who cannot log in (no
  * phone or e-mail), some marked helpful and one reported — so the plugin
  * pages, their ratings and `evaluation reported` show real data at once.

@@ -1,6 +1,6 @@
 /**
  * A raffle as an operator describes it in a JSON file (`admin raffle create
- * --file raffle.json`; README "Raffles"), checked in full before anything is
+ * --file raffle.json`; docs/tour.md "Raffles"), checked in full before anything is
  * written, and made: the seed is picked and its commitment published at once,
  * and the cover, if any, is re-encoded and stored by its content hash.
  */

@@ -1,5 +1,5 @@
 /**
- * The raffles a fresh demo database gets (README): one open for registration,
+ * The raffles a fresh demo database gets (docs/tour.md): one open for registration,
  * one drawn with its proof published (its entrants are demo players who
  * cannot log in), and an instant raffle with stock — so every raffle page
  * shows real data at once.

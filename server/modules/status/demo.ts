@@ -1,5 +1,5 @@
 /**
- * The status a fresh demo database gets (README): most of the board up, a
+ * The status a fresh demo database gets (docs/tour.md): most of the board up, a
  * few targets degraded or down with notes, and some resolved incidents — so
  * the accelerate page and the feeds show real data at once.
  */
