@@ -36,3 +36,10 @@ export async function localePaths<P extends Params = Record<never, never>, X ext
   );
   return lists.flat();
 }
+
+/**
+ * `getStaticPaths` of a page that exists once per locale and takes nothing
+ * else: `export const getStaticPaths = oncePerLocale;`. Astro types the page's
+ * `Astro.props` (`{ locale }`) from it, so such a page declares no `Props`.
+ */
+export const oncePerLocale = () => localePaths();

@@ -1,8 +1,9 @@
-/** The share image renderer (src/lib/og-image.ts): a 1200×630 PNG per locale, text that breaks where the language allows. */
+/** The share image (src/lib/og-image.ts draws it, src/lib/og-text-layout.ts lays out its text): a 1200×630 PNG per locale, text that breaks where the language allows. */
 import sharp from 'sharp';
 import { describe, expect, test } from 'vitest';
 import { useTranslations } from '@/i18n/t.ts';
-import { breakUnits, ogImageSize, ogImageSvg, renderOgImage } from '@/lib/og-image.ts';
+import { ogImageSize, ogImageSvg, renderOgImage } from '@/lib/og-image.ts';
+import { breakUnits } from '@/lib/og-text-layout.ts';
 
 describe('share image', () => {
   test('renders a locale as a 1200×630 PNG', async () => {

@@ -1,7 +1,7 @@
 import type { APIRoute, InferGetStaticPropsType } from 'astro';
-import { localePaths } from '@/i18n/paths.ts';
+import { oncePerLocale } from '@/i18n/paths.ts';
 import { feedResponse } from '@/lib/feeds.ts';
 
-export const getStaticPaths = () => localePaths();
+export const getStaticPaths = oncePerLocale;
 
 export const GET: APIRoute<InferGetStaticPropsType<typeof getStaticPaths>> = ({ props, site }) => feedResponse('articles', 'atom', props.locale, site);
