@@ -12,7 +12,8 @@ import { raffleRules, type OwnResult, type RaffleInfo, type RaffleState, type Re
 import { drawAlgorithm } from '#contract/raffle-draw.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { rowsOf, type Database, type Transaction } from '../../db/database.ts';
-import { raffleEntries, raffles, users } from '../../db/schema.ts';
+import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
+import { users } from '../../db/schema/identity.ts';
 import { ApiError } from '../../http/api-error.ts';
 
 export type RaffleRow = typeof raffles.$inferSelect;
