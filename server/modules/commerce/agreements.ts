@@ -1,5 +1,5 @@
 /**
- * Auto-renewal agreements (contract `Agreement`) over the provider's entrusted
+ * Auto-renewal agreements (contract/agreements.ts) over the provider's entrusted
  * payments. An agreement starts pending with the order of its first period;
  * paying that order means scanning a code that signs the contract, after which
  * the period is charged under it. When a period ends, the renewal job charges

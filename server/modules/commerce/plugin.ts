@@ -1,5 +1,5 @@
 /**
- * The commerce module (contract/commerce.ts): the catalogue, orders, paying by
+ * The commerce module (contract/commerce.ts, agreements.ts): the catalogue, orders, paying by
  * scanning a code, in WeChat on the phone or from the wallet, auto-renewal agreements, the provider's
  * notifications, the jobs that close unpaid orders and renew agreements, and
  * the pushes that let open pages follow an order without polling.
