@@ -1,8 +1,9 @@
 /**
  * Buying (spec §2 recharge/steam, /payment, /wechatpay, account order, wallet;
  * §4 payment outcomes): the catalogue, orders and their timeline, paying by
- * scanning a code or from the wallet, and the wallet's ledger. Every amount is
- * a whole number in the currency's smallest unit (fen for CNY), never a float.
+ * scanning a code or from the wallet, and the wallet's ledger (auto-renewal
+ * agreements are agreements.ts's). Every amount is a whole number in the
+ * currency's smallest unit (fen for CNY), never a float.
  */
 import * as z from 'zod/mini';
 import { route } from './api.ts';
@@ -173,36 +174,9 @@ export const LedgerEntry = z.object({
 });
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
 
-/**
- * An auto-renewal agreement: signed with the payment provider when its first
- * period is paid (pending until then), it is charged again when each period
- * ends (active) until the customer cancels it or its charges keep failing
- * (lapsed).
- */
-export const AgreementState = z.enum(['pending', 'active', 'canceled', 'lapsed']);
-export type AgreementState = z.infer<typeof AgreementState>;
-
-export const Agreement = z.object({
-  Key: text(),
-  State: AgreementState,
-  Product: text(),
-  Months: z.int(),
-  /** Charged each period, in fen. */
-  Price: Minor,
-  CreatedAt: z.iso.datetime(),
-  SignedAt: z.nullable(z.iso.datetime()),
-  /** active: when the next period is charged. */
-  NextChargeAt: z.nullable(z.iso.datetime()),
-  /** Charges that failed since the last one that went through. */
-  FailedCharges: z.int(),
-  EndedAt: z.nullable(z.iso.datetime()),
-});
-export type Agreement = z.infer<typeof Agreement>;
-
 /** Which page of a list (spec §3 paging), from the path. */
 const page = z.object({ page: z.pipe(text(z.regex(/^[0-9]{1,6}$/)), z.pipe(z.transform(Number), z.int().check(z.positive()))) });
 const orderKey = z.object({ key: text(z.regex(/^[0-9]{20}$/)) });
-const agreementKey = z.object({ key: text(z.regex(/^A[0-9]{20}$/)) });
 
 export const NewOrder = z.object({
   Product: text(z.maxLength(40)),
@@ -320,36 +294,6 @@ export const commerceCalls = {
       resource: z.object({ algorithm: text(), ciphertext: text(), nonce: text(), associated_data: z.optional(text()), original_type: text() }),
     }),
     response: z.object({ code: text(), message: text() }),
-  }),
-  agreements: route({
-    method: 'GET',
-    path: '/commerce/v1/agreements',
-    encrypted: true,
-    auth: 'required',
-    shape: 'envelope',
-    request: Empty,
-    response: z.array(Agreement),
-  }),
-  /** Starts an auto-renewal agreement for a membership: answers it (pending) and the order of its first period, to pay on the pay page. */
-  createAgreement: route({
-    method: 'POST',
-    path: '/commerce/v1/agreements',
-    encrypted: true,
-    auth: 'required',
-    shape: 'envelope',
-    request: z.object({ Product: text(z.maxLength(40)) }),
-    response: z.object({ Agreement, Order }),
-  }),
-  /** Ends an agreement: nothing more is charged; the period already paid runs to its end. */
-  cancelAgreement: route({
-    method: 'POST',
-    path: '/commerce/v1/agreements/:key/cancel',
-    encrypted: true,
-    auth: 'required',
-    shape: 'envelope',
-    params: agreementKey,
-    request: Empty,
-    response: Agreement,
   }),
   /**
    * An order made in the desktop client before anyone signed in: it has no

@@ -1,4 +1,9 @@
-/** Lists page like the spec's paging (§3, §9): 24 a page, the first page is 1. */
+/**
+ * Lists page like the spec's paging (§3, §9): 24 a page, the first page is 1.
+ * The page number a path carries is parsed by each contract that has one
+ * (commerce, activation, plugins): here it would join the api chunk that every
+ * island page loads (astro.config.mjs), for the few pages that use it.
+ */
 import * as z from 'zod/mini';
 
 /** Items on a page of any list. */

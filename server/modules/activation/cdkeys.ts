@@ -12,7 +12,7 @@ import { cdkeyAlphabet, cdkeyLength, cdkeyShape, checkCharacter, formatCdkey, ma
 import { pageSize } from '#contract/paging.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { cdkeyBatches, cdkeyFailures, cdkeys } from '../../db/schema.ts';
+import { cdkeyBatches, cdkeyFailures, cdkeys } from '../../db/schema/activation.ts';
 import { ApiError } from '../../http/api-error.ts';
 
 /** The key of a batch's index: HMAC of the server's secret, so it cannot be found from the database alone. */

@@ -8,7 +8,7 @@ import { cdkeyShape } from '#contract/cdkey-format.ts';
 import { UsageError, type AdminCommand, type CommandContext } from '../../cli/command.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Database } from '../../db/database.ts';
-import { products } from '../../db/schema.ts';
+import { products } from '../../db/schema/commerce.ts';
 import { batchCounts, createBatch, findBatch, keyState, revoke, unusedKeys, type BatchRow } from './cdkeys.ts';
 
 /** At most this many keys a batch, and printed at once. */

@@ -6,7 +6,7 @@
 import { count } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { activationCalls } from '#contract/activation.ts';
-import { cdkeyBatches } from '../../db/schema.ts';
+import { cdkeyBatches } from '../../db/schema/activation.ts';
 import { registerRoute } from '../../http/route.ts';
 import { createBatch, failureCleanupJob, forgetOldFailures, redeem, redemptionPage, type Granter } from './cdkeys.ts';
 import { demoBatch } from './demo.ts';

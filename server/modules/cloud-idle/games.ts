@@ -8,7 +8,8 @@ import { ErrorCode } from '#contract/errors.ts';
 import { idleGameCalls, maxIdleGames, type IdleGame } from '#contract/idle-games.ts';
 import { steamGameName } from '#contract/steam-games.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { idleGames, users } from '../../db/schema.ts';
+import { idleGames } from '../../db/schema/cloud-idle.ts';
+import { users } from '../../db/schema/identity.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 

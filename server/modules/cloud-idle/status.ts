@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { hubEvents, type CloudIdleStatus, type CloudIdleUpdate } from '#contract/realtime.ts';
 import type { Database } from '../../db/database.ts';
-import { cloudIdleStatuses } from '../../db/schema.ts';
+import { cloudIdleStatuses } from '../../db/schema/cloud-idle.ts';
 import type { Pusher } from '../../realtime/backplane.ts';
 
 export async function readCloudIdleStatus(db: Database, userId: number): Promise<CloudIdleStatus | null> {

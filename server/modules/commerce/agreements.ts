@@ -1,5 +1,5 @@
 /**
- * Auto-renewal agreements (contract `Agreement`) over the provider's entrusted
+ * Auto-renewal agreements (contract/agreements.ts) over the provider's entrusted
  * payments. An agreement starts pending with the order of its first period;
  * paying that order means scanning a code that signs the contract, after which
  * the period is charged under it. When a period ends, the renewal job charges
@@ -9,14 +9,16 @@
  * in the same transaction, so each goes out once and only if the change holds.
  */
 import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
-import type { Agreement, Order } from '#contract/commerce.ts';
+import type { Agreement } from '#contract/agreements.ts';
+import type { Order } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { facts, formatPrice, periodMs } from '#contract/facts.ts';
 import { formattingTag, type LocaleCode } from '#contract/locales.ts';
 import { inTransaction, type Jobs } from '../../db/jobs.ts';
 import type { Database, Transaction as Tx } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { agreements, memberships, orders, products, users } from '../../db/schema.ts';
+import { agreements, memberships, orders, products } from '../../db/schema/commerce.ts';
+import { users } from '../../db/schema/identity.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { message } from '../../i18n/messages.ts';
 import { AlreadySignedError, ProviderError, type Contract, type PaymentProvider } from '../../services/wechatpay-adapter.ts';

@@ -9,7 +9,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { BindLink } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Database } from '../../db/database.ts';
-import { orders } from '../../db/schema.ts';
+import { orders } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { lockOrder, note, type OrderRow } from './orders.ts';
 

@@ -8,7 +8,8 @@ import { rechargePrice, steamTargetOf, type NewOrder, type OrderItem, type Produ
 import { ErrorCode } from '#contract/errors.ts';
 import type * as z from 'zod/mini';
 import type { Database, Transaction } from '../../db/database.ts';
-import { externalAccounts, products } from '../../db/schema.ts';
+import { products } from '../../db/schema/commerce.ts';
+import { externalAccounts } from '../../db/schema/identity.ts';
 import { ApiError } from '../../http/api-error.ts';
 
 type ProductRow = typeof products.$inferSelect;

@@ -6,7 +6,7 @@ import { asc, desc, eq, type SQL } from 'drizzle-orm';
 import { orderStatusEvent, OrderState, ProductKind, ratePpmScale, type Product } from '#contract/commerce.ts';
 import { UsageError, type AdminCommand, type CommandContext } from '../../cli/command.ts';
 import type { Database } from '../../db/database.ts';
-import { orders, products } from '../../db/schema.ts';
+import { orders, products } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { message } from '../../i18n/messages.ts';
 import { toProduct } from './catalogue.ts';

@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import type { Jobs } from '../../db/jobs.ts';
 import type { Database } from '../../db/database.ts';
-import { users } from '../../db/schema.ts';
+import { users } from '../../db/schema/identity.ts';
 import { demoAccount } from '../../services/demo-account.ts';
 import { priceOrder } from './catalogue.ts';
 import { insertOrder } from './orders.ts';

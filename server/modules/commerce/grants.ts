@@ -7,7 +7,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Jobs } from '../../db/jobs.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { memberships } from '../../db/schema.ts';
+import { memberships } from '../../db/schema/commerce.ts';
 import { priceOrder } from './catalogue.ts';
 import { advance, insertOrder } from './orders.ts';
 import { balanceOf, changeBalance } from './wallet.ts';

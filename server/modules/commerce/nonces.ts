@@ -5,7 +5,7 @@
  */
 import { lt, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/database.ts';
-import { paymentNonces } from '../../db/schema.ts';
+import { paymentNonces } from '../../db/schema/commerce.ts';
 
 /** A notification whose nonce was accepted before. */
 export class ReplayedNotification extends Error {}

@@ -13,7 +13,7 @@ import { pageSize } from '#contract/paging.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction, type Jobs } from '../../db/jobs.ts';
-import { orderEvents, orders } from '../../db/schema.ts';
+import { orderEvents, orders } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
 
 export type OrderRow = typeof orders.$inferSelect;

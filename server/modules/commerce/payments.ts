@@ -12,7 +12,7 @@ import type { OrderItem, PayOutcome } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Jobs } from '../../db/jobs.ts';
 import type { Database, Transaction as Tx } from '../../db/database.ts';
-import { memberships, orders, payments, settings } from '../../db/schema.ts';
+import { memberships, orders, payments, settings } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { PaymentOutcome } from '../../plugins/metrics.ts';
 import { AlreadyPaidError, type PaymentProvider, type Transaction } from '../../services/wechatpay-adapter.ts';

@@ -1,15 +1,17 @@
 /**
- * The commerce module (contract/commerce.ts): the catalogue, orders, paying by
+ * The commerce module (contract/commerce.ts, agreements.ts): the catalogue, orders, paying by
  * scanning a code, in WeChat on the phone or from the wallet, auto-renewal agreements, the provider's
  * notifications, the jobs that close unpaid orders and renew agreements, and
  * the pushes that let open pages follow an order without polling.
  */
 import { count, eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
+import { agreementCalls } from '#contract/agreements.ts';
 import { commerceCalls, orderStatusEvent, PayMethod, type Payment } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { sitePageUrl } from '../../config.ts';
-import { products, users } from '../../db/schema.ts';
+import { products } from '../../db/schema/commerce.ts';
+import { users } from '../../db/schema/identity.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { qrSvg } from '../../services/qr-svg.ts';
@@ -180,15 +182,15 @@ export default fp(
       return { data: { Balance: await balanceOf(db, auth.userId), MembershipUntil: until?.toISOString() ?? null } };
     });
 
-    registerRoute(app, commerceCalls.agreements, async ({ auth }) => ({ data: await listAgreements(db, auth.userId) }));
+    registerRoute(app, agreementCalls.list, async ({ auth }) => ({ data: await listAgreements(db, auth.userId) }));
 
-    registerRoute(app, commerceCalls.createAgreement, async ({ auth, body, request }) => {
+    registerRoute(app, agreementCalls.create, async ({ auth, body, request }) => {
       await refuseInMaintenance();
       const { agreement, order } = await startAgreement(db, jobs, auth.userId, body.Product, request.locale);
       return { data: { Agreement: toAgreement(agreement), Order: toOrder(order) } };
     });
 
-    registerRoute(app, commerceCalls.cancelAgreement, async ({ auth, params }) => ({
+    registerRoute(app, agreementCalls.cancel, async ({ auth, params }) => ({
       data: toAgreement(await atProvider('the payment provider did not end a contract', () => cancelAgreement(db, provider, auth.userId, params.key))),
     }));
 

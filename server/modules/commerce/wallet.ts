@@ -8,7 +8,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import type { LedgerEntry } from '#contract/commerce.ts';
 import { pageSize } from '#contract/paging.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { orders, walletLedger, wallets } from '../../db/schema.ts';
+import { orders, walletLedger, wallets } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
 
 type Reason = (typeof walletLedger.$inferInsert)['reason'];

@@ -6,7 +6,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { dev } from '#contract/dev.ts';
-import { emailConfirmations } from '../../db/schema.ts';
+import { emailConfirmations } from '../../db/schema/identity.ts';
 import { registerRoute } from '../../http/route.ts';
 import { devIdentityProviders } from './idp/plugin.ts';
 import { devStorePages } from './store.ts';

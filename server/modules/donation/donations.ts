@@ -9,7 +9,7 @@ import { pageSize } from '#contract/paging.ts';
 import { donationRules, type Donation, type Sponsor } from '#contract/donation.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { donations } from '../../db/schema.ts';
+import { donations } from '../../db/schema/donation.ts';
 import { ApiError } from '../../http/api-error.ts';
 
 export type DonationRow = typeof donations.$inferSelect;

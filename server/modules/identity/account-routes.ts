@@ -6,7 +6,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { sitePageUrl } from '../../config.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Transaction } from '../../db/database.ts';
-import { users, verificationCodes } from '../../db/schema.ts';
+import { users, verificationCodes } from '../../db/schema/identity.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { message } from '../../i18n/messages.ts';

@@ -11,7 +11,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { verification } from '#contract/identity.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database, Transaction } from '../../db/database.ts';
-import { verificationCodes } from '../../db/schema.ts';
+import { verificationCodes } from '../../db/schema/identity.ts';
 import { ApiError, limitReached } from '../../http/api-error.ts';
 import { message } from '../../i18n/messages.ts';
 

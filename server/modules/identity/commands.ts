@@ -2,7 +2,7 @@
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { UserDetail, UserSummary } from '#contract/admin.ts';
 import type { Database } from '../../db/database.ts';
-import { externalAccounts, sessions, users } from '../../db/schema.ts';
+import { externalAccounts, sessions, users } from '../../db/schema/identity.ts';
 import { UsageError, type AdminCommand } from '../../cli/command.ts';
 import { isActiveSession } from './sessions.ts';
 import { findByKey } from './users.ts';

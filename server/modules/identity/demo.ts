@@ -1,7 +1,7 @@
 /** The demo account of a fresh embedded database, so a newcomer can try password login and unbinding at once. */
 import { count } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
-import { externalAccounts, users } from '../../db/schema.ts';
+import { externalAccounts, users } from '../../db/schema/identity.ts';
 import { demoAccount } from '../../services/demo-account.ts';
 import { hashPassword } from './passwords.ts';
 

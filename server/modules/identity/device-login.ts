@@ -14,7 +14,7 @@ import { sitePageUrl } from '../../config.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../../crypto/opaque-tokens.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Database } from '../../db/database.ts';
-import { deviceAuthorizations } from '../../db/schema.ts';
+import { deviceAuthorizations } from '../../db/schema/identity.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { qrSvg } from '../../services/qr-svg.ts';

@@ -10,7 +10,7 @@ import { facts, periodMs } from '#contract/facts.ts';
 import { verification } from '#contract/identity.ts';
 import { hashOpaqueToken as hashOf, newOpaqueToken } from '../../crypto/opaque-tokens.ts';
 import type { Database } from '../../db/database.ts';
-import { emailConfirmations, users } from '../../db/schema.ts';
+import { emailConfirmations, users } from '../../db/schema/identity.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { ApiError, limitReached } from '../../http/api-error.ts';
 import type { MessageKey } from '../../i18n/messages.ts';

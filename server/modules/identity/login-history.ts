@@ -7,7 +7,7 @@ import { desc, eq, lt } from 'drizzle-orm';
 import { facts, periodMs } from '#contract/facts.ts';
 import { loginHistoryLength, type LoginEvent, type LoginMethod } from '#contract/account.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { loginEvents } from '../../db/schema.ts';
+import { loginEvents } from '../../db/schema/identity.ts';
 import type { ClientInfo } from './client-info.ts';
 
 export async function recordLogin(db: Database | Transaction, userId: number, method: LoginMethod, success: boolean, client: ClientInfo): Promise<void> {

@@ -14,7 +14,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { lifetimes, type Session } from '#contract/identity.ts';
 import { hashOpaqueToken as hashToken, newOpaqueToken as newToken } from '../../crypto/opaque-tokens.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { sessions, tokens } from '../../db/schema.ts';
+import { sessions, tokens } from '../../db/schema/identity.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import type { Authenticated } from '../../http/auth.ts';
 import type { ClientInfo } from './client-info.ts';

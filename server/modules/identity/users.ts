@@ -7,7 +7,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { avatarRules, nicknameProblem, nicknameRules } from '#contract/account.ts';
 import type { UserInfo } from '#contract/identity.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { externalAccounts, users } from '../../db/schema.ts';
+import { externalAccounts, users } from '../../db/schema/identity.ts';
 import { TtlCache } from '../../services/ttl-cache.ts';
 
 type UserRow = typeof users.$inferSelect;

@@ -6,7 +6,7 @@ import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { EvaluationEntry } from '#contract/admin.ts';
 import { UsageError, type AdminCommand } from '../../cli/command.ts';
 import type { Database } from '../../db/database.ts';
-import { evaluationReports, pluginEvaluations } from '../../db/schema.ts';
+import { evaluationReports, pluginEvaluations } from '../../db/schema/plugins.ts';
 import { setHidden } from './evaluations.ts';
 
 /** How many reported reviews `evaluation reported` lists, most reported first. */

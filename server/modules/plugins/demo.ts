@@ -7,7 +7,8 @@
 import { count } from 'drizzle-orm';
 import type { LocaleCode } from '#contract/locales.ts';
 import type { Database } from '../../db/database.ts';
-import { pluginEvaluations, users } from '../../db/schema.ts';
+import { pluginEvaluations } from '../../db/schema/plugins.ts';
+import { users } from '../../db/schema/identity.ts';
 import { markHelpful, reportEvaluation, saveEvaluation } from './evaluations.ts';
 
 const reviewers = ['星河', 'Mira', 'kumo', 'Lukas', '小北', 'Sofía', 'Дима', '민준', 'Giulia', 'hana'] as const;

@@ -10,7 +10,8 @@ import { ErrorCode } from '#contract/errors.ts';
 import type { LocaleCode } from '#contract/locales.ts';
 import { pluginRules, type Evaluation, type EvaluationSort, type OwnEvaluation, type Rating, type ReportReason } from '#contract/plugins.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { evaluationHelpful, evaluationReports, evaluationWrites, pluginEvaluations, pluginRatings, users } from '../../db/schema.ts';
+import { evaluationHelpful, evaluationReports, evaluationWrites, pluginEvaluations, pluginRatings } from '../../db/schema/plugins.ts';
+import { users } from '../../db/schema/identity.ts';
 import { ApiError } from '../../http/api-error.ts';
 
 type EvaluationRow = typeof pluginEvaluations.$inferSelect;

@@ -7,7 +7,7 @@ import type { RaffleSummary, RaffleWinnerEntry } from '#contract/admin.ts';
 import { hubEvents } from '#contract/realtime.ts';
 import { UsageError, type AdminCommand, type CommandContext, type RunCommand } from '../../cli/command.ts';
 import type { Database } from '../../db/database.ts';
-import { raffleEntries, raffles } from '../../db/schema.ts';
+import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
 import { coverStore, createRaffle, readDefinition, storeCover } from './definition.ts';
 import { drawRaffle } from './draws.ts';
 import { stateOf, type RaffleRow } from './raffles.ts';

@@ -13,7 +13,7 @@ import { text } from '#contract/fields.ts';
 import { InstantTerms, LocalizedText, Prize, RaffleKind } from '#contract/raffle.ts';
 import { commitmentOf, newSeed } from '#contract/raffle-draw.ts';
 import type { Database } from '../../db/database.ts';
-import { raffles } from '../../db/schema.ts';
+import { raffles } from '../../db/schema/raffle.ts';
 import { FolderStore } from '../../services/file-store.ts';
 
 export const RaffleDefinition = z

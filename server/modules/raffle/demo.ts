@@ -7,7 +7,8 @@
 import { count, eq } from 'drizzle-orm';
 import type { LocalizedText } from '#contract/raffle.ts';
 import type { Database } from '../../db/database.ts';
-import { raffleEntries, raffles, users } from '../../db/schema.ts';
+import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
+import { users } from '../../db/schema/identity.ts';
 import { createRaffle, type RaffleDefinition } from './definition.ts';
 import { drawRaffle } from './draws.ts';
 

@@ -11,7 +11,7 @@ import type { OwnResult, PrizeGrant } from '#contract/raffle.ts';
 import { raffleRules } from '#contract/raffle.ts';
 import { drawWinners } from '#contract/raffle-draw.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { raffleEntries, raffles } from '../../db/schema.ts';
+import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { notFound, ownResult, type RaffleRow } from './raffles.ts';
 

@@ -11,7 +11,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import type { InstantDraw, InstantHistory } from '#contract/raffle.ts';
 import { commitmentOf, instantRoll, newSeed } from '#contract/raffle-draw.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { instantDraws, instantSeeds, raffles } from '../../db/schema.ts';
+import { instantDraws, instantSeeds, raffles } from '../../db/schema/raffle.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { PrizeGranter } from './draws.ts';
 import { notFound, stateOf } from './raffles.ts';

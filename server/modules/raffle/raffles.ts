@@ -11,7 +11,8 @@ import { ErrorCode } from '#contract/errors.ts';
 import { raffleRules, type OwnResult, type RaffleInfo, type RaffleState, type Registration, type Winner } from '#contract/raffle.ts';
 import { drawAlgorithm } from '#contract/raffle-draw.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { raffleEntries, raffles, users } from '../../db/schema.ts';
+import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
+import { users } from '../../db/schema/identity.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { takeNumberInTurn } from './registration-batches.ts';
 

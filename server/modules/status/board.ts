@@ -14,7 +14,7 @@ import {
   type StatusTargetKey,
 } from '#contract/status.ts';
 import type { Database } from '../../db/database.ts';
-import { serviceStatus, statusIncidents } from '../../db/schema.ts';
+import { serviceStatus, statusIncidents } from '../../db/schema/status.ts';
 
 type StatusRow = typeof serviceStatus.$inferSelect;
 type IncidentRow = typeof statusIncidents.$inferSelect;

@@ -6,7 +6,7 @@
 import { count } from 'drizzle-orm';
 import type { ServiceState, StatusNote, StatusTargetKey } from '#contract/status.ts';
 import type { Database } from '../../db/database.ts';
-import { statusIncidents } from '../../db/schema.ts';
+import { statusIncidents } from '../../db/schema/status.ts';
 import { setStatus } from './board.ts';
 
 const githubNote: StatusNote = {

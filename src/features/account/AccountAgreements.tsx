@@ -4,7 +4,7 @@
  * charges, and a button to cancel one that is pending or active.
  */
 import { useEffect, useState } from 'react';
-import { commerceCalls, type Agreement } from '#contract/commerce.ts';
+import { agreementCalls, type Agreement } from '#contract/agreements.ts';
 import { formatMonths, formatPrice } from '#contract/facts.ts';
 import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
 import { formatDay } from '@/i18n/dates.ts';
@@ -23,14 +23,14 @@ export default function AccountAgreements({ strings, locale }: Props) {
   const t = translator(strings);
   const [agreements, setAgreements] = useState<Agreement[] | null>(null);
   const action = useAction(t);
-  const load = () => void action.run(async () => setAgreements(await authCall(commerceCalls.agreements)));
+  const load = () => void action.run(async () => setAgreements(await authCall(agreementCalls.list)));
 
   useEffect(load, []);
   if (!agreements) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t('common.loading')} />;
 
   async function cancel(agreement: Agreement) {
     if (!confirm(t('account.agreements.cancelConfirm'))) return;
-    const ended = await action.run(() => authCall(commerceCalls.cancelAgreement, { params: { key: agreement.Key } }), t('account.agreements.canceled'));
+    const ended = await action.run(() => authCall(agreementCalls.cancel, { params: { key: agreement.Key } }), t('account.agreements.canceled'));
     if (ended) setAgreements(agreements!.map((known) => (known.Key === ended.Key ? ended : known)));
   }
 

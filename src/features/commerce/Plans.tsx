@@ -5,6 +5,7 @@
  * runs from payment; buying again adds to the time left.
  */
 import { useEffect, useState } from 'react';
+import { agreementCalls } from '#contract/agreements.ts';
 import { commerceCalls, type Product } from '#contract/commerce.ts';
 import { formatMonths, formatPrice } from '#contract/facts.ts';
 import { authCall, NoticeLine, useAction } from '@/components/island.tsx';
@@ -41,7 +42,7 @@ export default function Plans({ strings, locale }: Props) {
   }
 
   async function subscribe(plan: Product) {
-    const started = await action.run(() => authCall(commerceCalls.createAgreement, { body: { Product: plan.Code } }));
+    const started = await action.run(() => authCall(agreementCalls.create, { body: { Product: plan.Code } }));
     if (started) location.assign(`${localizePath(locale, '/payment')}?key=${started.Order.Key}`);
   }
 

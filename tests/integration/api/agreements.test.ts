@@ -7,7 +7,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accountCalls } from '#contract/account.ts';
-import { commerceCalls, type Agreement, type Order } from '#contract/commerce.ts';
+import { agreementCalls, type Agreement } from '#contract/agreements.ts';
+import { commerceCalls, type Order } from '#contract/commerce.ts';
 import { paymentSandbox } from '#contract/dev.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { facts } from '#contract/facts.ts';
@@ -49,9 +50,9 @@ async function eventually<T>(read: () => Promise<T>, holds: (value: T) => boolea
   throw new Error(`timed out waiting for ${what}`);
 }
 
-const start = (token: string, Product = 'cloud-idle-monthly') => t.call(commerceCalls.createAgreement, { token, body: { Product } });
+const start = (token: string, Product = 'cloud-idle-monthly') => t.call(agreementCalls.create, { token, body: { Product } });
 const orderOf = async (token: string, key: string) => (await t.call(commerceCalls.order, { token, params: { key } })).body.data;
-const agreementsOf = async (token: string): Promise<Agreement[]> => (await t.call(commerceCalls.agreements, { token })).body.data;
+const agreementsOf = async (token: string): Promise<Agreement[]> => (await t.call(agreementCalls.list, { token })).body.data;
 const membershipOf = async (userId: number) => (await t.app.db.select().from(memberships).where(eq(memberships.userId, userId)))[0]?.until;
 const outbox = (phone: string) => t.app.sms.outbox!.filter((message) => message.to === phone).map((message) => message.text);
 const context = () => ({ db: t.app.db, jobs: t.app.jobs, provider: t.app.payments.provider() });
@@ -298,7 +299,7 @@ describe('cancelling', () => {
     const user = await newUser();
     const { agreement } = await signed(user);
     const until = await membershipOf(user.userId);
-    const answer = await t.call(commerceCalls.cancelAgreement, { token: user.token, params: { key: agreement.Key } });
+    const answer = await t.call(agreementCalls.cancel, { token: user.token, params: { key: agreement.Key } });
     expect(answer.body.data).toMatchObject({ State: 'canceled', NextChargeAt: null });
     expect((await t.call(paymentSandbox.transaction, { params: { id: agreement.Key } })).body.data.State).toBe('TERMINATED');
     expect(await renewNow(agreement.Key)).toEqual([]);
@@ -317,10 +318,10 @@ describe('cancelling', () => {
     const owner = await newUser();
     const { Agreement: theirs } = (await start(owner.token)).body.data;
     const other = await newUser();
-    expect((await t.call(commerceCalls.cancelAgreement, { token: other.token, params: { key: theirs.Key } })).body.code).toBe(ErrorCode.NotFound);
+    expect((await t.call(agreementCalls.cancel, { token: other.token, params: { key: theirs.Key } })).body.code).toBe(ErrorCode.NotFound);
     expect(await agreementsOf(other.token)).toEqual([]);
-    await expectBadTokensRefused(t, commerceCalls.agreements, {}, newUser);
-    await expectBadTokensRefused(t, commerceCalls.createAgreement, { body: { Product: 'cloud-idle-monthly' } }, newUser);
-    await expectBadTokensRefused(t, commerceCalls.cancelAgreement, { params: { key: theirs.Key } }, newUser);
+    await expectBadTokensRefused(t, agreementCalls.list, {}, newUser);
+    await expectBadTokensRefused(t, agreementCalls.create, { body: { Product: 'cloud-idle-monthly' } }, newUser);
+    await expectBadTokensRefused(t, agreementCalls.cancel, { params: { key: theirs.Key } }, newUser);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agreementCalls } from '#contract/agreements.ts';
 import { commerceCalls, type Order } from '#contract/commerce.ts';
 import { paymentSandbox } from '#contract/dev.ts';
 import { ErrorCode } from '#contract/errors.ts';
@@ -264,7 +265,7 @@ describe('paying in WeChat on the phone (H5) through the sandbox', () => {
 
   it('refuses an auto-renewal (signed by scanning) and pauses for maintenance', async () => {
     const { token } = await newUser();
-    const renewal = (await t.call(commerceCalls.createAgreement, { token, body: { Product: 'cloud-idle-monthly' } })).body.data.Order;
+    const renewal = (await t.call(agreementCalls.create, { token, body: { Product: 'cloud-idle-monthly' } })).body.data.Order;
     expect((await t.call(commerceCalls.payOnPhone, { token, params: { key: renewal.Key } })).body.code).toBe(ErrorCode.PayMethodUnsupported);
     const order = await newOrder(token);
     await t.app.db.execute(sql`insert into settings (key, value) values ('maintenance', 'true'::jsonb) on conflict (key) do update set value = 'true'::jsonb`);

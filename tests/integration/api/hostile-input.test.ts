@@ -13,6 +13,7 @@ import type * as z from 'zod/mini';
 import { admin, adminTokenHeader } from '#contract/admin.ts';
 import { accountCalls } from '#contract/account.ts';
 import { activationCalls } from '#contract/activation.ts';
+import { agreementCalls } from '#contract/agreements.ts';
 import { commerceCalls, orderStatusEvent } from '#contract/commerce.ts';
 import { donationCalls } from '#contract/donation.ts';
 import type { ApiRoute } from '#contract/api.ts';
@@ -38,6 +39,7 @@ const routes: ApiRoute[] = [
   deviceCalls,
   idleGameCalls,
   commerceCalls,
+  agreementCalls,
   activationCalls,
   donationCalls,
   raffleCalls,
@@ -93,7 +95,7 @@ const wellFormed: Record<string, Record<string, unknown>> = {
   [identity.introspectStoreToken.path]: { token: 'not-a-real-token' },
   [commerceCalls.createOrder.path]: { Product: 'cloud-idle-monthly' },
   [commerceCalls.pay.path]: { Method: 'wallet' },
-  [commerceCalls.createAgreement.path]: { Product: 'cloud-idle-monthly' },
+  [agreementCalls.create.path]: { Product: 'cloud-idle-monthly' },
   [commerceCalls.createClientOrder.path]: { Product: 'no-such-product' },
   [commerceCalls.bindOrder.path]: { order: '20261124000000000000', expires: '9999999999', sig: 'not-a-signature' },
   [activationCalls.redeem.path]: { Key: 'ABCDE-FGHJK-LMNPQ-RSTUV' },

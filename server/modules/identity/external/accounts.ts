@@ -8,7 +8,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { externalLoginLifetimeMs } from '#contract/external-login.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../../../crypto/opaque-tokens.ts';
 import type { Transaction } from '../../../db/database.ts';
-import { externalAccounts, externalTickets, users } from '../../../db/schema.ts';
+import { externalAccounts, externalTickets, users } from '../../../db/schema/identity.ts';
 import { ApiError } from '../../../http/api-error.ts';
 import { defaultNickname, nicknameFromProvider, userForPhone } from '../users.ts';
 import type { Identity } from './provider.ts';

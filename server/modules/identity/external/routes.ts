@@ -18,7 +18,7 @@ import { hashOpaqueToken, newOpaqueToken } from '../../../crypto/opaque-tokens.t
 import { openHex, SealError, sealHex } from '../../../crypto/sealed.ts';
 import { isUniqueViolation } from '../../../db/errors.ts';
 import type { Database, Transaction } from '../../../db/database.ts';
-import { externalLogins, externalTickets, openidNonces } from '../../../db/schema.ts';
+import { externalLogins, externalTickets, openidNonces } from '../../../db/schema/identity.ts';
 import { ApiError, unauthorized } from '../../../http/api-error.ts';
 import { registerRoute } from '../../../http/route.ts';
 import { clientOf, deviceOf, type ClientInfo } from '../client-info.ts';

@@ -9,7 +9,7 @@
 import openid from 'openid';
 import * as z from 'zod/mini';
 import type { Database } from '../../../db/database.ts';
-import { openidNonces } from '../../../db/schema.ts';
+import { openidNonces } from '../../../db/schema/identity.ts';
 import { ExternalLoginFailure } from './failure.ts';
 import { fetchJson, type Identity, type IdentityProvider } from './provider.ts';
 

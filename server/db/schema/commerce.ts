@@ -1,0 +1,176 @@
+/**
+ * Tables of server/modules/commerce/: the catalogue, orders and their timeline, payments, the
+ * wallet and its ledger, memberships, auto-renewal agreements, and the operators' run-time switches.
+ */
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { OrderItem } from '#contract/commerce.ts';
+import { createdAt } from './columns.ts';
+import { users } from './identity.ts';
+
+/** What is sold (contract `Product`), set by operators with `admin product …`. */
+export const products = pgTable('products', {
+  code: text('code').primaryKey(),
+  kind: text('kind', { enum: ['steamRecharge', 'membership'] }).notNull(),
+  active: boolean('active').notNull().default(true),
+  sort: integer('sort').notNull().default(0),
+  months: integer('months'),
+  price: integer('price'),
+  currency: text('currency'),
+  region: text('region'),
+  ratePpm: integer('rate_ppm'),
+  presets: jsonb('presets').$type<number[]>().notNull().default([]),
+  minAmount: integer('min_amount'),
+  maxAmount: integer('max_amount'),
+  /** membership: the payment provider's auto-renewal template (WeChat Pay `plan_id`); none, no auto-renewal. */
+  renewalPlan: integer('renewal_plan'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * An auto-renewal agreement (contract `Agreement`): `key` is the contract code
+ * the provider knows it by. A user has at most one that is pending or active.
+ * Its notices go out in the language it was made in.
+ */
+export const agreements = pgTable(
+  'agreements',
+  {
+    id: serial('id').primaryKey(),
+    key: text('key').notNull().unique(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    product: text('product').notNull(),
+    plan: integer('plan').notNull(),
+    months: integer('months').notNull(),
+    price: integer('price').notNull(),
+    locale: text('locale').notNull(),
+    state: text('state', { enum: ['pending', 'active', 'canceled', 'lapsed'] }).notNull(),
+    /** The provider's id of the signed contract, which charges name. */
+    contractId: text('contract_id'),
+    nextChargeAt: timestamp('next_charge_at', { withTimezone: true }),
+    /** The charge date a reminder went out for, so each is reminded of once. */
+    remindedFor: timestamp('reminded_for', { withTimezone: true }),
+    failedCharges: integer('failed_charges').notNull().default(0),
+    createdAt: createdAt(),
+    signedAt: timestamp('signed_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('agreements_one_live')
+      .on(t.userId)
+      .where(sql`state in ('pending', 'active')`),
+    index('agreements_due')
+      .on(t.nextChargeAt)
+      .where(sql`state = 'active'`),
+  ],
+);
+
+/** A purchase; kept when its user deletes the account (order records are retained, content/facts.json legal.orderRecordRetention). */
+export const orders = pgTable(
+  'orders',
+  {
+    id: serial('id').primaryKey(),
+    /** The order number customers see and quote: 20 digits, the date first. */
+    key: text('key').notNull().unique(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    product: text('product').notNull(),
+    /** What was bought, as it was when the order was made (contract `OrderItem`). */
+    item: jsonb('item').$type<OrderItem>().notNull(),
+    price: integer('price').notNull(),
+    state: text('state', { enum: ['created', 'paying', 'paid', 'fulfilled', 'closed', 'failed', 'refunded'] }).notNull(),
+    outcome: text('outcome'),
+    method: text('method'),
+    /** The provider's code to scan while paying. */
+    codeUrl: text('code_url'),
+    /** The auto-renewal agreement whose period this pays. */
+    agreement: text('agreement').references(() => agreements.key, { onDelete: 'set null' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('orders_user').on(t.userId, t.id), index('orders_open').on(t.state, t.expiresAt)],
+);
+
+/** An order's timeline: every change, when and by whom. */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    state: text('state').notNull(),
+    source: text('source').notNull(),
+    note: text('note').notNull(),
+    at: createdAt(),
+  },
+  (t) => [index('order_events_order').on(t.orderId, t.id)],
+);
+
+/** Money received for an order, once per provider transaction: the guard that makes a replayed notification change nothing. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    method: text('method').notNull(),
+    /** The provider's transaction id, or the wallet's ledger row. */
+    reference: text('reference').notNull(),
+    amount: integer('amount').notNull(),
+    /** `applied` paid the order; `toWallet` came for an order that was paid or closed already and went to the wallet. */
+    disposition: text('disposition', { enum: ['applied', 'toWallet'] }).notNull(),
+    at: createdAt(),
+  },
+  (t) => [uniqueIndex('payments_reference').on(t.method, t.reference), index('payments_order').on(t.orderId)],
+);
+
+/** A user's balance in fen; it never goes below zero, and only changes together with a ledger row. */
+export const wallets = pgTable(
+  'wallets',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    balance: integer('balance').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('wallets_balance_not_negative', sql`${t.balance} >= 0`)],
+);
+
+export const walletLedger = pgTable(
+  'wallet_ledger',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    delta: integer('delta').notNull(),
+    balanceAfter: integer('balance_after').notNull(),
+    reason: text('reason', { enum: ['payment', 'refund', 'duplicatePayment', 'latePayment', 'credit', 'cdkey', 'donation', 'raffle'] }).notNull(),
+    orderId: integer('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    at: createdAt(),
+  },
+  (t) => [index('wallet_ledger_user').on(t.userId, t.id)],
+);
+
+/** Until when a user's cloud-idling plan runs. */
+export const memberships = pgTable('memberships', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  until: timestamp('until', { withTimezone: true }).notNull(),
+});
+
+/** Nonces of provider notifications already accepted: a replayed one is refused. */
+export const paymentNonces = pgTable('payment_nonces', {
+  nonce: text('nonce').primaryKey(),
+  at: createdAt(),
+});
+
+/** Switches operators flip at run time (`admin maintenance on|off`). */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+});
