@@ -4,8 +4,8 @@
  * remembered: src/ and server/ meet only in contract/, which depends on nothing
  * of ours; the shared layers of the site never import a feature, and features
  * never import each other; the server's infrastructure never imports a module,
- * and modules never import each other (server/app.ts, server/commands.ts and
- * server/cli/ put them together).
+ * and modules never import each other nor the entry points above them
+ * (server/app.ts puts them together; server/main.ts and server/cli/ start it).
  */
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
@@ -43,7 +43,23 @@ const zones = [
     from: './server/modules',
     message: 'Infrastructure never imports a module: a module provides what others need as a decorator.',
   },
-  ...apart('server/modules', 'Server modules never import each other: app.ts and commands.ts put them together.'),
+  ...apart('server/modules', 'Server modules never import each other: app.ts puts them together.'),
+  {
+    target: [
+      './server/modules',
+      './server/db',
+      './server/http',
+      './server/plugins',
+      './server/realtime',
+      './server/crypto',
+      './server/services',
+      './server/i18n',
+      './server/admin-command.ts',
+      './server/admin-text.ts',
+    ],
+    from: ['./server/cli', './server/app.ts', './server/command-app.ts', './server/main.ts'],
+    message: "Only the entry points import app.ts and cli/: an operators' command is written with server/admin-command.ts.",
+  },
 ];
 
 export default defineConfig(

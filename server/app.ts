@@ -4,6 +4,8 @@
  * (config, database, keys, Redis, messengers, the realtime hub, the metrics), the API's
  * common behaviour, then the modules, each owning its routes, hub methods and
  * clean-up. `main.ts` only listens. Closing the app closes everything it opened.
+ * Every module's operators' commands come from command-app.ts, which the CLI
+ * builds its own app from.
  */
 import { randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
@@ -11,7 +13,7 @@ import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { encryption } from '#contract/crypto.ts';
 import { standInPages } from '#contract/dev.ts';
-import { adminCommands, findUser } from './commands.ts';
+import { registerCommands } from './command-app.ts';
 import { devStandInsAllowed, type Config } from './config.ts';
 import activation from './modules/activation/plugin.ts';
 import donation from './modules/donation/plugin.ts';
@@ -93,6 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', () => drained);
   await app.register(metrics);
   await app.register(adminAccess);
+  await registerCommands(app);
   await securityHeaders(app);
 
   await app.register(
@@ -114,7 +117,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await calls.register(raffle);
         await calls.register(plugins);
         await calls.register(status);
-        await calls.register(admin, { commands: adminCommands, findUser });
+        await calls.register(admin);
         if (devStandInsAllowed(config)) await calls.register(dev);
       });
       await hubRoutes(api);

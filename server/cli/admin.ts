@@ -1,13 +1,14 @@
 /**
  * `npm run admin -- <command> [--json]`: the operators' command (README.md
  * next to this file). Exit codes: 0 done, 1 failed or not found, 2 usage.
+ * The commands are the modules' own, from the same plugins as the server's
+ * (`commandApp`); each formats its own result.
  */
 import path from 'node:path';
 import type { CommandResult } from '#contract/admin.ts';
-import { adminCommands, localCommands } from '../commands.ts';
+import { usage, UsageError, type AnyCommand } from '../admin-command.ts';
+import { commandApp } from '../command-app.ts';
 import { loadConfig, type Config } from '../config.ts';
-import { findCommand, foundWhatWasAsked, parseCommand, usage, UsageError } from './command.ts';
-import { formatResult } from './print.ts';
 import { CliError, runAdminCommand } from './run.ts';
 
 const args = process.argv.slice(2);
@@ -15,18 +16,21 @@ const json = args.includes('--json');
 // A file the command reads (or a backup writes) is named as the operator typed it, but opened by the server, which may run elsewhere in the file system.
 const isFile = (arg: string, i: number, all: string[]) => all[i - 1] === '--file' || (all[0] === 'backup' && i > 0 && !arg.startsWith('--'));
 const words = args.filter((arg) => arg !== '--json').map((arg, i, all) => (isFile(arg, i, all) ? path.resolve(arg) : arg));
-const commands = [...adminCommands, ...localCommands];
+const app = await commandApp();
+const commands = app.adminCommands;
 
-/** The command to run: a local one here, any other where the database is. */
-function parseOrExit(): () => Promise<CommandResult> {
+/** The command the words name, and how to run it: a local one here, any other where the database is. */
+function parseOrExit(): { command: AnyCommand; run: () => Promise<CommandResult> } {
   try {
-    const local = findCommand(localCommands, words);
-    if (local) return local.command.parse(local.rest);
-    const run = parseCommand(adminCommands, words);
-    return () => runAdminCommand(configOrExit(), run, words);
+    const found = commands.find(words);
+    if (!found) throw new UsageError(`unknown command "${words.join(' ')}"`);
+    const { command, rest } = found;
+    if (command.local) return { command, run: command.parse(rest) };
+    const run = command.parse(rest);
+    return { command, run: () => runAdminCommand(configOrExit(), app, run, words) };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`${error.message}\n\n${usage(commands)}`);
+    console.error(`${error.message}\n\n${usage(commands.all)}`);
     process.exit(2);
   }
 }
@@ -42,14 +46,14 @@ function configOrExit(): Config {
 }
 
 if (words.length === 0 || ['help', '--help', '-h'].includes(words[0])) {
-  console.log(usage(commands));
+  console.log(usage(commands.all));
 } else {
-  const run = parseOrExit();
+  const { command, run } = parseOrExit();
   try {
     const result = await run();
-    const found = foundWhatWasAsked(result);
+    const found = command.found?.(result) ?? true;
     if (json) console.log(JSON.stringify(result, null, 2));
-    else (found ? console.log : console.error)(formatResult(result));
+    else (found ? console.log : console.error)(command.format(result));
     if (!found) process.exitCode = 1;
   } catch (error) {
     // Failures the operator can act on are told plainly; anything else keeps its stack.

@@ -1,6 +1,9 @@
 /**
  * The app's database (DATABASE_URL), opened and migrated at start and closed
  * with the app: `app.db`; and the job queue that lives in it: `app.jobs`.
+ * The operators' command opens it `forCommands` (app.ts): not migrated, as only
+ * a server migrates, and without the job queue, as a command starts no job
+ * (there is no `app.jobs` then, and no module plugin that would use it).
  */
 import type { PGlite } from '@electric-sql/pglite';
 import fp from 'fastify-plugin';
@@ -20,13 +23,20 @@ declare module 'fastify' {
 /** How long closing waits for running jobs before it leaves them to be retried. */
 const jobsStopTimeoutMs = 10_000;
 
-export default fp(
-  async (app) => {
+export default fp<{ forCommands?: boolean }>(
+  async (app, { forCommands = false }) => {
     const database = await openDatabase(app.config.DATABASE_URL, {
+      migrate: !forCommands,
       progress: (step) => app.log.info(step),
       log: (line) => app.log.warn(line),
       connectTimeoutSeconds: app.config.DATABASE_CONNECT_TIMEOUT,
     });
+    app.decorate('db', database.db);
+    app.decorate('pglite', database.pglite);
+    if (forCommands) {
+      app.addHook('onClose', () => database.close());
+      return;
+    }
     let jobs: Jobs;
     try {
       app.log.info('Starting the job queue…');
@@ -35,8 +45,6 @@ export default fp(
       await database.close();
       throw error;
     }
-    app.decorate('db', database.db);
-    app.decorate('pglite', database.pglite);
     app.decorate('jobs', jobs);
     app.addHook('onClose', async () => {
       await jobs.stop({ graceful: true, close: true, timeout: jobsStopTimeoutMs });

@@ -15,6 +15,7 @@ import { verifyToken } from '../crypto/signed.ts';
 import { localBackplane, redisBackplane } from './backplane.ts';
 import { Hub } from './hub.ts';
 import { maxMessageChars } from './protocol.ts';
+import type {} from './pusher.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,6 +47,8 @@ export default fp(
       log: app.log,
     });
     app.decorate('hub', hub);
+    // What the operators' commands push through (admin-command.ts): a server pushes through its hub.
+    app.decorate('pusher', hub);
     app.addHook('preClose', () => hub.close());
 
     await app.register(websocket, { options: { maxPayload: maxMessageChars * 4 } });

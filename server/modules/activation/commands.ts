@@ -5,7 +5,8 @@
 import { eq } from 'drizzle-orm';
 import { CdkeyGrant } from '#contract/activation.ts';
 import { cdkeyShape } from '#contract/cdkey-format.ts';
-import { UsageError, type AdminCommand, type CommandContext } from '../../cli/command.ts';
+import { commandsPlugin, UsageError, type AdminCommand, type CommandContext, type ResultOf } from '../../admin-command.ts';
+import { money, time } from '../../admin-text.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Database } from '../../db/database.ts';
 import { products } from '../../db/schema/commerce.ts';
@@ -98,6 +99,23 @@ async function batchResult(context: CommandContext, command: 'cdkey create' | 'c
 
 const oneName = (name: string, rest: string[]) => (rest.length === 1 && /^[a-z0-9-]{1,40}$/.test(rest[0]) ? rest[0] : usage(`${name} takes one batch name`));
 
+const grantText = (grant: CdkeyGrant) =>
+  grant.Kind === 'wallet'
+    ? `${money(grant.Amount, 'CNY')} to the wallet`
+    : grant.Kind === 'membership'
+      ? `${grant.Days} day(s) of cloud idling`
+      : `a ${grant.Product} recharge of ${grant.Amount}`;
+
+/** How `cdkey create`, `export` and `show` read: the batch, and the keys when there are any. */
+function batchText(result: ResultOf<'cdkey create' | 'cdkey export' | 'cdkey show'>): string {
+  if (!result.batch) return 'No such batch.';
+  const { batch } = result;
+  const about = `Batch ${batch.name}: ${grantText(batch.grant)}; ${batch.count} keys, ${batch.used} used, ${batch.revoked} revoked; ${batch.expiresAt ? `expires ${time(batch.expiresAt)}` : 'never expires'}.`;
+  return result.keys.length ? `${about}\n\n${result.keys.join('\n')}` : about;
+}
+
+const batchFound = (result: ResultOf<'cdkey export' | 'cdkey show'>) => result.batch !== null;
+
 export const activationCommands: AdminCommand[] = [
   {
     name: 'cdkey create',
@@ -119,6 +137,7 @@ export const activationCommands: AdminCommand[] = [
         return batchResult(context, 'cdkey create', made, await unusedKeys(context.db, context.secret(), made!, maxCount));
       };
     },
+    format: batchText,
   },
   {
     name: 'cdkey export',
@@ -136,6 +155,8 @@ export const activationCommands: AdminCommand[] = [
         return batchResult(context, 'cdkey export', batch, batch ? await unusedKeys(context.db, context.secret(), batch, limit) : []);
       };
     },
+    format: batchText,
+    found: batchFound,
   },
   {
     name: 'cdkey show',
@@ -144,6 +165,8 @@ export const activationCommands: AdminCommand[] = [
       const name = oneName('cdkey show', rest);
       return async (context) => batchResult(context, 'cdkey show', await findBatch(context.db, name), []);
     },
+    format: batchText,
+    found: batchFound,
   },
   {
     name: 'cdkey revoke',
@@ -159,6 +182,7 @@ export const activationCommands: AdminCommand[] = [
       if (rest.length !== 1 || cdkeyShape(rest[0]) !== 'ok') usage('cdkey revoke takes one key (or --batch NAME)');
       return async (context) => ({ command: 'cdkey revoke', revoked: await revoke(context.db, { key: rest[0] }) });
     },
+    format: (result: ResultOf<'cdkey revoke'>) => `${result.revoked} key(s) revoked.`,
   },
   {
     name: 'cdkey check',
@@ -182,5 +206,15 @@ export const activationCommands: AdminCommand[] = [
         };
       };
     },
+    format({ key, state }: ResultOf<'cdkey check'>) {
+      if (!state) return `No key ${key} was ever made (or it is mistyped).`;
+      const used = state.usedAt
+        ? `used by user ${state.usedBy ?? '(deleted)'} at ${time(state.usedAt)}${state.order ? `, order ${state.order}` : ''}`
+        : 'not used';
+      return `Batch ${state.batch}: ${grantText(state.grant)}; ${used}${state.revokedAt ? `; revoked at ${time(state.revokedAt)}` : ''}.`;
+    },
+    found: (result: ResultOf<'cdkey check'>) => result.state !== null,
   },
 ];
+
+export default commandsPlugin('activation', activationCommands);

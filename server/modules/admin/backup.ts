@@ -8,9 +8,15 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { BackupCounts, CommandResult } from '#contract/admin.ts';
 import { BackupFileError, readBackupFile, restoreInto, takeSnapshot, writeBackupFile } from '../../db/backup.ts';
-import { UsageError, type AdminCommand, type LocalCommand } from '../../cli/command.ts';
+import { UsageError, type AdminCommand, type LocalCommand, type ResultOf } from '../../admin-command.ts';
 
 const force = '--force';
+
+/** What a backup holds, in words. */
+const backupCounts = (counts: BackupCounts) =>
+  `${counts.users} users, ${counts.orders} orders, ${counts.ledgerEntries} wallet ledger entries, ${counts.raffles} raffles with ${counts.raffleEntries} registrations, ${counts.files} uploaded files`;
+
+const size = (bytes: number) => (bytes < 1_000_000 ? `${Math.ceil(bytes / 1000)} kB` : `${(bytes / 1_000_000).toFixed(1)} MB`);
 
 /** PostgreSQL has its own tools, which need no server of ours and restore into any PostgreSQL. */
 const usePgDump = (file: string) =>
@@ -46,6 +52,11 @@ export const backupCommands: AdminCommand[] = [
         }
       };
     },
+    format(result: ResultOf<'backup'>) {
+      if (!result.saved) return `${result.refused}`;
+      return `Saved ${result.file} (${size(result.saved.bytes)}): ${backupCounts(result.saved.counts)}.\n\nThe server's keys (DATA_DIR/keys) are not in it: keep a copy of that folder apart from the backups (docs/backup.md).`;
+    },
+    found: (result: ResultOf<'backup'>) => result.refused === null,
   },
 ];
 
@@ -56,6 +67,7 @@ const countsDiffer = (restored: BackupCounts, saved: BackupCounts) =>
 
 export const restoreCommands: LocalCommand[] = [
   {
+    local: true,
     name: 'restore',
     usage:
       'restore <file> --into <folder>\n                                  a backup into a new or empty folder (database in db/, files in uploads/); never through a server',
@@ -89,5 +101,11 @@ export const restoreCommands: LocalCommand[] = [
         };
       };
     },
+    format(result: ResultOf<'restore'>) {
+      if (!result.counts) return `${result.refused}`;
+      if (result.refused) return `${result.refused}\nIt holds ${backupCounts(result.counts)}.`;
+      return `Restored ${result.file} into ${result.into}: ${backupCounts(result.counts)}, as when it was saved.\n\nTo run the server on it, copy the server's keys folder to ${path.join(result.into, 'keys')} and start it with\n  DATA_DIR=${result.into} DATABASE_URL=file://${path.join(result.into, 'db')}`;
+    },
+    found: (result: ResultOf<'restore'>) => result.refused === null,
   },
 ];

@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import type { MigrationStatus } from '#contract/admin.ts';
 import { migrationJournal } from '../../db/migrate.ts';
 import { rowsOf, type Database } from '../../db/database.ts';
-import { UsageError, type AdminCommand } from '../../cli/command.ts';
+import { UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
+import { table, time } from '../../admin-text.ts';
 
 /**
  * Drizzle records an applied migration in `drizzle.__drizzle_migrations` with
@@ -29,5 +30,10 @@ export const migrationCommands: AdminCommand[] = [
       if (rest.length > 0) throw new UsageError('migrations status takes no arguments');
       return async ({ db }) => ({ command: 'migrations status', migrations: await migrationStatus(db) });
     },
+    format: (result: ResultOf<'migrations status'>) =>
+      table(
+        ['MIGRATION', 'CREATED', 'APPLIED'],
+        result.migrations.map((migration) => [migration.tag, time(migration.createdAt), migration.applied ? 'yes' : 'no']),
+      ),
   },
 ];

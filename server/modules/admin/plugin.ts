@@ -10,22 +10,16 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { admin } from '#contract/admin.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import type { Database } from '../../db/database.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { isAdminCaller, newAdminToken } from './access.ts';
-import { parseCommand, UsageError, type AdminCommand, type CommandContext } from '../../cli/command.ts';
+import { commandContext, parseCommand, UsageError } from '../../admin-command.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** `main.ts` hands it to the CLI through `<DATA_DIR>/admin.json`. */
     adminToken: string;
   }
-}
-
-export interface AdminOptions {
-  commands: readonly AdminCommand[];
-  findUser: (db: Database, key: string) => Promise<{ id: number } | null>;
 }
 
 /** The admin token and who may use it, for the whole app: `main.ts` hands the token to the CLI. */
@@ -38,23 +32,15 @@ export const adminAccess = fp(
   { name: 'admin-access' },
 );
 
-export default fp<AdminOptions>(
-  async (app, { commands, findUser }) => {
-    const context: CommandContext = {
-      db: app.db,
-      pglite: app.pglite,
-      pusher: app.hub,
-      metrics: app.metrics,
-      findUser: (key) => findUser(app.db, key),
-      paymentProvider: () => app.payments.provider(),
-      secret: () => app.keys.secret,
-      dataDir: app.config.DATA_DIR,
-    };
+/** Runs the commands every module added to `app.adminCommands`, with the server's database, hub, metrics and payments. */
+export default fp(
+  async (app) => {
+    const context = commandContext(app);
 
     registerRoute(app, admin.run, async ({ body }) => {
       let run;
       try {
-        run = parseCommand(commands, body.command);
+        run = parseCommand(app.adminCommands.all, body.command);
       } catch (error) {
         if (error instanceof UsageError) throw new ApiError(ErrorCode.BadRequest, 'badRequest');
         throw error;
@@ -62,5 +48,5 @@ export default fp<AdminOptions>(
       return { data: await run(context) };
     });
   },
-  { name: 'admin', dependencies: ['admin-access', 'database', 'hub', 'payments'] },
+  { name: 'admin', dependencies: ['admin-access', 'admin-commands', 'identity-commands', 'database', 'hub', 'payments', 'metrics'] },
 );

@@ -1,7 +1,8 @@
 /** The operators' commands about cloud idling: `idle show`, `idle set` and `idle games`. */
-import { CloudIdleState, CloudIdleUpdate, IdledGame } from '#contract/realtime.ts';
+import { CloudIdleState, CloudIdleUpdate, IdledGame, type CloudIdleStatus } from '#contract/realtime.ts';
 import { steamGameName } from '#contract/steam-games.ts';
-import { oneUser, UsageError, type AdminCommand } from '../../cli/command.ts';
+import { commandsPlugin, oneUser, UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
+import { indent, noUser, table, time } from '../../admin-text.ts';
 import { listIdleGames } from './games.ts';
 import { readCloudIdleStatus, setCloudIdleStatus } from './status.ts';
 
@@ -38,6 +39,29 @@ function parseGame(value: string): IdledGame {
   return game.data;
 }
 
+function cloudIdle(userId: number, status: CloudIdleStatus): string {
+  const facts = table(
+    ['Cloud idling of user', String(userId)],
+    [
+      ['state', status.State],
+      ['cards remaining', String(status.CardsRemaining)],
+      ['updated', time(status.UpdatedAt)],
+    ],
+  );
+  const games = status.Games.length
+    ? indent(
+        table(
+          ['APP ID', 'CARDS LEFT', 'NAME'],
+          status.Games.map((g) => [g.AppId, g.CardsRemaining, g.Name]),
+        ),
+      )
+    : '  none';
+  return `${facts}\n\nGames being idled (${status.Games.length})\n${games}`;
+}
+
+/** The user a command names exists. */
+const userFound = (result: ResultOf<'idle show' | 'idle games' | 'idle set'>) => result.userId !== null;
+
 export const cloudIdleCommands: AdminCommand[] = [
   {
     name: 'idle show',
@@ -49,6 +73,11 @@ export const cloudIdleCommands: AdminCommand[] = [
         return { command: 'idle show', key, userId: user?.id ?? null, status: user ? await readCloudIdleStatus(db, user.id) : null };
       };
     },
+    format(result: ResultOf<'idle show'>) {
+      if (result.userId === null) return noUser(result.key);
+      return result.status ? cloudIdle(result.userId, result.status) : `User ${result.userId} has no cloud-idling status yet.`;
+    },
+    found: userFound,
   },
   {
     name: 'idle games',
@@ -60,6 +89,15 @@ export const cloudIdleCommands: AdminCommand[] = [
         return { command: 'idle games', key, userId: user?.id ?? null, games: user ? await listIdleGames(db, user.id) : null };
       };
     },
+    format(result: ResultOf<'idle games'>) {
+      if (result.userId === null || !result.games) return noUser(result.key);
+      if (result.games.length === 0) return `User ${result.userId} has no games on their list.`;
+      return table(
+        ['APP ID', 'NAME', 'ADDED'],
+        result.games.map((game) => [game.AppId, game.Name ?? '(not in the bundled list)', time(game.AddedAt)]),
+      );
+    },
+    found: userFound,
   },
   {
     name: 'idle set',
@@ -81,5 +119,16 @@ export const cloudIdleCommands: AdminCommand[] = [
         return { command: 'idle set', key, userId: user.id, status, pushed: pusher !== null };
       };
     },
+    format(result: ResultOf<'idle set'>) {
+      if (result.userId === null || !result.status) return noUser(result.key);
+      return `${cloudIdle(result.userId, result.status)}\n\n${
+        result.pushed
+          ? "Saved and pushed to the user's open pages."
+          : 'Saved. No server was running to push it to (set REDIS_URL to push through Redis): open pages show it when they next load.'
+      }`;
+    },
+    found: userFound,
   },
 ];
+
+export default commandsPlugin('cloud-idle', cloudIdleCommands);

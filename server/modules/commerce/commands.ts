@@ -3,8 +3,9 @@
  * list|fulfil|refund` and `maintenance on|off|status`.
  */
 import { asc, desc, eq, type SQL } from 'drizzle-orm';
-import { orderStatusEvent, OrderState, ProductKind, ratePpmScale, type Product } from '#contract/commerce.ts';
-import { UsageError, type AdminCommand, type CommandContext } from '../../cli/command.ts';
+import { orderStatusEvent, OrderState, ProductKind, ratePpmScale, type Order, type Product } from '#contract/commerce.ts';
+import { commandsPlugin, UsageError, type AdminCommand, type CommandContext, type ResultOf } from '../../admin-command.ts';
+import { money, orDash, table, time } from '../../admin-text.ts';
 import type { Database } from '../../db/database.ts';
 import { orders, products } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -102,6 +103,30 @@ const oneOrder = (name: string, rest: string[]) => {
   return rest[0];
 };
 
+const productHeaders = ['CODE', 'KIND', 'ON SALE', 'WHAT'];
+function productRow(p: Product & { Active: boolean }): Array<string | number> {
+  const what =
+    p.Kind === 'membership'
+      ? `${p.Months} month(s) for ${money(p.Price, 'CNY')}`
+      : `${p.Currency} (${p.Region}) at ${(p.RatePpm ?? 0) / 1e6} fen/unit; presets ${p.Presets.map((a) => money(a)).join(', ')}; custom ${money(p.MinAmount)}–${money(p.MaxAmount)}`;
+  return [p.Code, p.Kind, p.Active ? 'yes' : 'no', what];
+}
+
+const orderHeaders = ['ORDER', 'USER', 'STATE', 'PRODUCT', 'ITEM', 'PRICE', 'PAID BY', 'CREATED'];
+function orderRow(o: Order & { UserId: number | null }): Array<string | number> {
+  const item = o.Item.Kind === 'membership' ? `${o.Item.Months} month(s)` : `${money(o.Item.Amount, o.Item.Currency ?? '')} to ${o.Item.SteamId}`;
+  return [o.Key, o.UserId ?? '-', o.State, o.Item.Product, item, money(o.Price, 'CNY'), orDash(o.Method), time(o.CreatedAt)];
+}
+
+/** How `order fulfil` and `order refund` read, and whether the order was there. */
+const orderStepText = {
+  format(result: ResultOf<'order fulfil' | 'order refund'>) {
+    if (!result.order) return `Order ${result.key}: ${result.refused ?? 'not found'}`;
+    return `${table(orderHeaders, [orderRow(result.order)])}\n\n${result.pushed ? "Pushed to the customer's open pages." : 'No server was running to push it: open pages show it when they next load.'}`;
+  },
+  found: (result: ResultOf<'order fulfil' | 'order refund'>) => result.order !== null,
+};
+
 export const commerceCommands: AdminCommand[] = [
   {
     name: 'product list',
@@ -113,6 +138,7 @@ export const commerceCommands: AdminCommand[] = [
         products: (await db.select().from(products).orderBy(asc(products.sort), asc(products.code))).map(withActive),
       });
     },
+    format: (result: ResultOf<'product list'>) => (result.products.length ? table(productHeaders, result.products.map(productRow)) : 'No products yet.'),
   },
   {
     name: 'product set',
@@ -135,6 +161,7 @@ export const commerceCommands: AdminCommand[] = [
         return { command: 'product set', product: withActive(row) };
       };
     },
+    format: (result: ResultOf<'product set'>) => table(productHeaders, [productRow(result.product)]),
   },
   {
     name: 'order list',
@@ -149,6 +176,7 @@ export const commerceCommands: AdminCommand[] = [
       }
       return async ({ db }) => ({ command: 'order list', orders: (await listOrders(db, state)).map(withUser) });
     },
+    format: (result: ResultOf<'order list'>) => (result.orders.length ? table(orderHeaders, result.orders.map(orderRow)) : 'No orders.'),
   },
   {
     name: 'order fulfil',
@@ -157,6 +185,7 @@ export const commerceCommands: AdminCommand[] = [
       const key = oneOrder('order fulfil', rest);
       return (context) => orderStep(context, 'order fulfil', key, () => fulfilOrder(context.db, key));
     },
+    ...orderStepText,
   },
   {
     name: 'order refund',
@@ -170,6 +199,7 @@ export const commerceCommands: AdminCommand[] = [
           return row;
         });
     },
+    ...orderStepText,
   },
   ...(['on', 'off', 'status'] as const).map((action): AdminCommand => ({
     name: `maintenance ${action}`,
@@ -186,5 +216,9 @@ export const commerceCommands: AdminCommand[] = [
         return { command: `maintenance ${action}`, maintenance: await underMaintenance(db) };
       };
     },
+    format: (result: ResultOf<'maintenance on' | 'maintenance off' | 'maintenance status'>) =>
+      result.maintenance ? 'Payments are paused for maintenance.' : 'Payments are open.',
   })),
 ];
+
+export default commandsPlugin('commerce', commerceCommands);

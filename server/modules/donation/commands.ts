@@ -1,5 +1,7 @@
 /** The operators' commands about donations: `donation list|hide|show`, to keep the sponsor page fit to read. */
-import { UsageError, type AdminCommand } from '../../cli/command.ts';
+import type { DonationEntry } from '#contract/admin.ts';
+import { commandsPlugin, UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
+import { orDash, table, time } from '../../admin-text.ts';
 import { namedDonations, setHidden, type DonationRow } from './donations.ts';
 
 const listLimit = 100;
@@ -18,6 +20,16 @@ function oneId(name: string, rest: string[]): number {
   return Number(rest[0]);
 }
 
+const donationHeaders = ['ID', 'USER', 'FEN', 'NAME', 'HIDDEN', 'AT'];
+const donationRow = (entry: DonationEntry) => [
+  entry.id,
+  entry.userId ?? '(deleted)',
+  entry.amount,
+  orDash(entry.name),
+  entry.hidden ? 'yes' : 'no',
+  time(entry.at),
+];
+
 const visibility = (name: 'donation hide' | 'donation show', hidden: boolean): AdminCommand => ({
   name,
   usage: hidden ? 'donation hide <id>              take a name off the sponsor page' : 'donation show <id>              put a hidden name back',
@@ -28,6 +40,11 @@ const visibility = (name: 'donation hide' | 'donation show', hidden: boolean): A
       return { command: name, donation: row && described(row) };
     };
   },
+  format({ donation }: ResultOf<'donation hide' | 'donation show'>) {
+    if (!donation) return 'No such donation (donation list shows the ids).';
+    return `${table(donationHeaders, [donationRow(donation)])}\n\n${donation.hidden ? 'The name is off the sponsor page.' : 'The name is on the sponsor page.'}`;
+  },
+  found: (result: ResultOf<'donation hide' | 'donation show'>) => result.donation !== null,
 });
 
 export const donationCommands: AdminCommand[] = [
@@ -38,7 +55,10 @@ export const donationCommands: AdminCommand[] = [
       if (rest.length > 0) throw new UsageError('donation list takes nothing more');
       return async (context) => ({ command: 'donation list', donations: (await namedDonations(context.db, listLimit)).map(described) });
     },
+    format: ({ donations }: ResultOf<'donation list'>) => (donations.length ? table(donationHeaders, donations.map(donationRow)) : 'No named donations.'),
   },
   visibility('donation hide', true),
   visibility('donation show', false),
 ];
+
+export default commandsPlugin('donation', donationCommands);

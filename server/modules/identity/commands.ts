@@ -1,9 +1,11 @@
 /** The operators' commands about users: `users list` and `users show`. Every value is plain JSON (dates as ISO strings). */
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import fp from 'fastify-plugin';
 import type { UserDetail, UserSummary } from '#contract/admin.ts';
 import type { Database } from '../../db/database.ts';
 import { externalAccounts, sessions, users } from '../../db/schema/identity.ts';
-import { UsageError, type AdminCommand } from '../../cli/command.ts';
+import { UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
+import { indent, noUser, orDash, table, time } from '../../admin-text.ts';
 import { isActiveSession } from './sessions.ts';
 import { findByKey } from './users.ts';
 
@@ -83,6 +85,36 @@ function parseLimit(rest: string[]): number {
   return limit;
 }
 
+function userDetail(user: UserDetail): string {
+  const facts = table(
+    ['User', String(user.id)],
+    [
+      ['phone', orDash(user.phone)],
+      ['email', orDash(user.email)],
+      ['nickname', user.nickname],
+      ['password', user.hasPassword ? 'set' : 'not set'],
+      ['created', time(user.createdAt)],
+    ],
+  );
+  const accounts = user.externalAccounts.length
+    ? indent(
+        table(
+          ['ID', 'PROVIDER', 'SUBJECT', 'NAME', 'BOUND'],
+          user.externalAccounts.map((a) => [a.id, a.provider, a.subject, a.displayName, time(a.boundAt)]),
+        ),
+      )
+    : '  none';
+  const sessions = user.activeSessions.length
+    ? indent(
+        table(
+          ['SESSION', 'DEVICE', 'DEVICE ID', 'SIGNED IN', 'LAST SEEN'],
+          user.activeSessions.map((s) => [s.id, s.device, s.deviceId, time(s.createdAt), time(s.lastSeenAt)]),
+        ),
+      )
+    : '  none';
+  return `${facts}\n\nExternal accounts (${user.externalAccounts.length})\n${accounts}\n\nActive sessions (${user.activeSessions.length})\n${sessions}`;
+}
+
 export const userCommands: AdminCommand[] = [
   {
     name: 'users list',
@@ -91,6 +123,13 @@ export const userCommands: AdminCommand[] = [
       const limit = parseLimit(rest);
       return async ({ db }) => ({ command: 'users list', users: await listUsers(db, limit) });
     },
+    format: ({ users }: ResultOf<'users list'>) =>
+      users.length === 0
+        ? 'No users yet.'
+        : table(
+            ['ID', 'PHONE', 'EMAIL', 'NICKNAME', 'CREATED', 'SESSIONS'],
+            users.map((user) => [user.id, orDash(user.phone), orDash(user.email), user.nickname, time(user.createdAt), user.activeSessions]),
+          ),
   },
   {
     name: 'users show',
@@ -100,5 +139,16 @@ export const userCommands: AdminCommand[] = [
       const [key] = rest;
       return async ({ db }) => ({ command: 'users show', key, user: await showUser(db, key) });
     },
+    format: (result: ResultOf<'users show'>) => (result.user ? userDetail(result.user) : noUser(result.key)),
+    found: (result: ResultOf<'users show'>) => result.user !== null,
   },
 ];
+
+/** The identity module's commands; it also gives every command the way to find the user an operator names. */
+export default fp(
+  async (app) => {
+    app.adminCommands.add(userCommands);
+    app.decorate('findUser', (key: string) => findByKey(app.db, key));
+  },
+  { name: 'identity-commands', dependencies: ['admin-commands'] },
+);

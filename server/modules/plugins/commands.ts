@@ -4,7 +4,8 @@
  */
 import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { EvaluationEntry } from '#contract/admin.ts';
-import { UsageError, type AdminCommand } from '../../cli/command.ts';
+import { commandsPlugin, UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
+import { table, time } from '../../admin-text.ts';
 import type { Database } from '../../db/database.ts';
 import { evaluationReports, pluginEvaluations } from '../../db/schema/plugins.ts';
 import { setHidden } from './evaluations.ts';
@@ -45,6 +46,19 @@ async function find(db: Database, id: number): Promise<EvaluationEntry | null> {
   return row ? entry(row) : null;
 }
 
+const evaluationHeaders = ['ID', 'PLUGIN', 'USER', 'STARS', 'HELPFUL', 'REPORTS', 'REASONS', 'HIDDEN', 'CREATED'];
+const evaluationRow = (entry: EvaluationEntry) => [
+  entry.id,
+  entry.plugin,
+  entry.userId,
+  entry.rating,
+  entry.helpful,
+  entry.reports,
+  entry.reasons.join(',') || '-',
+  entry.hidden ? 'yes' : 'no',
+  time(entry.createdAt),
+];
+
 type ByIdName = 'evaluation show' | 'evaluation hide' | 'evaluation unhide';
 
 const byId = (name: ByIdName, usage: string, hidden?: boolean): AdminCommand => ({
@@ -57,6 +71,11 @@ const byId = (name: ByIdName, usage: string, hidden?: boolean): AdminCommand => 
       if (hidden !== undefined) await setHidden(db, id, hidden);
       return { command: name, evaluation: await find(db, id) };
     };
+  },
+  format({ evaluation }: ResultOf<ByIdName>) {
+    if (!evaluation) return 'No such review (evaluation reported shows the ids).';
+    const state = evaluation.hidden ? 'Hidden: off the site and out of the rating.' : 'Visible on the site and counted in the rating.';
+    return `${table(evaluationHeaders, [evaluationRow(evaluation)])}\n\n${evaluation.text || '(no text)'}\n\n${state}`;
   },
 });
 
@@ -74,8 +93,12 @@ export const evaluationCommands: AdminCommand[] = [
         return { command: 'evaluation reported', evaluations: rows.map(entry) };
       };
     },
+    format: ({ evaluations }: ResultOf<'evaluation reported'>) =>
+      evaluations.length ? table(evaluationHeaders, evaluations.map(evaluationRow)) : 'No reported reviews.',
   },
   byId('evaluation show', 'a review, with its reports'),
   byId('evaluation hide', 'take a review off the site and out of the rating', true),
   byId('evaluation unhide', 'put a hidden review back', false),
 ];
+
+export default commandsPlugin('plugins', evaluationCommands);

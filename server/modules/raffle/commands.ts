@@ -5,7 +5,8 @@
 import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
 import type { RaffleSummary, RaffleWinnerEntry } from '#contract/admin.ts';
 import { hubEvents } from '#contract/realtime.ts';
-import { UsageError, type AdminCommand, type CommandContext, type RunCommand } from '../../cli/command.ts';
+import { commandsPlugin, UsageError, type AdminCommand, type CommandContext, type ResultOf, type RunCommand } from '../../admin-command.ts';
+import { indent, orDash, table, time } from '../../admin-text.ts';
 import type { Database } from '../../db/database.ts';
 import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
 import { coverStore, createRaffle, readDefinition, storeCover } from './definition.ts';
@@ -66,6 +67,45 @@ async function announceDraw(context: CommandContext, raffleId: number): Promise<
   return true;
 }
 
+const raffleHeaders = ['ID', 'KIND', 'TITLE', 'STATE', 'OPENS', 'CLOSES', 'DRAW', 'ENTRANTS', 'STOCK'];
+const raffleRow = (raffle: RaffleSummary) => [
+  raffle.id,
+  raffle.kind,
+  raffle.title,
+  raffle.state,
+  time(raffle.opensAt),
+  time(raffle.closesAt),
+  raffle.drawAt ? time(raffle.drawAt) : '-',
+  raffle.entrants,
+  raffle.stock ?? '-',
+];
+
+/** How a command about one raffle reads: the raffle, its proof and winners once drawn, and what was refused or told. */
+const detail = {
+  format(result: ResultOf<Name>): string {
+    const { raffle, winners } = result;
+    if (!raffle) return 'No such raffle (raffle list shows the ids).';
+    const proof = raffle.commitment
+      ? `\n\nCommitment    ${raffle.commitment}\nPublic source ${raffle.publicSource?.en ?? '-'}\nPublic value  ${orDash(raffle.publicValue)}\nDrawn         ${raffle.drawnAt ? time(raffle.drawnAt) : '-'}`
+      : '';
+    const drawn = winners.length
+      ? `\n\nWinners (${winners.length})\n${indent(
+          table(
+            ['PLACE', 'NUMBER', 'USER', 'PRIZE', 'CLAIMED'],
+            winners.map((w) => [w.place, w.number, w.userId ?? '(deleted)', w.prize, w.claimedAt ? time(w.claimedAt) : '-']),
+          ),
+        )}`
+      : '';
+    const refused = result.refused ? `\n\nNothing done: ${result.refused}.` : '';
+    const pushed =
+      result.command === 'raffle draw' && !result.refused
+        ? `\n\n${result.pushed ? 'Open raffle pages were told.' : 'No server could be reached to tell open pages; they see the draw on their next load.'}`
+        : '';
+    return `${table(raffleHeaders, [raffleRow(raffle)])}${proof}${drawn}${refused}${pushed}`;
+  },
+  found: (result: ResultOf<Name>) => result.raffle !== null && result.refused === null,
+};
+
 const byId = (name: 'raffle show' | 'raffle close', run: (context: CommandContext, row: RaffleRow) => Promise<Awaited<ReturnType<typeof answer>>>) => ({
   name,
   usage:
@@ -80,12 +120,13 @@ const byId = (name: 'raffle show' | 'raffle close', run: (context: CommandContex
       return row ? run(context, row) : answer(context.db, name, null);
     };
   },
+  ...detail,
 });
 
 export const raffleCommands: AdminCommand[] = [
   {
     name: 'raffle create',
-    usage: 'raffle create --file <raffle.json>\n                                  a raffle as described in the file (README "Raffles")',
+    usage: 'raffle create --file <raffle.json>\n                                  a raffle as described in the file (docs/tour.md, "Raffles")',
     parse(rest) {
       if (rest.length !== 2 || rest[0] !== '--file') throw new UsageError('raffle create takes --file <raffle.json>');
       // Checked here, before anything runs: an error thrown while running is a failed call, and its message would not reach the operator.
@@ -101,6 +142,7 @@ export const raffleCommands: AdminCommand[] = [
         return answer(context.db, 'raffle create', await createRaffle(context.db, definition, cover));
       };
     },
+    ...detail,
   },
   {
     name: 'raffle list',
@@ -112,6 +154,7 @@ export const raffleCommands: AdminCommand[] = [
         raffles: (await context.db.select().from(raffles).orderBy(desc(raffles.opensAt), desc(raffles.id))).map(summary),
       });
     },
+    format: ({ raffles: listed }: ResultOf<'raffle list'>) => (listed.length ? table(raffleHeaders, listed.map(raffleRow)) : 'No raffles yet.'),
   },
   byId('raffle show', (context, row) => answer(context.db, 'raffle show', row)),
   byId('raffle close', async (context, row) => {
@@ -138,6 +181,7 @@ export const raffleCommands: AdminCommand[] = [
         return answer(context.db, 'raffle value', changed);
       };
     },
+    ...detail,
   },
   {
     name: 'raffle draw',
@@ -154,5 +198,8 @@ export const raffleCommands: AdminCommand[] = [
         return answer(context.db, 'raffle draw', outcome.raffle, null, await announceDraw(context, id));
       };
     },
+    ...detail,
   },
 ];
+
+export default commandsPlugin('raffle', raffleCommands);

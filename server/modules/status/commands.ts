@@ -9,10 +9,12 @@ import {
   serviceStatusEvent,
   statusNoteMaxLength as noteMaxLength,
   statusTargetKeys,
+  type ServiceStatus,
   type StatusNote,
   type StatusTargetKey,
 } from '#contract/status.ts';
-import { UsageError, type AdminCommand } from '../../cli/command.ts';
+import { commandsPlugin, UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
+import { table, time } from '../../admin-text.ts';
 import { services, setStatus } from './board.ts';
 
 /** `--note` is the English note every locale without its own shows; `--note-<locale>` gives a locale its own. */
@@ -31,6 +33,14 @@ function parseNote(words: string[]): StatusNote | null {
   return { Texts: texts, Fallback: texts.en ? 'en' : given[0] };
 }
 
+const statusHeaders = ['SERVICE', 'STATE', 'SINCE', 'NOTE'];
+const statusRow = (service: ServiceStatus) => [
+  service.Key,
+  service.State,
+  time(service.Since),
+  service.Note ? (service.Note.Texts[service.Note.Fallback] ?? '-') : '-',
+];
+
 export const statusCommands: AdminCommand[] = [
   {
     name: 'status list',
@@ -39,6 +49,7 @@ export const statusCommands: AdminCommand[] = [
       if (rest.length > 0) throw new UsageError('status list takes nothing more');
       return async ({ db }) => ({ command: 'status list', services: await services(db) });
     },
+    format: (result: ResultOf<'status list'>) => table(statusHeaders, result.services.map(statusRow)),
   },
   {
     name: 'status set',
@@ -57,5 +68,11 @@ export const statusCommands: AdminCommand[] = [
         return { command: 'status set', service: change.Service, pushed: pusher !== null };
       };
     },
+    format: (result: ResultOf<'status set'>) =>
+      `${table(statusHeaders, [statusRow(result.service)])}\n\n${
+        result.pushed ? 'Open accelerate pages were told.' : 'No server could be reached to tell open pages; they see it on their next load.'
+      }`,
   },
 ];
+
+export default commandsPlugin('status', statusCommands);

@@ -4,7 +4,8 @@
  * the keys folder; every instance sharing it, this one included, picks the
  * new key up by itself.
  */
-import { UsageError, type AdminCommand } from '../../cli/command.ts';
+import { commandsPlugin, UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
+import { table, time } from '../../admin-text.ts';
 import { keysFolder } from '../../crypto/keys.ts';
 import { rotateKeys } from '../../crypto/keyring.ts';
 
@@ -21,5 +22,12 @@ export const keyCommands: AdminCommand[] = [
         return { command: 'keys rotate', keys: keys.map((key) => ({ fingerprint: key.fingerprint, acceptedUntil: iso(key.acceptedUntil) })), removed };
       };
     },
+    format: (result: ResultOf<'keys rotate'>) =>
+      `${table(
+        ['PUBLIC KEY (SHA-256)', 'OPENS SEALED CALLS'],
+        result.keys.map((key) => [key.fingerprint, key.acceptedUntil ? `until ${time(key.acceptedUntil)}` : 'current: served from now on']),
+      )}\n\nEvery instance sharing this keys folder serves the new key from now on, without a restart; ${result.removed} retired key(s) past their window deleted.`,
   },
 ];
+
+export default commandsPlugin('system', keyCommands);

@@ -22,8 +22,8 @@ import { commerceCalls } from '#contract/commerce.ts';
 import { paymentSandbox } from '#contract/dev.ts';
 import { localeCodes } from '#contract/locales.ts';
 import { raffleCalls, type LocalizedText } from '#contract/raffle.ts';
-import { parseCommand } from '../../../server/cli/command.ts';
-import { adminCommands } from '../../../server/commands.ts';
+import { parseCommand } from '../../../server/admin-command.ts';
+import { backupCommands } from '../../../server/modules/admin/backup.ts';
 import type { Database } from '../../../server/db/database.ts';
 import { readBackupFile, restoreInto, takeSnapshot, writeBackupFile } from '../../../server/db/backup.ts';
 import { openDatabase, type OpenDatabase } from '../../../server/db/open.ts';
@@ -392,7 +392,7 @@ describe('backup and restore', () => {
 
   it('tells PostgreSQL users the pg_dump command instead', async () => {
     const target = path.join(work, 'postgres.dump');
-    const run = parseCommand(adminCommands, ['backup', target]);
+    const run = parseCommand(backupCommands, ['backup', target]);
     const answer = await run({
       db: t.app.db,
       pglite: null,

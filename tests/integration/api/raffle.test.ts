@@ -19,7 +19,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { localeCodes } from '#contract/locales.ts';
 import { raffleCalls, raffleRules, type LocalizedText, type Prize } from '#contract/raffle.ts';
 import { commitmentOf, drawWinners, instantRoll } from '#contract/raffle-draw.ts';
-import { parseCommand, UsageError } from '../../../server/cli/command.ts';
+import { parseCommand, UsageError } from '../../../server/admin-command.ts';
 import { rowsOf } from '../../../server/db/database.ts';
 import { raffleEntries, raffles, walletLedger } from '../../../server/db/schema.ts';
 import { raffleCommands } from '../../../server/modules/raffle/commands.ts';

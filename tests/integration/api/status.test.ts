@@ -8,7 +8,7 @@ import { HttpTransportType } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandResult } from '#contract/admin.ts';
 import { serviceStatusEvent, statusCalls, statusTargetKeys, type StatusChange } from '#contract/status.ts';
-import { parseCommand, UsageError } from '../../../server/cli/command.ts';
+import { parseCommand, UsageError } from '../../../server/admin-command.ts';
 import { statusCommands } from '../../../server/modules/status/commands.ts';
 import { hubClient, nextCall, startHubApp, type HubApp } from '../realtime/harness.ts';
 import { runAdmin } from './harness.ts';

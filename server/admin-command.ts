@@ -1,0 +1,152 @@
+/**
+ * The operators' vocabulary (`npm run admin -- …`): what a command is, what it
+ * runs with, and the registry the modules add theirs to (`app.adminCommands`).
+ * Each module owns its commands — their words, their usage lines, how they run
+ * and how their result reads on a terminal — and its commands plugin adds them.
+ * Both ways of running one take them from this registry: the admin endpoint of
+ * a running server (modules/admin) and the CLI on a free database (cli/), so
+ * both accept exactly the same words and answer exactly alike.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { CommandResult } from '#contract/admin.ts';
+import type { Database } from './db/database.ts';
+import type { Metrics } from './plugins/metrics.ts';
+import type { Pusher } from './realtime/backplane.ts';
+import type { PaymentProvider } from './services/wechatpay-adapter.ts';
+import type {} from './plugins/config.ts';
+import type {} from './plugins/database.ts';
+import type {} from './plugins/keys.ts';
+import type {} from './plugins/payments.ts';
+import type {} from './realtime/pusher.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every operators' command of the modules registered so far. */
+    adminCommands: AdminCommands;
+    /** The user an operator names by id, phone or e-mail (the identity module's commands plugin provides it). */
+    findUser(key: string): Promise<{ id: number } | null>;
+  }
+}
+
+/** The words do not form a command; the message says which part is wrong. */
+export class UsageError extends Error {}
+
+/** What a command runs with: `commandContext` makes it from the app's plugins, on either path. */
+export interface CommandContext {
+  db: Database;
+  /** The embedded database's one connection, which a backup dumps; null on PostgreSQL. */
+  pglite: PGlite | null;
+  /** Sends what a command changes to open pages; null when there is no way to reach them. */
+  pusher: Pusher | null;
+  /** The running server's metrics, which count what a command settles (a refund); null when the command runs without a server. */
+  metrics: Metrics | null;
+  /** The user an operator names by id, phone or e-mail. */
+  findUser(key: string): Promise<{ id: number } | null>;
+  /** The payment provider, for refunds; null when it cannot be reached from here (the sandbox lives inside a running server). */
+  paymentProvider(): PaymentProvider | null;
+  /** The server's HMAC secret (DATA_DIR/keys), from which cdkeys are derived. */
+  secret(): Buffer;
+  /** The server's DATA_DIR, where uploaded files are kept. */
+  dataDir: string;
+}
+
+/** One command's result, by the command's name. */
+export type ResultOf<Name extends CommandResult['command']> = CommandResult & { command: Name };
+
+/** A parsed command, ready to run: parsing needs no database, so a typo costs none. */
+export type RunCommand<R extends CommandResult = CommandResult> = (context: CommandContext) => Promise<R>;
+
+interface CommandWords<R extends CommandResult> {
+  /** The words that name it: two (`idle set`), or one (`backup`). */
+  name: string;
+  /** Its lines in the usage text, starting with its name and arguments. */
+  usage: string;
+  /** The result as text for a terminal (`--json` prints it as it is). */
+  format(result: R): string;
+  /** False when what the command names (a user, an order) does not exist, or it refused: the CLI prints the text to stderr and exits 1. */
+  found?(result: R): boolean;
+}
+
+/** A command run where the database is: in the running server, or by the CLI when none runs. */
+export interface AdminCommand<R extends CommandResult = CommandResult> extends CommandWords<R> {
+  local?: false;
+  /** The words after its name → the command to run; throws UsageError. */
+  parse(rest: string[]): RunCommand<R>;
+}
+
+/** A command that runs in the operator's process alone: never through a server, never on DATABASE_URL's database (`restore`). */
+export interface LocalCommand<R extends CommandResult = CommandResult> extends CommandWords<R> {
+  local: true;
+  parse(rest: string[]): () => Promise<R>;
+}
+
+export type AnyCommand = AdminCommand | LocalCommand;
+
+/** The commands the modules added, in the order they were added (the usage text's order). */
+export class AdminCommands {
+  readonly #commands: AnyCommand[] = [];
+
+  get all(): readonly AnyCommand[] {
+    return this.#commands;
+  }
+
+  add(commands: readonly AnyCommand[]): void {
+    for (const command of commands) {
+      if (this.#commands.some((known) => known.name === command.name)) throw new Error(`Two operators' commands are named "${command.name}"`);
+      this.#commands.push(command);
+    }
+  }
+
+  /** The command the words start with, and the words after its name; null when none does. */
+  find(words: readonly string[]): { command: AnyCommand; rest: string[] } | null {
+    return findCommand(this.#commands, words);
+  }
+}
+
+export function findCommand<C extends { name: string }>(commands: readonly C[], words: readonly string[]): { command: C; rest: string[] } | null {
+  const [group = '', action = ''] = words;
+  const command = commands.find((candidate) => candidate.name === `${group} ${action}`) ?? commands.find((candidate) => candidate.name === group);
+  return command ? { command, rest: words.slice(command.name.split(' ').length) } : null;
+}
+
+/** Parses the words typed after `admin` against the commands that run where the database is. */
+export function parseCommand(commands: readonly AnyCommand[], words: readonly string[]): RunCommand {
+  const found = findCommand(commands, words);
+  if (!found || found.command.local) throw new UsageError(`unknown command "${words.join(' ')}"`);
+  return found.command.parse(found.rest);
+}
+
+export function usage(commands: ReadonlyArray<{ usage: string }>): string {
+  const lines = commands.map((command) => `  ${command.usage}`).join('\n');
+  return `Usage: npm run admin -- <command> [--json]\n\n${lines}\n  help                            this text\n\n  --json                          print JSON instead of tables`;
+}
+
+/** One user named by id, phone or e-mail, and nothing else. */
+export function oneUser(name: string, rest: string[]): string {
+  if (rest.length !== 1 || !rest[0].trim() || rest[0].startsWith('--')) throw new UsageError(`${name} takes one user id, phone or e-mail`);
+  return rest[0];
+}
+
+/** The registry, `app.adminCommands`, which every module's commands plugin adds to. */
+export const adminCommandRegistry = fp(async (app) => void app.decorate('adminCommands', new AdminCommands()), { name: 'admin-commands' });
+
+/** A module's commands as a plugin (`<module>-commands`): it needs nothing opened, so the CLI registers it to parse and show usage. */
+export const commandsPlugin = (module: string, commands: readonly AnyCommand[]) =>
+  fp(async (app) => app.adminCommands.add(commands), { name: `${module}-commands`, dependencies: ['admin-commands'] });
+
+/** What a command runs with, from the app's plugins: the server's (buildApp) or the CLI's (openForCommands, app.ts). */
+export function commandContext(app: FastifyInstance): CommandContext {
+  return {
+    db: app.db,
+    pglite: app.pglite,
+    pusher: app.pusher,
+    // Only a server counts what happens (the CLI's app has no metrics plugin).
+    metrics: app.hasDecorator('metrics') ? app.metrics : null,
+    findUser: (key) => app.findUser(key),
+    paymentProvider: () => app.payments.provider(),
+    secret: () => app.keys.secret,
+    dataDir: app.config.DATA_DIR,
+  };
+}

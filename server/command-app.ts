@@ -1,0 +1,85 @@
+/**
+ * The operators' commands as an app (`npm run admin`, cli/): every module's
+ * commands plugin — the same plugins `buildApp` registers for its admin
+ * endpoint — and, when no server answers, what a command runs with, opened by
+ * the server's own plugins. It imports no module's routes, so the CLI starts
+ * quickly and parses its words without opening anything.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { adminCommandRegistry, commandContext, type CommandContext } from './admin-command.ts';
+import type { Config } from './config.ts';
+import activationCommands from './modules/activation/commands.ts';
+import adminCommands from './modules/admin/commands.ts';
+import cloudIdleCommands from './modules/cloud-idle/commands.ts';
+import commerceCommands from './modules/commerce/commands.ts';
+import donationCommands from './modules/donation/commands.ts';
+import identityCommands from './modules/identity/commands.ts';
+import pluginsCommands from './modules/plugins/commands.ts';
+import raffleCommands from './modules/raffle/commands.ts';
+import statusCommands from './modules/status/commands.ts';
+import systemCommands from './modules/system/commands.ts';
+import configPlugin from './plugins/config.ts';
+import database from './plugins/database.ts';
+import keys from './plugins/keys.ts';
+import payments from './plugins/payments.ts';
+import redis from './plugins/redis.ts';
+import { publisher } from './realtime/pusher.ts';
+
+/**
+ * Every module's operators' commands plugin, in the order the usage text lists them. The server's
+ * admin endpoint and the CLI take their commands from these same plugins; a module adds a command
+ * in its own commands.ts.
+ */
+const commandPlugins = [
+  identityCommands,
+  cloudIdleCommands,
+  commerceCommands,
+  activationCommands,
+  donationCommands,
+  raffleCommands,
+  pluginsCommands,
+  statusCommands,
+  systemCommands,
+  adminCommands,
+];
+
+export async function registerCommands(app: FastifyInstance): Promise<void> {
+  await app.register(adminCommandRegistry);
+  for (const plugin of commandPlugins) await app.register(plugin);
+}
+
+/**
+ * The operators' commands in the CLI's own process: every module's commands plugin and nothing
+ * opened, since parsing the words and the usage text need no configuration, database or network.
+ * Warnings (a stale database lock taken over, Redis trouble) go to stderr as plain lines.
+ */
+export async function commandApp(): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: 'warn', stream: { write: (line: string) => console.error(warningText(line)) } },
+    pluginTimeout: 0,
+  });
+  await registerCommands(app);
+  return app;
+}
+
+function warningText(line: string): string {
+  const { msg, err } = JSON.parse(line) as { msg?: string; err?: { message?: string } };
+  return err?.message ? `${msg}: ${err.message}` : String(msg);
+}
+
+/**
+ * What a command run without a server needs, opened on `commandApp` by the server's own plugins:
+ * the database (not migrated, without the job queue), the keys, Redis's backplane when REDIS_URL
+ * is set (the only way to reach open pages from here), and the payment provider (the sandbox's
+ * lives inside a server, so it is not reachable). Closing the app closes them.
+ */
+export async function openForCommands(app: FastifyInstance, config: Config): Promise<CommandContext> {
+  await app.register(configPlugin, { config });
+  await app.register(database, { forCommands: true });
+  await app.register(keys);
+  await app.register(redis);
+  await app.register(publisher);
+  await app.register(payments);
+  await app.ready();
+  return commandContext(app);
+}
