@@ -1,7 +1,7 @@
 /**
  * Runs an operators' command where the database is. A running server of the
  * same database goes first: only one process may open an embedded (PGlite)
- * folder (DESIGN.md §6), and only a server can push a change to its users'
+ * folder (two corrupt it), and only a server can push a change to its users'
  * open pages. With no server answering, the command opens the database itself,
  * with the server's own plugins (`openForCommands`), and pushes through Redis
  * when REDIS_URL is set.

@@ -1,5 +1,5 @@
 /**
- * The embedded database folder's lock (DESIGN.md §6: two processes opening one
+ * The embedded database folder's lock (two processes opening one
  * PGlite folder corrupt it). The lock is a file beside the folder, created
  * exclusively, that names its owner process. A lock whose owner is gone — a
  * killed or crashed server — is taken over at once, so a supervisor can restart

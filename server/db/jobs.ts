@@ -1,5 +1,5 @@
 /**
- * Work that must happen later (DESIGN.md §9) goes to pg-boss, the job queue
+ * Work that must happen later (order expiry, renewals, scheduled draws) goes to pg-boss, the job queue
  * kept in the app's own database, schema `jobs`: it survives restarts, retries
  * with back-off, and hands each job to one instance. On PostgreSQL it has a
  * small pool of its own; on PGlite it shares the one connection. A job sent

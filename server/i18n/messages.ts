@@ -1,6 +1,6 @@
 /**
  * The server's own user-facing messages, one JSON catalog per locale in this
- * folder, joined by the §8 messages it shares with the site
+ * folder, joined by the error messages it shares with the site
  * (contract/messages.ts). The client sends its locale in Accept-Language, so
  * errors reach the user in the language of the page they are on.
  */

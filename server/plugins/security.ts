@@ -47,7 +47,7 @@ export async function apiProtection(api: FastifyInstance): Promise<void> {
     origin: config.CORS_ORIGINS,
     credentials: true,
     methods: ['GET', 'POST', 'DELETE'],
-    // The realtime client adds the last two to every request (signalr-protocol.md §6).
+    // The realtime client adds the last two to every request (dotnet/aspnetcore#4457).
     allowedHeaders: ['authorization', 'content-type', 'accept-language', encryption.keyHeader, 'x-requested-with', 'x-signalr-user-agent'],
     // A limit's answer says when to try again; a page on another origin may read that.
     exposedHeaders: ['retry-after'],

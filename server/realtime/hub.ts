@@ -1,5 +1,5 @@
 /**
- * The SignalR-compatible hub (DESIGN.md §7): the connections, the JSON hub
+ * The SignalR-compatible hub (docs/architecture.md, "The realtime hub"): the connections, the JSON hub
  * protocol on top of whichever transport carries each one, keep-alive, and
  * pushes to a user or to everyone — through the backplane, so that with Redis a
  * push made on one instance reaches connections held by another.

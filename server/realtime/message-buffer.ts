@@ -1,5 +1,5 @@
 /**
- * Stateful reconnect's bookkeeping for one connection (../shared/spec/signalr-protocol.md §4),
+ * Stateful reconnect's bookkeeping for one connection (@microsoft/signalr 8 and later),
  * kept as ASP.NET Core's MessageBuffer keeps it:
  * - counted messages sent and not yet acknowledged, to replay on the client's next socket;
  * - once those take more than the limit, later messages wait (in order) until acks make room —

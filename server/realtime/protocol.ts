@@ -1,5 +1,5 @@
 /**
- * The SignalR JSON hub protocol on the wire (../shared/spec/signalr-protocol.md §3):
+ * The SignalR JSON hub protocol on the wire (dotnet/aspnetcore's HubProtocol.md):
  * messages are JSON texts each ending in the record separator 0x1E; a transport
  * chunk may hold several, or end in the middle of one.
  */

@@ -1,6 +1,6 @@
 /**
- * The hub's HTTP face at /api/signalr/message (../shared/spec/signalr-protocol.md
- * §1–2): negotiate, then one of three transports on the same URL — a WebSocket
+ * The hub's HTTP face at /api/signalr/message (dotnet/aspnetcore's
+ * TransportProtocols.md): negotiate, then one of three transports on the same URL — a WebSocket
  * upgrade, a Server-Sent Events stream (GET with Accept: text/event-stream) or
  * long polling (any other GET) — with POST for the client's messages on the
  * last two, and DELETE to end a long-polling connection.
@@ -135,7 +135,7 @@ function serverSentEvents(hub: Hub, connection: HubConnection, request: FastifyR
       'cache-control': 'no-cache, no-store',
       pragma: 'no-cache',
       'content-encoding': 'identity',
-      // nginx and friends would otherwise hold the stream back (signalr-protocol.md §6).
+      // nginx and friends would otherwise hold the stream back (dotnet/AspNetCore.Docs#10827).
       'x-accel-buffering': 'no',
     })
     .send(transport.stream);

@@ -1,5 +1,5 @@
 /**
- * Uploaded files (DESIGN.md §9): a folder under DATA_DIR, files named by their
+ * Uploaded files (avatars, raffle covers): a folder under DATA_DIR, files named by their
  * content hash, so a name never changes meaning and browsers may keep a file
  * for good. Writes go to a temporary name first, so a reader never sees half a
  * file.

@@ -9,7 +9,7 @@
  * - `$beacon_not_found`: the locale's not-found page (the account centre's
  *   under /account), as resolve.ts picks it;
  * - `$beacon_raffle_page`: the raffle page that answers anything below
- *   /raffle/ (spec §2, its catch-all child);
+ *   /raffle/ (its catch-all child);
  * - `$beacon_hidden_page`: 1 for the development stand-ins' pages, which a
  *   production site answers as not found.
  *

@@ -34,7 +34,7 @@ async function isHidden(relative: string, isFile: IsFile, hidden: ReadonlySet<st
 /**
  * The file that answers a path and its status: the file itself or the folder's
  * index.html, unless the page is `hidden`; the raffle page for anything below
- * /raffle/ (spec §2: its catch-all child); otherwise the locale's not-found
+ * /raffle/ (its catch-all child); otherwise the locale's not-found
  * page (the account centre's under /account) with 404.
  */
 export async function resolveSitePath(pathname: string, isFile: IsFile, hidden: ReadonlySet<string> = new Set()): Promise<{ file: string; status: 200 | 404 }> {

@@ -11,7 +11,7 @@ export const users = pgTable('users', {
   phone: text('phone').unique(),
   email: text('email').unique(),
   nickname: text('nickname').notNull(),
-  /** Avatar images by size name (spec §3 AvatarUrl). */
+  /** Avatar images by size name (AvatarUrl); the first is the one shown. */
   avatarUrl: jsonb('avatar_url').$type<Record<string, string>>().notNull().default({}),
   passwordHash: text('password_hash'),
   createdAt: createdAt(),
@@ -152,7 +152,7 @@ export const externalLogins = pgTable('external_logins', {
   usedAt: timestamp('used_at', { withTimezone: true }),
 });
 
-/** A proven identity waiting for a phone ("bind phone", spec §4): stored by the hash of its ticket, used once. */
+/** A proven identity waiting for a phone ("bind phone": quick login asks for one before it signs in): stored by the hash of its ticket, used once. */
 export const externalTickets = pgTable('external_tickets', {
   ticketHash: text('ticket_hash').primaryKey(),
   provider: text('provider').notNull(),

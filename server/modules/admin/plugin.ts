@@ -1,7 +1,7 @@
 /**
  * The admin endpoint (contract `admin.run`): runs an operators' command inside
  * the running server, for `npm run admin` while this server holds the embedded
- * database (only one process may open it, DESIGN.md §6) and so that its
+ * database (only one process may open it: two corrupt it) and so that its
  * pushes reach the open pages. Only loopback callers with the token of
  * `<DATA_DIR>/admin.json` get in (`app.isAdminCaller`); to anyone else the
  * path does not exist.

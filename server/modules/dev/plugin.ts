@@ -1,5 +1,5 @@
 /**
- * Development stand-ins (DESIGN.md §9), under /api/dev. `buildApp` never
+ * Development stand-ins for outside services, under /api/dev. `buildApp` never
  * registers this module in production, and config.ts refuses the development
  * providers there, so nothing of it can reach a deployment.
  */

@@ -1,5 +1,5 @@
 /**
- * One-time codes sent by SMS or e-mail (spec §7): 6 digits, valid 5 minutes,
+ * One-time codes sent by SMS or e-mail: 6 digits, valid 5 minutes,
  * one send per target a minute, daily caps per target and per client address
  * (each refusal says which, and when to ask again),
  * and 5 wrong tries burn the code. Every send is a row, which is what the

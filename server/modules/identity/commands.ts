@@ -13,7 +13,7 @@ const defaultLimit = 50;
 const maxLimit = 10_000;
 
 async function listUsers(db: Database, limit: number): Promise<UserSummary[]> {
-  // Serial ids follow creation, and their index spares the in-process database a sort of the whole table (DESIGN.md §6).
+  // Serial ids follow creation, and their index spares the in-process database a sort of the whole table (a long query blocks it for everyone).
   const rows = await db.select().from(users).orderBy(desc(users.id)).limit(limit);
   // Counted for the listed users only, through the index on sessions.user_id.
   const counts = rows.length

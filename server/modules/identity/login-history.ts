@@ -1,5 +1,5 @@
 /**
- * The login history (spec §2 account safety): every login and failed attempt
+ * The login history (the account centre's security page): every login and failed attempt
  * on an existing account, with its method, address, place and device. Attempts
  * on accounts that do not exist belong to no one and are not kept.
  */

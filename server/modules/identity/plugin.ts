@@ -1,5 +1,5 @@
 /**
- * The identity module (spec §7): its calls, the sessions behind bearer tokens
+ * The identity module (contract/identity.ts): its calls, the sessions behind bearer tokens
  * — which it provides to every route as `app.authenticate` — and the demo
  * account. A session that ends closes its live hub connections at once.
  */

@@ -1,4 +1,4 @@
-/** The identity calls of spec §7. */
+/** The identity calls (contract/identity.ts). */
 import { timingSafeEqual } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Sessions and their tokens (DESIGN.md §5): opaque random bearer tokens stored
+ * Sessions and their tokens: opaque random bearer tokens stored
  * only as SHA-256 hashes. A login opens a session (one device); refreshing
  * rotates both tokens, and a refresh token used twice revokes the session,
  * because one of the two users of it is a thief.

@@ -114,7 +114,7 @@ function toUserInfo(user: UserRow, bound: Array<typeof externalAccounts.$inferSe
     NickName: user.nickname,
     Phone: user.phone ? maskPhone(user.phone) : null,
     Email: user.email,
-    // In the order of avatarRules.sizes, largest first: the first is the one shown (spec §3), and jsonb keeps no order.
+    // In the order of avatarRules.sizes, largest first: the first is the one shown, and jsonb keeps no order.
     AvatarUrl: Object.fromEntries(
       Object.keys(avatarRules.sizes).flatMap((size) => (user.avatarUrl[size] ? [[size, `${avatarBase}/${user.avatarUrl[size]}`]] : [])),
     ),

@@ -1,6 +1,6 @@
 /**
- * The raffle module (contract/raffle.ts): the §7 calls under
- * /komaasharu/raffle with §9's cache times, the scheduled draws (a pg-boss
+ * The raffle module (contract/raffle.ts): its calls under
+ * /komaasharu/raffle with their cache times (`raffleCacheMs`), the scheduled draws (a pg-boss
  * schedule, so a draw due while the server was down happens when it is back),
  * the pushes that keep open raffle pages live, the covers, and the demo
  * raffles. Prizes are granted by the commerce module (`app.commerce`), inside

@@ -1,4 +1,4 @@
-/** The customer-service link (spec §7): the configured URL with a signed reference to the user, valid one day. */
+/** The customer-service link: the configured URL with a signed reference to the user, valid one day. */
 import fp from 'fastify-plugin';
 import { support } from '#contract/identity.ts';
 import { signToken } from '../../crypto/signed.ts';
