@@ -1,5 +1,5 @@
 /**
- * Account-centre calls (spec §2 account area): the profile (nickname, avatar),
+ * Account-centre calls: the profile (nickname, avatar),
  * the phone and e-mail, the password, one session's sign-out, the login
  * history and account deletion. The limits are facts (content/facts.json) the
  * pages state too.
@@ -30,7 +30,7 @@ export function nicknameProblem(nickname: string): NicknameProblem | null {
   return null;
 }
 
-/** Avatar uploads: the formats, size and dimensions accepted, and the sizes the server makes (the first is the one shown, spec §3). */
+/** Avatar uploads: the formats, size and dimensions accepted, and the sizes the server makes (the first is the one shown). */
 export const avatarRules = {
   types: ['image/png', 'image/jpeg', 'image/webp'],
   maxBytes: account.avatarMaxMegabytes * 1024 * 1024,
@@ -46,7 +46,7 @@ const maxBase64Length = Math.ceil(avatarRules.maxBytes / 3) * 4;
 
 export const loginHistoryLength = account.loginHistoryLength;
 
-/** The quick-login identities (spec §2): a game platform, a console network and a messaging app. */
+/** The quick-login identities: a game platform, a console network and a messaging app. */
 export const quickLoginProviders = ['steam', 'microsoft', 'qq'] as const;
 export type QuickLoginProvider = (typeof quickLoginProviders)[number];
 

@@ -1,5 +1,5 @@
 /**
- * Activation by cdkey (spec §2 `/activate/cdkey`, account `redemption`): a key
+ * Activation by cdkey (`/activate/cdkey`, account `redemption`): a key
  * an operator made grants wallet credit, cloud-idling days or a Steam wallet
  * recharge, once, to the first account that redeems it. What a key looks like
  * is in cdkey-format.ts.

@@ -1,6 +1,6 @@
 /**
- * Buying (spec §2 recharge/steam, /payment, /wechatpay, account order, wallet;
- * §4 payment outcomes): the catalogue, orders and their timeline, paying by
+ * Buying (recharge/steam, /payment, /wechatpay, account order, wallet;
+ * the payment outcomes): the catalogue, orders and their timeline, paying by
  * scanning a code or from the wallet, and the wallet's ledger (auto-renewal
  * agreements are agreements.ts's). Every amount is a whole number in the
  * currency's smallest unit (fen for CNY), never a float.
@@ -78,7 +78,7 @@ function steamAccountIdOf(text: string): bigint | null {
 export const OrderState = z.enum(['created', 'paying', 'paid', 'fulfilled', 'closed', 'failed', 'refunded']);
 export type OrderState = z.infer<typeof OrderState>;
 
-/** The ten payment outcomes of spec §4, each with its own message (`pay.outcome.<name>`). */
+/** The ten payment outcomes, each with its own message (`pay.outcome.<name>`). */
 export const PayOutcome = z.enum([
   'canceled',
   'failed',
@@ -93,7 +93,7 @@ export const PayOutcome = z.enum([
 ]);
 export type PayOutcome = z.infer<typeof PayOutcome>;
 
-/** Refusals of a payment that are §4 outcomes in their own right, so the pay page shows them as such. */
+/** Refusals of a payment that are payment outcomes in their own right, so the pay page shows them as such. */
 export const outcomeOfRefusal: Partial<Record<number, PayOutcome>> = {
   [ErrorCode.Maintenance]: 'maintenance',
   [ErrorCode.PayMethodUnsupported]: 'unsupportedType',
@@ -174,7 +174,7 @@ export const LedgerEntry = z.object({
 });
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
 
-/** Which page of a list (spec §3 paging), from the path. */
+/** Which page of a list (the first is 1), from the path. */
 const page = z.object({ page: z.pipe(text(z.regex(/^[0-9]{1,6}$/)), z.pipe(z.transform(Number), z.int().check(z.positive()))) });
 const orderKey = z.object({ key: text(z.regex(/^[0-9]{20}$/)) });
 

@@ -1,5 +1,5 @@
 /**
- * The wire format of encrypted calls (DESIGN.md §5, spec §7/§9).
+ * The wire format of encrypted calls (AES-256-CBC bodies, RSA-OAEP-SHA256 keys).
  *
  * Request: a fresh 32-byte AES key and 16-byte IV per request. The body is
  * base64(iv ‖ AES-256-CBC(key, iv, JSON)) sent as `contentType`; the AES key,

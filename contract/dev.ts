@@ -1,5 +1,5 @@
 /**
- * Development stand-ins for outside services (DESIGN.md §9). They exist only
+ * Development stand-ins for outside services. They exist only
  * while the server runs with a development provider, never in production.
  */
 import * as z from 'zod/mini';

@@ -1,5 +1,5 @@
 /**
- * Donations (spec §2 account `redemption/donate`, `/sponsor`): a user gives
+ * Donations (account `redemption/donate`, `/sponsor`): a user gives
  * part of the wallet balance to the project and may be thanked by name on the
  * sponsor page. Amounts, bounds and list length are facts (content/facts.json
  * `donation`), so the pages state the same numbers the server checks.

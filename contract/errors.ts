@@ -68,9 +68,9 @@ export const ErrorCode = {
   SteamNotLinked: 4030,
   /** The payment provider did not answer as it should; nothing was charged. */
   PaymentProviderFailed: 4031,
-  /** Auto-renewal: this agreement is signed already (§4 "agreement already signed"). */
+  /** Auto-renewal: this agreement is signed already (the payment outcome "agreement already signed"). */
   AgreementSigned: 4032,
-  /** Auto-renewal: the user has a signed agreement already (§4 "user already signed"). */
+  /** Auto-renewal: the user has a signed agreement already (the payment outcome "user already signed"). */
   UserSigned: 4033,
   /** A cdkey that was never made (or was revoked). */
   CdkeyUnknown: 4034,

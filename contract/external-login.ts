@@ -1,6 +1,6 @@
 /**
- * Quick login through a third-party identity (spec §2 login page, §7 external
- * login URL): Steam by OpenID 2.0, Microsoft (the Xbox network) by OpenID
+ * Quick login through a third-party identity (from the login page): Steam by
+ * OpenID 2.0, Microsoft (the Xbox network) by OpenID
  * Connect, QQ by OAuth 2.0.
  *
  * The caller — the site or the desktop client — makes an AES key, wraps it
@@ -73,7 +73,7 @@ export type ExternalProvider = z.infer<typeof ExternalProvider>;
 
 export const externalLogin = {
   /**
-   * Starts a quick login (spec §7): answers with a redirect to the provider.
+   * Starts a quick login: answers with a redirect to the provider.
    * `isBind` links the identity to the account of `access_token` instead of
    * logging in; the token and its expiry (milliseconds since the epoch) come
    * sealed under the caller's key, hex-encoded like the outcome.
@@ -93,7 +93,7 @@ export const externalLogin = {
       sKeyPadding: z.literal(keyPadding),
       /** True for the site, which lands on its login page; false for the desktop client. */
       isWeb: flag,
-      /** The device id (spec §3), the device's system and its name. */
+      /** The device id, the device's system and its name. */
       dg: DeviceId,
       dr: z.optional(text(z.maxLength(64))),
       dn: z.optional(text(z.maxLength(64))),

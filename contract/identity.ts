@@ -1,4 +1,4 @@
-/** Identity calls (spec §7): codes, login, tokens, sessions, store and hub tokens. */
+/** Identity calls: codes, login, tokens, sessions, store and hub tokens. */
 import * as z from 'zod/mini';
 import { route } from './api.ts';
 import { facts, periodMs } from './facts.ts';
@@ -31,7 +31,7 @@ const Timestamp = text();
 /** A path inside the store: one leading slash, so it can never name another host. */
 export const storePathPattern = /^\/(?!\/)[^\s\\]*$/;
 
-/** The store's OAuth verifier path (spec §2), under STORE_URL. */
+/** The store's OAuth verifier path, under STORE_URL. */
 export const storeVerifierPath = '/oauth/verifier';
 
 export const ExternalAccount = z.object({
@@ -49,7 +49,7 @@ export const UserInfo = z.object({
   /** Masked for display, e.g. 138****0000. */
   Phone: z.nullable(text()),
   Email: z.nullable(text()),
-  /** Avatar images by size name; the first one is the one shown (spec §3 H5AvatarUrl). */
+  /** Avatar images by size name; the first one is the one shown (H5AvatarUrl). */
   AvatarUrl: z.record(text(), text()),
   HasPassword: z.boolean(),
   CreatedAt: Timestamp,
@@ -59,7 +59,7 @@ export type UserInfo = z.infer<typeof UserInfo>;
 
 export const LoginResult = z.object({
   AccessToken: text(),
-  /** When the access token expires, in milliseconds since the epoch (spec §3). */
+  /** When the access token expires, in milliseconds since the epoch. */
   ExpiresIn: z.int(),
   RefreshToken: text(),
   RefreshExpiresIn: z.int(),
@@ -191,7 +191,7 @@ export const identity = {
     request: Empty,
     response: z.object({ Revoked: z.int() }),
   }),
-  /** Spec §3 store login response: `status`, `data.token`, `data.expires_in` (seconds), `msg`. */
+  /** The store login response: `status`, `data.token`, `data.expires_in` (seconds), `msg`. */
   storeToken: route({
     method: 'GET',
     path: '/identity/loginshop/token',
@@ -202,7 +202,7 @@ export const identity = {
     response: z.object({ status: z.boolean(), data: z.nullable(z.object({ token: text(), expires_in: z.int() })), msg: text() }),
   }),
   /**
-   * Opens the external store (spec §2) in the window the site opened: with a
+   * Opens the external store in the window the site opened: with a
    * store token, at the store's OAuth verifier path with `tk`, `t` and `to`;
    * without one, plainly. The store's address is the server's `STORE_URL`,
    * so the static site never has it baked in.
@@ -247,7 +247,7 @@ export const identity = {
       z.object({ active: z.literal(false) }),
     ]),
   }),
-  /** Spec §3 real-time token response: `isSuccess`, `data.AccessToken`, `message`. */
+  /** The real-time token response: `isSuccess`, `data.AccessToken`, `message`. */
   hubToken: route({
     method: 'GET',
     path: '/signalr/auth',
@@ -260,7 +260,7 @@ export const identity = {
 };
 
 export const support = {
-  /** Spec §3 customer-service response: `isSuccess`, `data` (the URL to open), `message`. */
+  /** The customer-service response: `isSuccess`, `data` (the URL to open), `message`. */
   customerService: route({
     method: 'GET',
     path: '/basic/customer/service',
@@ -314,6 +314,6 @@ export const lifetimes = {
   accessTokenMs: 7 * 24 * 3600_000,
   refreshTokenMs: 30 * 24 * 3600_000,
   hubTokenMs: 10 * 60_000,
-  /** A day, a little longer than the site keeps it (spec §9: 86,000 s), so a kept token has always time left; it still ends with its login. */
+  /** A day, a little longer than the site keeps it (86,000 s), so a kept token has always time left; it still ends with its login. */
   storeTokenSeconds: 86_400,
 } as const;

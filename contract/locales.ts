@@ -16,7 +16,7 @@ export function formattingTag(code: string): string {
 }
 
 /**
- * The one rule for matching a visitor's languages to ours (spec §1), used by
+ * The one rule for matching a visitor's languages to ours, used by
  * the server for Accept-Language and by the site's before-paint redirect: a
  * stored choice that is one of `codes` wins; else the first language that
  * matches exactly or by its primary subtag; else `fallback`. Chinese goes by

@@ -1,5 +1,5 @@
 /**
- * The messages of the spec's error catalogue (§8) that the server and the site
+ * The error messages that the server and the site
  * both say, or that name the same situation on either side: one text per
  * locale in contract/messages/<locale>.json. The server's catalogue
  * (server/i18n/messages.ts) and the site's dictionaries (src/i18n/t.ts) read

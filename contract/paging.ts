@@ -1,5 +1,5 @@
 /**
- * Lists page like the spec's paging (§3, §9): 24 a page, the first page is 1.
+ * Lists page alike: 24 a page, the first page is 1.
  * The page number a path carries is parsed by each contract that has one
  * (commerce, activation, plugins): here it would join the api chunk that every
  * island page loads (astro.config.mjs), for the few pages that use it.
@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
 export const pageSize = 24;
 
 /**
- * Spec §9, the request helper's defaults, for a list read by scrolling (the
+ * The request helper's defaults for a list read by scrolling (the
  * reviews): it fetches this many at a time, and the next batch once its end
  * comes this close to the bottom of the screen.
  */

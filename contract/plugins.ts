@@ -1,6 +1,6 @@
 /**
- * Plugin evaluations (spec §1 "plugins with evaluations", §2 `plugin`, §3 the
- * plugin data sets): the catalogue itself is content (content/plugins), built
+ * Plugin evaluations (the `plugin` pages and their data sets): the catalogue
+ * itself is content (content/plugins), built
  * into pages; what changes at run time — the ratings and reviews — comes from
  * these calls under `pluginBase`. The list and the default evaluation (a
  * plugin's aggregate) are public and cached; a user's own evaluation and
@@ -25,7 +25,7 @@ export const pluginRules = {
   ratingMax: facts.plugins.ratingMax,
   /** The longest review text, in characters (`plugins.reviewMaxLength`). */
   textMaxLength: facts.plugins.reviewMaxLength,
-  /** Reviews are read by scrolling: they load more at a time of spec §9's request-helper size. */
+  /** Reviews are read by scrolling: they load more at a time of the request helper's size. */
   pageSize: loadMore.pageSize,
   /** Writing, editing and deleting reviews: at most this many an hour per account (`plugins.reviewWritesPerHour`). */
   reviewWritesPerHour: facts.plugins.reviewWritesPerHour,

@@ -1,9 +1,9 @@
 /**
- * Raffles (spec §1, §2 `/raffle`, §7 "Raffle", §9): registration raffles,
+ * Raffles (`/raffle`): registration raffles,
  * drawn at a set time from a committed seed and a public value anyone can
  * check (raffle-draw.ts), and instant raffles, where each draw is decided at
  * once by a provably fair roll. Every call is plain JSON under `raffleBase`,
- * the paths of §7 exactly; answers carry every locale's text, so one cached
+ * at the paths the product has always used; answers carry every locale's text, so one cached
  * answer serves every reader.
  */
 import * as z from 'zod/mini';
@@ -17,7 +17,7 @@ import { localeCodes } from './locales.ts';
 /** Odds and rolls are in parts per million (the draws: raffle-draw.ts). */
 export const rollRange = 1_000_000;
 
-/** Spec §7: every raffle call lives under this path. */
+/** Every raffle call lives under this path. */
 export const raffleBase = '/komaasharu/raffle';
 
 /** Where raffle cover images are served, under the API base. */
@@ -32,7 +32,7 @@ export const raffleRules = {
   clientSeedMaxLength: 64,
 } as const;
 
-/** Spec §9: how long the site keeps each answer, and how long paging waits for the reader to stop clicking. */
+/** How long the site keeps each answer, and how long paging waits for the reader to stop clicking. */
 export const raffleCacheMs = { info: 60_000, result: 60_000, registration: 360_000, pagingDebounce: 300 } as const;
 
 /** A text in every interface language. */
@@ -181,8 +181,8 @@ export const raffleCalls = {
   /** Raffles, newest first, page `a` of `b` each. */
   list: route({ ...call('GET', '/list/:a/:b'), auth: 'none', params: z.object(pageOf), request: Empty, response: paged(RaffleInfo) }),
   forthwithRaffleResults: route({ ...call('GET', '/:id/forthwithRaffleResults'), auth: 'required', params: id, request: Empty, response: InstantHistory }),
-  /** Beyond §7: a winner takes the prize (within the claim window). */
+  /** Beyond the product's own raffle calls: a winner takes the prize (within the claim window). */
   claim: route({ ...call('POST', '/:id/claim'), auth: 'required', params: id, request: Empty, response: OwnResult }),
-  /** Beyond §7: reveals the caller's instant-raffle seed, so their draws under it can be checked, and starts a new one. */
+  /** Beyond the product's own raffle calls: reveals the caller's instant-raffle seed, so their draws under it can be checked, and starts a new one. */
   rotateSeed: route({ ...call('POST', '/:id/forthwithSeed'), auth: 'required', params: id, request: Empty, response: InstantHistory }),
 };

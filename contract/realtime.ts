@@ -1,5 +1,5 @@
 /**
- * The realtime hub (spec §4, §7, §9; ../shared/spec/signalr-protocol.md): where
+ * The realtime hub (docs/architecture.md, "The realtime hub"): where
  * it is, its timing, what the server pushes and what a client may invoke.
  */
 import * as z from 'zod/mini';
@@ -27,7 +27,7 @@ export const hubTiming = {
 } as const;
 
 /**
- * Stateful reconnect (spec §9), over WebSockets only: when the socket drops, the client opens a new one for the
+ * Stateful reconnect, over WebSockets only: when the socket drops, the client opens a new one for the
  * same connection and each side replays what the other has not yet acknowledged.
  */
 export const statefulReconnect = {
@@ -37,7 +37,7 @@ export const statefulReconnect = {
   ackDelayMs: 1_000,
 } as const;
 
-/** The close error of a connection whose hub token is missing, invalid or expired (spec §8). */
+/** The close error of a connection whose hub token is missing, invalid or expired. */
 export const unauthorizedCloseError = 'Connection closed with an error. HubException: Unauthorized';
 
 export const CloudIdleState = z.enum(['Idling', 'Paused', 'Stopped', 'Finished']);

@@ -1,5 +1,5 @@
 /**
- * Acceleration status (spec §1 network acceleration, §2 `accelerate`): the
+ * Acceleration status (`accelerate`): the
  * live state of each acceleration region and accelerated service, set by
  * operators (`npm run admin -- status set …`), pushed through the hub to open
  * pages, and published as a JSON answer and JSON Feed / Atom feeds of
