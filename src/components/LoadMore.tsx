@@ -1,5 +1,5 @@
 /**
- * The end of a list read by scrolling (spec §9): a button that loads more,
+ * The end of a list read by scrolling: a button that loads more,
  * pressed by itself once it comes within `loadMore.thresholdPx` of the bottom
  * of the screen — and again after each load while it is still that close.
  */

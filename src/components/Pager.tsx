@@ -1,4 +1,4 @@
-/** Previous and next for a paged list (spec §3 paging: 24 a page, the first is 1). */
+/** Previous and next for a paged list (24 a page, the first is 1). */
 import { pageSize } from '#contract/paging.ts';
 import type { Translate } from '@/i18n/strings.ts';
 

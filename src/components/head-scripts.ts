@@ -43,5 +43,5 @@ export function headScripts(clientParams: boolean, prefixed: boolean): string[] 
   return prefixed && !clientParams ? [theme] : [redirect, theme];
 }
 
-/** Copies the theme class from <html> to <body> the moment the body opens (spec §1: both carry it). */
+/** Copies the theme class from <html> to <body> the moment the body opens (dark mode puts the class on both). */
 export const bodyThemeScript = `document.body.classList.toggle(${JSON.stringify(darkClass)},document.documentElement.classList.contains(${JSON.stringify(darkClass)}))`;

@@ -19,7 +19,7 @@ export function wireSiteMenu(toggle: HTMLButtonElement, menu: HTMLElement): void
   });
 }
 
-/** Auto / dark / light (spec §1): shows the stored mode and applies a new one at once. */
+/** Auto / dark / light: shows the stored mode and applies a new one at once. */
 export function wireThemeControl(group: HTMLElement): void {
   followTheme(window);
   for (const radio of group.querySelectorAll<HTMLInputElement>('input[name="theme"]')) {
@@ -28,7 +28,7 @@ export function wireThemeControl(group: HTMLElement): void {
   }
 }
 
-/** Choosing a language stores it under the menu's `data-storage-key` (spec §1). */
+/** Choosing a language stores it under the menu's `data-storage-key`, where it wins over the browser's languages on the next visit. */
 export function wireLanguageChoice(menu: HTMLElement): void {
   menu.addEventListener('click', (event) => {
     const choice = (event.target as HTMLElement).closest<HTMLAnchorElement>('a[data-locale]');

@@ -38,7 +38,7 @@ export function mountSessionBadge(slot: HTMLElement): void {
   if (!template) return;
   const token = readJson<AuthToken>(storageKeys.auth);
   let user = readJson<UserInfo>(storageKeys.user);
-  // Spec §4 without a redirect: no valid token means no user info. The expired
+  // The login rules without a redirect: no valid token means no user info. The expired
   // token stays, so a page that needs login can still say the login expired.
   if (user && !isTokenValid(token)) {
     writeJson(storageKeys.user, null);

@@ -1,5 +1,5 @@
 /**
- * The store link (spec §2, §4, §8): the external store opens in a new window.
+ * The store link: the external store opens in a new window.
  * Logged in, the window opens at once (so no popup blocker stops it) and says
  * 登录商城中... while a store token is fetched; the window then goes to the
  * store's verifier with the token. Logged out, the link opens the store

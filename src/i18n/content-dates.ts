@@ -15,7 +15,7 @@ export function formatDate(date: Date, code: LocaleCode): string {
   return dayjs.utc(date).locale(dayjsName(code)).format('LL');
 }
 
-/** The machine form for <time datetime> and feeds (spec §9: YYYY-MM-DD). */
+/** The machine form for <time datetime> and feeds: YYYY-MM-DD. */
 export function isoDate(date: Date): string {
   return dayjs.utc(date).format('YYYY-MM-DD');
 }

@@ -1,5 +1,5 @@
 /**
- * The before-paint locale redirect (spec §1, DESIGN §4): the stored setting
+ * The before-paint locale redirect: the stored setting
  * wins, else the browser languages, else zh-CN — by the one matching rule,
  * contract's `preferredLocale`, which the server follows too and which comes
  * in as `pick`. It runs in the browser as an inline script serialised from its

@@ -1,5 +1,5 @@
 /**
- * UI keys whose text is one of the §8 messages the server says too
+ * UI keys whose text is one of the error messages the server says too
  * (contract/messages.ts): their one text per locale is in contract/messages/,
  * not in the UI dictionary. Read by the build's dictionaries (t.ts) and by the
  * tests that read the dictionaries as files.

@@ -1,4 +1,4 @@
-/** The account centre's pages (spec §2), in menu order, with their UI string keys. */
+/** The account centre's pages, in menu order, with their UI string keys. */
 export interface AccountMenuItem {
   path: string;
   key: string;

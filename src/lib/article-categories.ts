@@ -1,11 +1,11 @@
 import type { TFunction } from 'i18next';
 import { enumItems, type EnumItem } from './enum.ts';
 
-/** Article category codes of spec §3; ALL is the unfiltered list. */
+/** Article category codes; ALL is the unfiltered list. */
 export const articleCategories = ['ALL', 'DR', 'DG'] as const;
 export type ArticleCategory = (typeof articleCategories)[number];
 
-/** Spec §3 paging: first page 1, 24 to a page. */
+/** Paging: first page 1, 24 to a page. */
 export const articlesPerPage = 24;
 
 /** The categories as enum items, names in the reader's language. */

@@ -1,5 +1,5 @@
 /**
- * The auth token of spec §3 and its one validity rule (spec §9). Its own small
+ * The auth token and its one validity rule: it holds until its expiry time. Its own small
  * module so the header's session badge can check a stored token without
  * loading the session store and the API client behind it.
  */

@@ -1,7 +1,7 @@
 /**
  * Reads content collections for one locale. Every locale gets every entry:
  * where a translation is missing, the zh-CN entry stands in, marked as a
- * fallback so the page can say so (DESIGN §4).
+ * fallback so the page can say so.
  */
 import { getCollection, type CollectionEntry, type CollectionKey } from 'astro:content';
 import { fillFacts } from '#contract/facts.ts';

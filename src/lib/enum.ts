@@ -1,11 +1,11 @@
-/** An item of an enumeration as the interface shows it (spec §3). */
+/** An item of an enumeration as the interface shows it. */
 export interface EnumItem<Id extends string | number = string> {
   Id: Id;
   Name: string;
   Color: string;
 }
 
-/** Badge colours in order; an index past the end gets red (spec §3). */
+/** Badge colours in order; an index past the end gets red. */
 export const enumPalette = ['blue', 'green', 'orange', 'purple', 'cyan', 'gold'] as const;
 export const enumDefaultColor = 'red';
 

@@ -1,5 +1,5 @@
 /**
- * The prebuilt pages of a list with category tabs (spec §3 paging: the first
+ * The prebuilt pages of a list with category tabs (paging: the first
  * page is 1, `perPage` to a page): every category's items, page by page, at
  * the paths `pathOf` gives under `base` — for a `[...list].astro` route.
  */

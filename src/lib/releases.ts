@@ -28,7 +28,7 @@ const releasePackage = z.object({
   sha256: sha256.nullable(),
 });
 
-/** A mirror of spec §3: name, url, about, code, disable. */
+/** A mirror: name, url, about, code, disable. */
 const mirror = z.object({
   name: z.string().min(1),
   url: z.url(),

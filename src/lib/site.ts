@@ -9,9 +9,9 @@ export const site = {
   name: 'Beacon Toolkit',
   /** The logo and favicon, under a content-hashed name the server lets browsers keep forever. */
   icon: iconUrl,
-  /** App version (spec §1). */
+  /** App version. */
   version: releases.version,
-  /** Version of the download-site layer (spec §1). */
+  /** Version of the download-site layer. */
   clientVersion: releases.clientVersion,
   sourceUrl: releases.mirrors.github.about,
   supportEmail: facts.contact.supportEmail,

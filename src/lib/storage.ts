@@ -11,7 +11,7 @@ export const storageKeys = {
   user: 'beacon.user',
   device: 'beacon.device',
   query: 'beacon.query',
-  /** The realtime connection's hub token, kept its 10 minutes across page loads (spec §9). */
+  /** The realtime connection's hub token, kept its 10 minutes across page loads. */
   hubToken: 'beacon.hubToken',
   /** A message to show on the next page (sessionStorage). */
   notice: 'beacon.notice',

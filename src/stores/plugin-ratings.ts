@@ -1,5 +1,5 @@
 /**
- * Every plugin's rating (spec §3, the plugin list data set), on its own so
+ * Every plugin's rating (the plugin list's data), on its own so
  * the prebuilt list page can show fresh ratings without the session stores.
  */
 import { pluginCacheMs, pluginCalls, type Rating } from '#contract/plugins.ts';

@@ -1,9 +1,9 @@
 /**
- * The plugin data sets of spec §3 — the list (every plugin's rating), one
+ * The plugin data sets — the list (every plugin's rating), one
  * plugin's default evaluation (its rating), its reviews (the detail), and the
  * user's own evaluation. The ratings and the own evaluation are fetcher stores
  * kept for `pluginCacheMs`; the reviews are a list read by scrolling, which
- * loads more as its end comes near (spec §9). Whatever the user changes is
+ * loads more as its end comes near. Whatever the user changes is
  * written into these at once, so their own page never shows the state before
  * their change.
  */

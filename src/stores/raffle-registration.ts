@@ -1,5 +1,5 @@
 /**
- * A registration raffle's page (spec §3, §9): the raffle, the user's
+ * A registration raffle's page: the raffle, the user's
  * registration, number and result, paged winners that wait 300 ms for the
  * reader to stop paging, and the hub's pushes — a new registration count, a
  * finished draw — that make an open page current without a reload.

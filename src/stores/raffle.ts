@@ -1,5 +1,5 @@
 /**
- * The raffle pages' data (spec §3, §9): fetcher stores kept for §9's cache
+ * The raffle pages' data: fetcher stores kept for their cache
  * times (info and results 60 s, the user's registration and number 360 s),
  * and what the instant raffle page shows. The stores keep their own cache, so
  * when they do ask, they ask past the browser's HTTP cache. Registration

@@ -1,5 +1,5 @@
 /**
- * The page's one realtime connection (spec §4), made for the logged-in user:
+ * The page's one realtime connection, made for the logged-in user:
  * islands follow it through `hub` (each with its own release), and while
  * anything watches or follows it, it follows the session's access token —
  * dropped on logout, rebuilt when another login replaces the token.

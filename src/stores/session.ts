@@ -1,5 +1,5 @@
 /**
- * The login state of spec §3/§4: the auth token (AccessToken + ExpiresIn) and
+ * The login state: the auth token (AccessToken + ExpiresIn) and
  * the user info, both in localStorage so every page and tab sees them; the
  * device id; and the rules for a missing, expired or valid token, login and
  * logout. Islands render from these stores and call these actions; plain
@@ -50,7 +50,7 @@ const user = storedAtom<UserInfo>(storageKeys.user);
 export const $authToken: ReadableAtom<AuthToken | null> = token.$store;
 export const $user: ReadableAtom<UserInfo | null> = user.$store;
 
-// Spec §4: the 401 event means the login expired wherever it was noticed.
+// The 401 event means the login expired wherever it was noticed.
 onMount($authToken, () =>
   onUnauthorized(() => {
     if ($authToken.get()) void endLogin('session.expired');
@@ -59,7 +59,7 @@ onMount($authToken, () =>
 
 export const $isLoggedIn = computed([$authToken, $user], (current, info) => isTokenValid(current) && info !== null);
 
-/** The device id: made once, then kept (spec §3). */
+/** The device id: made once, then kept. */
 export function deviceId(): string {
   let id = readJson<string>(storageKeys.device);
   if (!id) {
@@ -75,12 +75,12 @@ export const loginKey = (accessToken: string) => accessToken.slice(0, 16);
 /** What cached answers of a login are kept under, or null (nothing is fetched) when logged out. */
 export const $tokenKey = computed($authToken, (current) => (isTokenValid(current) ? loginKey(current.AccessToken) : null));
 
-/** A call made at most once per login and cache time (spec §9): kept under the login's key, not refetched on focus, not retried by itself. */
+/** A call made at most once per login and cache time: kept under the login's key, not refetched on focus, not retried by itself. */
 export function perLoginStore<T>(prefix: string, cacheTime: number, fetcher: () => Promise<T>) {
   return createFetcherStore<T>([prefix, $tokenKey], { fetcher, dedupeTime: cacheTime, refreshOnFocus: false, onErrorRetry: null });
 }
 
-/** Fetches the user info at most once per cache time per token (spec §9). */
+/** Fetches the user info at most once per cache time per token. */
 const $userInfo = perLoginStore<UserInfo>('user-info:', cacheTimes.userInfo, () =>
   call(identity.refreshUserInfo, { body: { Refresh: true }, token: $authToken.get()?.AccessToken }),
 );
@@ -156,7 +156,7 @@ async function endLogin(notice: string | null, { revoke = false, loginPath = log
 }
 
 /**
- * Makes this page one that needs login (spec §4): when any call is answered
+ * Makes this page one that needs login: when any call is answered
  * 401 the page says 登录状态过期 and goes to login, to come back here
  * afterwards; when another tab logs out, it goes there without a word. Call it
  * before `checkLoginState`.
@@ -178,7 +178,7 @@ export function signOutHere(): void {
 }
 
 /**
- * Logout (spec §4): revokes the token on the server when possible, clears the
+ * Logout: revokes the token on the server when possible, clears the
  * user info, the token and every cached answer (store token, customer-service
  * link), then goes to login with redirectUrl (the one given, or the page's when
  * it needs a login), or reloads.
@@ -189,7 +189,7 @@ export async function logout(options: { loginPath?: string } = {}): Promise<void
 }
 
 /**
- * Spec §4 on page load. Missing token: clear the user. Expired: clear, and
+ * The login state on page load. Missing token: clear the user. Expired: clear, and
  * when this page needs login, say 登录状态过期 and go to login. Valid: fetch the
  * user info (cached) and store it. A token the server refuses is an expired
  * login, ended once like any 401; any other refusal logs out with

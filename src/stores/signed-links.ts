@@ -1,5 +1,5 @@
 /**
- * The store token and the customer-service link (spec §3, §9): each fetched
+ * The store token and the customer-service link: each fetched
  * once per login and kept 86,000 s (the server's store token lasts a day and
  * the link's reference as long, so a kept one always has time left); logout
  * clears them with every cached answer. A refusal is not kept: its message

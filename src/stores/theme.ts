@@ -1,4 +1,4 @@
-/** Theme modes of spec §1: auto follows the system, dark and light are fixed. */
+/** Theme modes: auto follows the system, dark and light are fixed. */
 export const themeModes = ['auto', 'dark', 'light'] as const;
 export type ThemeMode = (typeof themeModes)[number];
 
@@ -20,7 +20,7 @@ export function isDarkMode(mode: ThemeMode, systemDark: boolean): boolean {
 }
 
 /**
- * Puts a theme on the document exactly as spec §1 says: dark sets the class on
+ * Puts a theme on the document: dark sets the class on
  * html and body and adds the theme style element (which switches native
  * controls and scrollbars to dark); light clears the classes and removes it.
  * Self-contained so it can also run as the inline script before first paint.

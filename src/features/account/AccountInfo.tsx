@@ -1,5 +1,5 @@
 /**
- * The profile page's island (spec §2 account area, §3 user info): the logged-in
+ * The profile page's island (the user info): the logged-in
  * user's avatar (the first of AvatarUrl), nickname, masked phone and e-mail,
  * when they joined, whether a password is set, and their linked quick-login
  * identities, from the session store the layout keeps fresh, and a glance at

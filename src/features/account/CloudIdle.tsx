@@ -1,5 +1,5 @@
 /**
- * The cloud-idling page's island: the live connection state with the §8
+ * The cloud-idling page's island: the live connection state with the error
  * messages, and the status the server pushes — no reload needed. It renders
  * only in the browser (`client:only`): the built page knows nobody's login, so
  * it shows a loading placeholder instead of controls that would do nothing yet.

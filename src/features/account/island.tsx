@@ -68,7 +68,7 @@ export function CodeField({ label, sendLabel, send, busy, input, t }: CodeFieldP
   );
 }
 
-/** Seconds until a code may be sent again (spec §5, the resend wait of `verification`); `start` begins the wait. */
+/** Seconds until a code may be sent again (the resend wait of `verification`); `start` begins the wait. */
 function useResendCountdown(): { seconds: number; start: () => void } {
   const [until, setUntil] = useState(0);
   const [now, setNow] = useState(() => Date.now());

@@ -1,5 +1,5 @@
 /**
- * Redeeming a cdkey (spec §2 `/activate/cdkey`): the key is grouped as it is
+ * Redeeming a cdkey (`/activate/cdkey`): the key is grouped as it is
  * typed and checked in the browser (contract/cdkey-format.ts), so a typo is
  * caught before the server is asked; the server's answer says what was granted,
  * and its refusals come in the page's language.

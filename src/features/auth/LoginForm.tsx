@@ -1,5 +1,5 @@
 /**
- * The login widget (spec §2, §5): SMS login, quick login and — in Chinese
+ * The login widget: SMS login, quick login and — in Chinese
  * only — password login, behind one agreement checkbox. It renders the login
  * form's stores and calls its actions; the logic is in login-store.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The login form's logic (spec §2, §5), free of any framework: what the form
+ * The login form's logic, free of any framework: what the form
  * holds, the checks in the order the user meets them, the SMS code and its
  * resend countdown, the calls, the messages (failures mapped by kind, the
  * server's own words shown as they are) and where to go after login. What
@@ -61,7 +61,7 @@ export interface LoginEnvironment {
 }
 
 export interface LoginOptions {
-  /** Password login is offered on the Chinese site only (spec §5). */
+  /** Password login is offered on the Chinese site only. */
   showPassword: boolean;
   /** Where to go after login when `redirectUrl` is missing or not ours. */
   fallbackPath: string;

@@ -1,4 +1,4 @@
-/** Spec §5 checks of the login form, in the order the user meets them; each failure names its message key. */
+/** The checks of the login form (phone, code, agreement), in the order the user meets them; each failure names its message key. */
 import { codePattern, phonePattern } from '#contract/identity.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 

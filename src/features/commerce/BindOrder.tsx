@@ -1,5 +1,5 @@
 /**
- * /bindorder (spec §2, no layout): the desktop client opens an order's signed
+ * /bindorder (no layout): the desktop client opens an order's signed
  * link here. Logged out, the page offers login and comes back to the same
  * link; logged in, it names the order and the account, links them when the
  * user confirms, and then offers to pay or view the order. A forged, expired

@@ -1,5 +1,5 @@
 /**
- * The pay page's island (spec §2 /payment, §4 payment outcomes, §5 its key
+ * The pay page's island (/payment, which needs its key
  * parameter): the order's item, amount and number, the ways to pay, and the
  * outcome as soon as the server knows it — pushed through the hub, or asked
  * for every few seconds while the hub cannot connect. On a computer a WeChat
@@ -71,7 +71,7 @@ export default function PayPage({ strings, locale }: Props) {
     }
   }
 
-  /** Runs a call that starts paying; a refusal that is a §4 outcome of its own (maintenance, …) is shown as that outcome. */
+  /** Runs a call that starts paying; a refusal that is a payment outcome of its own (maintenance, …) is shown as that outcome. */
   async function starting<T>(work: () => Promise<T>): Promise<T | null | undefined> {
     setRefusal(null);
     return action.run(async () => {

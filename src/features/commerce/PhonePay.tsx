@@ -1,5 +1,5 @@
 /**
- * The phone's page after scanning (spec §2 /wechatpay). The real WeChat Pay
+ * The phone's page after scanning (/wechatpay). The real WeChat Pay
  * code opens in WeChat itself, so a phone that lands here was pointed at the
  * page by mistake and is told to use WeChat. With the development payment
  * sandbox, the code leads here with `?pr=`, and the "customer" approves,

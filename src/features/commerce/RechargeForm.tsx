@@ -1,5 +1,5 @@
 /**
- * The Steam wallet recharge form (spec §2 recharge/steam): the wallet's
+ * The Steam wallet recharge form (/recharge/steam): the wallet's
  * currency, a preset or custom amount within the product's bounds, the Steam
  * account (the linked one, or a friend code, SteamID64 or trade URL, checked
  * here before the server is asked), the exchange rate and the price in yuan —

@@ -3,7 +3,7 @@ import type { PlatformName, ReleasePackage } from '@/lib/releases.ts';
 /** What choosing a package needs to know of each: its id and CPU. */
 export type PackageChoice = Pick<ReleasePackage, 'id' | 'cpu'>;
 
-/** The global `ua` state of spec §3: the visitor's system and CPU. */
+/** The global `ua` state: the visitor's system and CPU. */
 export interface UaState {
   name: PlatformName | 'unknown';
   cpu: 'x64' | 'arm64' | 'x86' | 'unknown';

@@ -1,5 +1,5 @@
 /**
- * A plugin's ratings and reviews (spec §1, §3): its default evaluation (the
+ * A plugin's ratings and reviews: its default evaluation (the
  * average and the spread of stars), the user's own review to write, edit or
  * delete, and everyone's reviews, newest or most helpful first, which others
  * can mark helpful or report. Review text is shown as text, never as HTML.

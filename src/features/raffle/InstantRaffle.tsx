@@ -1,5 +1,5 @@
 /**
- * The instant raffle (spec §2 `/raffle/forthwith`): the running raffle, or
+ * The instant raffle (`/raffle/forthwith`): the running raffle, or
  * the one `?id=` names, with its prize, odds, stock and limit; drawing, with
  * the outcome at once; and what makes each draw checkable — the server seed's
  * hash, the user's client seed, the nonce, revealing the seed — with the

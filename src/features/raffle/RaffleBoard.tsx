@@ -1,5 +1,5 @@
 /**
- * The registration raffle (spec §2 `/raffle`): the current raffle, or the one
+ * The registration raffle (`/raffle`): the current raffle, or the one
  * `?id=` names, with its prizes, a countdown and the live registration count;
  * registering and the participation number; after the draw the user's own
  * result and prize claim, the paged winners, and the proof to check it; then

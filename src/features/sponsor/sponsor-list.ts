@@ -1,5 +1,5 @@
 /**
- * The sponsor page's thank-you list (spec §2 `/sponsor`): built into the page
+ * The sponsor page's thank-you list (`/sponsor`): built into the page
  * from the list as it was at build time (src/lib/sponsors.ts), then replaced
  * by the live one from the API — without React, and with every name set as
  * text, never as HTML.

@@ -1,5 +1,5 @@
 /**
- * The live acceleration status (spec §1, §2 `accelerate`): every node region
+ * The live acceleration status (`accelerate`): every node region
  * and accelerated service with its state, since when, and the operators'
  * note; the latest changes; and the feeds to follow. The hub's pushes change
  * it in place, for every visitor, logged in or not.

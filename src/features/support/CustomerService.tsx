@@ -1,6 +1,6 @@
 /**
- * The customer-service chat (spec §4, §8): logged in, the button fetches the
- * chat's signed address (kept as §9 says) and goes there, and a refusal shows the server's
+ * The customer-service chat: logged in, the button fetches the
+ * chat's signed address (kept 86,000 s per login) and goes there, and a refusal shows the server's
  * message; logged out, it asks first (咨询加速问题需要先登录。) and offers
  * login, which comes back here.
  */

@@ -29,7 +29,7 @@ export type Call = <R extends ApiRoute>(route: R, options?: CallOptions<R>) => P
 
 const unauthorizedEvent = new EventTarget();
 
-/** Runs `listener` whenever a call is answered 401 (spec §4: the login expired). */
+/** Runs `listener` whenever a call is answered 401 (the login expired). */
 export function onUnauthorized(listener: () => void): () => void {
   unauthorizedEvent.addEventListener('unauthorized', listener);
   return () => unauthorizedEvent.removeEventListener('unauthorized', listener);

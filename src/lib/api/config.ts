@@ -7,5 +7,5 @@
  */
 export const apiBase = `${(import.meta.env.PUBLIC_API_ORIGIN ?? '').replace(/\/$/, '')}/api`;
 
-/** The HTTP timeout of spec §9. */
+/** The HTTP timeout: 100 s. */
 export const requestTimeoutMs = 100_000;

@@ -1,5 +1,5 @@
 /**
- * How a failed call reads to the user (spec §8): 429 → the server's words
+ * How a failed call reads to the user: 429 → the server's words
  * for the limit it hit, else too fast; 401 → login expired (and the 401
  * event); no answer → network error; an answer we cannot read → unknown
  * error; otherwise the server's own message, already in the user's language.

@@ -1,5 +1,5 @@
 /**
- * The request helper (@nanostores/query) with spec §9's defaults, and a cache
+ * The request helper (@nanostores/query) with the site's defaults, and a cache
  * kept in localStorage so the cache times hold across page loads of this
  * static site, not just within one page.
  */
@@ -40,7 +40,7 @@ class StoredCache extends Map<string, Entry> {
   }
 }
 
-/** Spec §9 cache times; later callers add theirs here. */
+/** Cache times; later callers add theirs here. */
 export const cacheTimes = {
   default: 5 * 60_000,
   userInfo: 86_000_000,
@@ -58,15 +58,15 @@ const [createStore, , { mutateCache, invalidateKeys, revalidateKeys }] = nanoque
   // (dedupeTime) has not run out then shows that expired entry as nothing, without asking:
   // a page reloaded 12 s after registering said "you did not register".
   cacheLifetime: Infinity,
-  // Focus is handled below, throttled as spec §9 says; nanoquery's own would wait for the whole reuse time.
+  // Focus is handled below, throttled to `focusRefreshMs`; nanoquery's own would wait for the whole reuse time.
   revalidateOnFocus: false,
-  // Exponential back-off, capped at 30 s (spec §9).
+  // Exponential back-off, capped at 30 s.
   onErrorRetry: ({ retryCount }) => Math.min(1000 * 2 ** retryCount, 30_000),
 });
 
 export { mutateCache, invalidateKeys };
 
-/** Spec §9: a page that comes back into view refreshes what it shows, at most this often. */
+/** A page that comes back into view refreshes what it shows, at most this often. */
 export const focusRefreshMs = 5_000;
 
 /** The key prefixes of the stores that refresh on focus. */
@@ -76,7 +76,7 @@ type StoreKeys = Parameters<typeof createStore>[0];
 type StoreSettings<T> = NonNullable<Parameters<typeof createStore<T>>[1]>;
 
 /**
- * A fetcher store with spec §9's defaults. Unless `refreshOnFocus` is false
+ * A fetcher store with the site's defaults. Unless `refreshOnFocus` is false
  * (answers kept per login, which change only when the user acts), its answer
  * is fetched again whenever the page comes back into view, at most every 5 s,
  * while the 5-minute cache still spares other page loads.

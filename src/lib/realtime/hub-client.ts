@@ -1,12 +1,12 @@
 /**
- * The realtime connection of spec §4, §8 and §9 over the official
+ * The realtime connection over the official
  * @microsoft/signalr client: one connection per access token, shared by every
  * follower and reused while the token stays, rebuilt when it changes; start
  * refused unless Disconnected, sends refused unless Connected; over WebSockets
  * a dropped socket replaced at once with nothing lost (stateful reconnect),
  * otherwise reconnects after 0, 2, 10 and 30 s, then stops; the hub token
  * cached 10 minutes and fetched again once when the hub refuses it; every
- * failure turned into one of the §8 messages; methods and pushes typed and
+ * failure turned into one of the error messages; methods and pushes typed and
  * checked by the contract. No DOM and no app state here, so tests drive it in
  * Node against the real hub.
  */
@@ -28,10 +28,10 @@ import { ApiFailure } from '@/lib/api/errors.ts';
 
 export type HubState = `${HubConnectionState}`;
 
-/** A §8 message: its dictionary key, and what it shows besides. */
+/** An error message: its dictionary key, and what it shows besides. */
 export interface HubProblem {
   key: 'realtime.tokenExpired' | 'realtime.tokenFetchFailed' | 'realtime.noToken' | 'realtime.error';
-  /** 401 for the expired token (spec §8). */
+  /** 401 for the expired token. */
   code?: number;
   /** The server's own message, shown instead of the key's text. */
   serverMessage?: string;
@@ -50,9 +50,9 @@ export interface HubClientOptions {
   fetchHubToken?: (accessToken: string) => Promise<ResponseOf<typeof identity.hubToken>>;
   /** Only for tests, which force each transport in turn. */
   transport?: HttpTransportType;
-  /** Spec §5: boolean or undefined — the client library refuses anything else. */
+  /** Boolean or undefined — the client library refuses anything else. */
   withCredentials?: boolean;
-  /** Where the hub token is kept for its 10 minutes (spec §9): across page loads on the site, in memory otherwise. */
+  /** Where the hub token is kept for its 10 minutes: across page loads on the site, in memory otherwise. */
   hubTokens?: HubTokenStore;
   now?: () => number;
 }
@@ -184,7 +184,7 @@ export function createHubClient(options: HubClientOptions) {
     $problem.set(null);
   }
 
-  /** Shows why the connection failed. A hub token the hub refused is fetched anew, once (spec §7). */
+  /** Shows why the connection failed. A hub token the hub refused is fetched anew, once. */
   async function failed(connection: HubConnection, error: Error): Promise<void> {
     $problem.set(problemOf(error));
     if (isUnauthorized(error) && cached()?.hubToken !== refetched) {
