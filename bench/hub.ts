@@ -186,7 +186,7 @@ async function connect(index: number, port: number, hubToken: string, agent: htt
   if (!negotiation.availableTransports?.some((transport) => transport.transport === 'WebSockets'))
     throw new Error(`negotiate offered no WebSockets: ${JSON.stringify(negotiation)}`);
 
-  // The connection token is URL-safe and goes in unencoded, as the client sends it (signalr-protocol.md §1).
+  // The connection token is URL-safe and goes in unencoded, as the client sends it.
   const url = `ws://127.0.0.1:${port}/api${hubPath}?id=${negotiation.connectionToken}&access_token=${encodeURIComponent(hubToken)}`;
   const socket = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: stepTimeoutMs });
   const client: Client = { socket, handshaken: false, closing: false };

@@ -1,5 +1,5 @@
 /**
- * Every public route of spec §2 and the title it must show in each locale,
+ * Every public route and the title it must show in each locale,
  * read from the same dictionaries and content files the site is built from.
  */
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { withSharedMessages } from '../../src/i18n/shared-messages.ts';
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>;
 const sharedOf = (locale: LocaleCode) => json(`contract/messages/${locale}.json`) as Record<SharedMessageKey, string>;
 
-/** A locale's UI dictionary as the build reads it: its file and the shared §8 messages. */
+/** A locale's UI dictionary as the build reads it: its file and the shared error messages. */
 export const dictionary = (locale: LocaleCode): Record<string, string> => withSharedMessages(json(`content/i18n/${locale}.json`), sharedOf(locale));
 
 /** A UI string as the page shows it: facts filled in, then the parameters. */
@@ -114,7 +114,7 @@ export const routes: Array<{ path: string; title: Title; chrome?: false; login?:
   { path: '/verification/email/confirm', title: ui('email.confirm.title'), chrome: false },
 ];
 
-/** Default routes that send the visitor on (spec §2), with where they land. */
+/** Default routes that send the visitor on, with where they land. */
 export const redirects = [
   { path: '/home', to: '/' },
   { path: '/account', to: '/account/center/info' },

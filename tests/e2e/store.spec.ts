@@ -1,5 +1,5 @@
 /**
- * The external store (spec §2, §4, §8) in a real browser, with the
+ * The external store in a real browser, with the
  * development store: logged in, the new window says it is logging in, then
  * shows the signed-in user; logged out, or when the token call fails, the
  * store opens plainly — the failure with the server's message beside the link.

@@ -1,4 +1,4 @@
-/** Customer service (spec §4, §8): logged out, the chat asks to log in first and comes back; logged in, it goes to the signed chat address. */
+/** Customer service: logged out, the chat asks to log in first and comes back; logged in, it goes to the signed chat address. */
 import { expect, test } from '@playwright/test';
 import { support } from '#contract/identity.ts';
 import { localizePath, say } from './routes.ts';

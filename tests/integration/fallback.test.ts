@@ -1,6 +1,6 @@
 /**
  * Content missing in a locale falls back to zh-CN content, keeps the locale's
- * chrome and says so (DESIGN §4). Builds the real site from a copy of the
+ * chrome and says so. Builds the real site from a copy of the
  * content with two English files taken away.
  */
 import { execFileSync } from 'node:child_process';

@@ -1,6 +1,6 @@
 /**
  * The reviews of a plugin page (src/stores/plugins.ts) as a list read by
- * scrolling (spec §9): pages of the request helper's size, one after the
+ * scrolling: pages of the request helper's size, one after the
  * other, none twice; a new order starts again; a failure can be tried again.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The §8 messages the server and the site share (contract/messages/): one text
+ * The error messages the server and the site share (contract/messages/): one text
  * per locale, read by both, and said nowhere else in other words.
  */
 import { readFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
  * The check every authenticated call gets: no token, a made-up one, an expired
  * one and a revoked one are each a 401, before the request is even looked at
  * (`options` may be a well-formed call or not) — "need to log in" without a
- * token, "login expired" with one that does not work (spec §8).
+ * token, "login expired" with one that does not work.
  */
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';

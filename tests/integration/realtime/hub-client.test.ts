@@ -3,7 +3,7 @@
  * the page's store runs) in Node against the real hub: one connection shared by
  * its followers, reuse and rebuild by access token, refusals, the hub-token
  * cache and its one refetch, methods and pushes checked against the contract,
- * the §8 messages (also when the session ends elsewhere), and reconnecting
+ * the error messages (also when the session ends elsewhere), and reconnecting
  * after a server restart on the spec's delays.
  */
 import { HttpTransportType } from '@microsoft/signalr';

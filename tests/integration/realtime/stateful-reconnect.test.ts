@@ -1,5 +1,5 @@
 /**
- * Stateful reconnect over WebSockets (spec §9, ../shared/spec/signalr-protocol.md §4): negotiate
+ * Stateful reconnect over WebSockets: negotiate
  * offers it when asked; when a socket drops, the client's next one takes over the same connection
  * and what either side had not acknowledged is replayed — nothing lost, nothing twice; messages
  * wait while the unacknowledged ones are over the buffer's limit; and only the connection's own
