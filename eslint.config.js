@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Lint, and the import boundaries of DESIGN.md §3 checked rather than
+ * Lint, and the import boundaries (docs/architecture.md, "The layers") checked rather than
  * remembered: src/ and server/ meet only in contract/, which depends on nothing
  * of ours; the shared layers of the site never import a feature, and features
  * never import each other; the server's infrastructure never imports a module,
