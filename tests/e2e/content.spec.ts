@@ -70,7 +70,7 @@ test('site links inside content point to the reader’s locale', async ({ page }
   for (const href of hrefs) expect(href).toMatch(/^\/ko\//);
 });
 
-test('the footer links the legal pages, opens the store in a new window and states both versions (spec §1)', async ({ page }) => {
+test('the footer links the legal pages, opens the store in a new window and states both versions', async ({ page }) => {
   await page.goto('/en/');
   const footer = page.locator('footer');
   await expect(footer.getByText('Version 3.0.1119.0 · download site 8.0.7')).toBeVisible();

@@ -208,7 +208,7 @@ describe('sending a code', () => {
     expect(form.$message.get()).toEqual({ kind: 'error', key: 'api.tooManyRequests' });
   });
 
-  it('says which limit an SMS code hit in the server’s words (spec §8), not only "too fast"', async () => {
+  it('says which limit an SMS code hit in the server’s words, not only "too fast"', async () => {
     const world = getTestEnvironment();
     world.replies.set(identity.sendSmsCode, () => {
       throw new ApiFailure('tooManyRequests', { code: 429, serverMessage: '请求过于频繁，请休息一下再试。' });

@@ -70,7 +70,7 @@ it('an answer put in by the page (mutateCache) is there on a page load long afte
   }
 });
 
-it('refreshes what the page shows when it comes back into view, at most every 5 s, except answers kept per login (spec §9)', async () => {
+it('refreshes what the page shows when it comes back into view, at most every 5 s, except answers kept per login', async () => {
   stored.clear();
   const { createFetcherStore, focusRefresher, focusRefreshMs } = await pageLoad();
   let clock = 1_000_000;

@@ -78,7 +78,7 @@ describe('the realtime store', () => {
     expect(setAccessToken).toHaveBeenLastCalledWith(null);
   });
 
-  it('keeps the hub token in localStorage for the login it was fetched for, and forgets it on logout (spec §9: 10 minutes across page loads)', async () => {
+  it('keeps the hub token in localStorage for the login it was fetched for, and forgets it on logout (10 minutes, across page loads)', async () => {
     const first = await import('@/stores/realtime.ts');
     first.storedHubTokens.write('access-token-on-load', { hubToken: 'hub-token-1', fetchedAt: 1000 });
     // The next page load reads what this one kept; another login reads nothing.

@@ -183,7 +183,7 @@ describe('logout on a page that needs login', () => {
   });
 });
 
-describe('login state on page load (spec §4)', () => {
+describe('login state on page load', () => {
   it('clears user info that has no token', async () => {
     localStorage.setItem(storageKeys.user, JSON.stringify(user));
     const { session } = await loadSession();

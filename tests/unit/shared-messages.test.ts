@@ -25,7 +25,7 @@ describe('shared messages', () => {
     }
   });
 
-  it('are the spec’s own zh-CN words where §8 gives them', () => {
+  it('are the product’s own zh-CN wording of each message', () => {
     expect(shared('zh-CN')).toMatchObject({
       loginRequired: '需要登录。',
       loginExpired: '登录状态过期。',

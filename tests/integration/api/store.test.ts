@@ -42,7 +42,7 @@ describe('the store token', () => {
     await expectBadTokensRefused(t, identity.storeToken, {}, newUser);
   });
 
-  it('lasts a little longer than the site keeps it (spec §9: 86,000 s)', () => {
+  it('lasts a little longer than the site keeps it (86,000 s)', () => {
     expect(lifetimes.storeTokenSeconds * 1000).toBeGreaterThan(86_000_000);
   });
 });
