@@ -25,7 +25,7 @@ import { AlreadySignedError, ProviderError, type Contract, type PaymentProvider 
 import { membershipItem } from './catalogue.ts';
 import { acceptNonce } from './nonces.ts';
 import { advance, insertOrder, lockOrder, newOrderKey, note, payable, toOrder, type OrderRow } from './orders.ts';
-import type { PayContext } from './payments.ts';
+import type { PayContext } from './pay-context.ts';
 
 export type AgreementRow = typeof agreements.$inferSelect;
 

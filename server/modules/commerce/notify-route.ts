@@ -16,7 +16,8 @@ import { SignatureError } from '../../services/wechatpay.ts';
 import { applyContract, chargePeriod } from './agreements.ts';
 import { ReplayedNotification } from './nonces.ts';
 import type { OrderRow } from './orders.ts';
-import { applyTransaction, type PayContext } from './payments.ts';
+import type { PayContext } from './pay-context.ts';
+import { applyTransaction } from './payments.ts';
 
 const rawBodies = new WeakMap<FastifyRequest, string>();
 

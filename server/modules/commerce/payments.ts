@@ -10,27 +10,16 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { OrderItem, PayOutcome } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import type { Jobs } from '../../db/jobs.ts';
 import type { Database, Transaction as Tx } from '../../db/database.ts';
 import { memberships, orders, payments, settings } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { PaymentOutcome } from '../../plugins/metrics.ts';
 import { AlreadyPaidError, type PaymentProvider, type Transaction } from '../../services/wechatpay-adapter.ts';
 import { periodFailed, periodPaid, signingCode } from './agreements.ts';
+import type { PayContext } from './pay-context.ts';
 import { acceptNonce } from './nonces.ts';
 import { advance, findOrder, lockOrder, note, payable, type OrderRow, type Source } from './orders.ts';
 import { changeBalance } from './wallet.ts';
-
-/**
- * What paying needs: the database, its job queue, the payment provider, asked for only when a step needs it (the sandbox's
- * is made on first use), and where a settled payment is counted (`app.metrics`), once its transaction has committed.
- */
-export interface PayContext {
-  db: Database;
-  jobs: Jobs;
-  provider: () => PaymentProvider | null;
-  settled: (outcome: PaymentOutcome, method: string | null) => void;
-}
 
 /** Tells the order's owner's open pages that it changed. */
 export type Announce = (row: OrderRow) => void;

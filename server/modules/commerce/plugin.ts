@@ -38,17 +38,8 @@ import { seedDemoOrders } from './demo.ts';
 import { forgetOldNonces, nonceCleanupJob } from './nonces.ts';
 import { notificationRoute } from './notify-route.ts';
 import { findOrder, insertOrder, orderDetail, orderExpiryJob, orderNotice, orderPage, toOrder, type OrderRow } from './orders.ts';
-import {
-  closeAtProvider,
-  closeExpiredOrder,
-  closeOrder,
-  payFromWallet,
-  requireProvider,
-  startPhonePay,
-  startScanPay,
-  underMaintenance,
-  type PayContext,
-} from './payments.ts';
+import { closeAtProvider, closeExpiredOrder, closeOrder, payFromWallet, requireProvider, startPhonePay, startScanPay, underMaintenance } from './payments.ts';
+import type { PayContext } from './pay-context.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
 
 export default fp(
