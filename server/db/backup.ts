@@ -13,28 +13,20 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import type { BackupCounts } from '#contract/admin.ts';
+import { BackupCounts } from '#contract/admin.ts';
+import { uploadsFolder } from '../services/file-store.ts';
 import { replaceFile } from '../services/whole-file.ts';
 import { tar, TarError, untar, type TarEntry } from './tar.ts';
 import { openDatabase } from './open.ts';
 import { orders, raffleEntries, raffles, users, walletLedger } from './schema.ts';
 
-/** Under DATA_DIR, as the avatar and raffle-cover stores keep them (identity/plugin.ts, raffle/definition.ts). */
-const uploadsFolder = 'uploads';
 const databaseEntry = 'database.tar';
 const manifestEntry = 'backup.json';
 
 const manifest = z.object({
   format: z.literal(1),
   takenAt: z.string(),
-  counts: z.object({
-    users: z.number().int(),
-    orders: z.number().int(),
-    ledgerEntries: z.number().int(),
-    raffles: z.number().int(),
-    raffleEntries: z.number().int(),
-    files: z.number().int(),
-  }),
+  counts: BackupCounts,
 });
 type Manifest = z.infer<typeof manifest>;
 

@@ -11,6 +11,12 @@ import { mkdirSync } from 'node:fs';
 import { rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+/** The folder under DATA_DIR that holds every kind of upload, one subfolder each (backups take it whole). */
+export const uploadsFolder = 'uploads';
+
+/** The store of one kind of upload (`avatars`, `raffles`) under DATA_DIR. */
+export const uploadStore = (dataDir: string, kind: string): FolderStore => new FolderStore(path.join(dataDir, uploadsFolder, kind));
+
 export class FolderStore {
   readonly root: string;
 

@@ -3,10 +3,9 @@
  * — which it provides to every route as `app.authenticate` — and the demo
  * account. A session that ends closes its live hub connections at once.
  */
-import path from 'node:path';
 import fp from 'fastify-plugin';
 import { avatarFilesPath } from '#contract/account.ts';
-import { FolderStore, serveStore } from '../../services/file-store.ts';
+import { serveStore, uploadStore } from '../../services/file-store.ts';
 import { apiBase } from '../../config.ts';
 import { accountEnding } from './account-ending.ts';
 import { accountRoutes } from './account-routes.ts';
@@ -33,7 +32,7 @@ export default fp(
     app.decorate('authenticate', (accessToken: string) => sessions.authenticate(accessToken));
     // Modules registered after this one add what a deleted account loses with them, and what must end first.
     app.decorate('accountEnding', accountEnding());
-    const avatars = new FolderStore(path.join(app.config.DATA_DIR, 'uploads', 'avatars'));
+    const avatars = uploadStore(app.config.DATA_DIR, 'avatars');
     await serveStore(app, avatars, avatarFilesPath);
     accountRoutes(app, sessions, users, avatars);
     await identityRoutes(app, sessions, users);

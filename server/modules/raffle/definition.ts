@@ -14,7 +14,7 @@ import { InstantTerms, LocalizedText, Prize, RaffleKind } from '#contract/raffle
 import { commitmentOf, newSeed } from '#contract/raffle-draw.ts';
 import type { Database } from '../../db/database.ts';
 import { raffles } from '../../db/schema/raffle.ts';
-import { FolderStore } from '../../services/file-store.ts';
+import { uploadStore, type FolderStore } from '../../services/file-store.ts';
 
 export const RaffleDefinition = z
   .strictObject({
@@ -51,7 +51,7 @@ export type RaffleDefinition = z.infer<typeof RaffleDefinition>;
 
 /** Where covers are kept: uploads/raffles under DATA_DIR. */
 export function coverStore(dataDir: string): FolderStore {
-  return new FolderStore(path.join(dataDir, 'uploads', 'raffles'));
+  return uploadStore(dataDir, 'raffles');
 }
 
 /** The cover's size on the page (the share-card shape); re-encoding also drops the file's metadata. */
