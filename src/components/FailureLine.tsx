@@ -4,6 +4,5 @@ import type { Translate } from '@/i18n/strings.ts';
 import { failureMessage } from '@/lib/api/errors.ts';
 
 export function FailureLine({ error, t }: { error: unknown; t: Translate<FailureKey> }) {
-  const shown = failureMessage(error);
-  return <NoticeLine notice={{ kind: 'error', text: 'text' in shown ? shown.text : t(shown.key) }} />;
+  return <NoticeLine notice={{ kind: 'error', ...failureMessage(error) }} t={t} />;
 }

@@ -1,27 +1,16 @@
 /**
- * What every island that acts for the logged-in user does the same way: calls
- * made with the user's token, a busy state while one runs, and its outcome as
- * one notice in the page's language (the server's own words for a refusal).
+ * What every island shows the same way: an action's outcome as one notice in
+ * the page's language (the server's own words for a refusal), the placeholder
+ * while its data loads, and the way in for a visitor who is not logged in.
  * A 401 needs nothing here: the page's one handler (`requireLogin`) takes the
  * user to login.
  */
 import { useState } from 'react';
-import type { ApiRoute, ResponseOf } from '#contract/api.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import type { Translate, UiKey } from '@/i18n/strings.ts';
-import { call, type CallOptions } from '@/lib/api/client.ts';
-import { failureMessage } from '@/lib/api/errors.ts';
-import { $authToken, loginUrl } from '@/stores/session.ts';
-
-/** Calls a route as the logged-in user. */
-export function authCall<R extends ApiRoute>(route: R, options: Omit<CallOptions<R>, 'token'> = {}): Promise<ResponseOf<R>> {
-  return call(route, { ...options, token: $authToken.get()?.AccessToken });
-}
-
-export interface Notice {
-  kind: 'ok' | 'error';
-  text: string;
-}
+import { failureMessage, type FailureMessageKey } from '@/lib/api/errors.ts';
+import type { Notice, NoticeParams } from '@/stores/action.ts';
+import { loginUrl } from '@/stores/session.ts';
 
 /** The `api.*` keys an island must be handed for failure messages. */
 export type FailureKey = Extract<UiKey, `api.${string}`>;
@@ -33,7 +22,7 @@ export type FailureKey = Extract<UiKey, `api.${string}`>;
  */
 export function useAction(t: Translate<FailureKey>) {
   const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const [notice, setNotice] = useState<Notice<never> | null>(null);
   async function run<T>(action: () => Promise<T>, done?: string): Promise<T | undefined> {
     setBusy(true);
     setNotice(null);
@@ -52,12 +41,15 @@ export function useAction(t: Translate<FailureKey>) {
   return { busy, notice, setNotice, run };
 }
 
-/** An action's outcome: a success is a polite status, a failure an alert, each with its colour and mark (global.css `.notice-*`). */
-export function NoticeLine({ notice }: { notice: Notice | null }) {
+/**
+ * An action's outcome (a store's `$notice`): a success is a polite status, a
+ * failure an alert, each with its colour and mark (global.css `.notice-*`).
+ */
+export function NoticeLine<K extends string>({ notice, t }: { notice: Notice<K> | null; t: (key: K | FailureMessageKey, params?: NoticeParams) => string }) {
   if (!notice) return null;
   return (
     <p className={`notice ${notice.kind === 'ok' ? 'notice-ok' : 'notice-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
-      {notice.text}
+      {'text' in notice ? notice.text : t(notice.key, notice.params)}
     </p>
   );
 }

@@ -10,8 +10,9 @@
  * briefly while an action reads it (nanostores mounts a store for `get()`).
  */
 import { atom, computed, onMount, type ReadableAtom, type WritableAtom } from 'nanostores';
+import type { ApiRoute, ResponseOf } from '#contract/api.ts';
 import { identity, type LoginResult, type UserInfo } from '#contract/identity.ts';
-import { call, onUnauthorized } from '@/lib/api/client.ts';
+import { call, onUnauthorized, type CallOptions } from '@/lib/api/client.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 import { cacheTimes, clearQueryCache, createFetcherStore, mutateCache } from '@/lib/api/query.ts';
 import { isTokenValid, type AuthToken } from '@/lib/auth-token.ts';
@@ -113,6 +114,11 @@ export function signIn(result: LoginResult): void {
 export function updateUser(info: UserInfo): void {
   user.save(info);
   mutateCache((key) => key.startsWith('user-info:'), info);
+}
+
+/** Calls a route as the logged-in user (the `Call` a store is handed for its account calls). */
+export function authCall<R extends ApiRoute>(route: R, options: Omit<CallOptions<R>, 'token'> = {}): Promise<ResponseOf<R>> {
+  return call(route, { ...options, token: $authToken.get()?.AccessToken });
 }
 
 /** Reads the user afresh from the server, past every cache: for pages that show what may have changed elsewhere (an e-mail confirmed from another device). */

@@ -6,7 +6,8 @@
 import { useEffect, useState } from 'react';
 import { agreementCalls, type Agreement } from '#contract/agreements.ts';
 import { formatMonths, formatPrice } from '#contract/facts.ts';
-import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 import { formatDay } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
@@ -26,7 +27,7 @@ export default function AccountAgreements({ strings, locale }: Props) {
   const load = () => void action.run(async () => setAgreements(await authCall(agreementCalls.list)));
 
   useEffect(load, []);
-  if (!agreements) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t('common.loading')} />;
+  if (!agreements) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
 
   async function cancel(agreement: Agreement) {
     if (!confirm(t('account.agreements.cancelConfirm'))) return;
@@ -74,7 +75,7 @@ export default function AccountAgreements({ strings, locale }: Props) {
           ))}
         </ul>
       )}
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
     </div>
   );
 }

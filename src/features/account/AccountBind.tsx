@@ -13,7 +13,8 @@ import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { quickProviders, startLinking } from '@/stores/quick-login.ts';
 import { $user, refreshUser, updateUser } from '@/stores/session.ts';
-import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 import { CodeField, useFields, useLinkOutcome } from './island.tsx';
 import { providerName, quickLoginProviders, type ProviderIcons } from '@/lib/quick-login-providers.ts';
 
@@ -106,7 +107,7 @@ export default function AccountBind({ strings, emailSentPath, icons }: Props) {
             </button>
           </div>
         </form>
-        <NoticeLine notice={phone.notice} />
+        <NoticeLine notice={phone.notice} t={t} />
       </section>
 
       <section className="card" aria-labelledby="email-heading">
@@ -124,7 +125,7 @@ export default function AccountBind({ strings, emailSentPath, icons }: Props) {
             </button>
           </div>
         </form>
-        <NoticeLine notice={email.notice} />
+        <NoticeLine notice={email.notice} t={t} />
       </section>
 
       <section className="card" aria-labelledby="identities-heading">
@@ -162,7 +163,7 @@ export default function AccountBind({ strings, emailSentPath, icons }: Props) {
             );
           })}
         </ul>
-        <NoticeLine notice={identities.notice} />
+        <NoticeLine notice={identities.notice} t={t} />
       </section>
     </div>
   );

@@ -10,7 +10,8 @@ import { commerceCalls, payCurrency } from '#contract/commerce.ts';
 import { donationCalls, donationRules, type Donation } from '#contract/donation.ts';
 import { formatPrice } from '#contract/facts.ts';
 import { AmountChoice } from '@/components/AmountChoice.tsx';
-import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
@@ -46,7 +47,7 @@ export default function AccountDonate({ strings, locale }: Props) {
   useEffect(() => {
     if (user && !name) setName(user.NickName.slice(0, donationRules.nameMaxLength));
   }, [user]);
-  if (balance === null) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t('common.loading')} />;
+  if (balance === null) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
 
   const amount = preset ?? minorOf(custom, payCurrency);
   const bounds = t('account.donate.amountHint', { min: money(donationRules.minimum), max: money(donationRules.maximum) });
@@ -125,7 +126,7 @@ export default function AccountDonate({ strings, locale }: Props) {
               </a>
             )}
           </div>
-          <NoticeLine notice={action.notice} />
+          <NoticeLine notice={action.notice} t={t} />
         </form>
         <dialog ref={confirm} className="confirm-dialog" aria-labelledby="donate-confirm">
           <p id="donate-confirm">{t('account.donate.confirm', { amount: amountOk ? money(amount!) : '' })}</p>

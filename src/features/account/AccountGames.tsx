@@ -8,7 +8,8 @@ import { idleGameCalls, maxIdleGames, type IdleGame } from '#contract/idle-games
 import { steamGames } from '#contract/steam-games.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'account.game' | 'api' | 'common.loading'>>;
@@ -32,7 +33,7 @@ export default function AccountGames({ strings }: Props) {
   const nameOf = (game: Pick<IdleGame, 'AppId' | 'Name'>) => game.Name ?? t('account.game.unlisted', { id: game.AppId });
 
   useEffect(() => void action.run(async () => setGames(await authCall(idleGameCalls.list))), []);
-  if (!games) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t('common.loading')} />;
+  if (!games) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
 
   async function add(event: SubmitEvent) {
     event.preventDefault();
@@ -103,7 +104,7 @@ export default function AccountGames({ strings }: Props) {
           </div>
         </form>
       </section>
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
     </div>
   );
 }

@@ -2,7 +2,8 @@
 import { useEffect, useState } from 'react';
 import { commerceCalls, type Order } from '#contract/commerce.ts';
 import { formatPrice } from '#contract/facts.ts';
-import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
@@ -22,7 +23,7 @@ export default function AccountOrders({ strings, locale }: Props) {
   const show = (page: number) => void action.run(async () => setOrders(await authCall(commerceCalls.orders, { params: { page } })));
 
   useEffect(() => show(1), []);
-  if (!orders) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t('common.loading')} />;
+  if (!orders) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
 
   return (
     <section className="card" aria-label={t('account.order.title')}>
@@ -60,7 +61,7 @@ export default function AccountOrders({ strings, locale }: Props) {
         </ul>
       )}
       <Pager page={orders.Page} total={orders.Total} go={show} t={t} />
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
     </section>
   );
 }

@@ -1,7 +1,8 @@
 /** The redemption history (account centre `redemption`): each cdkey redeemed, masked, with what it granted; 24 a page. */
 import { useEffect, useState } from 'react';
 import { activationCalls, type Redemption } from '#contract/activation.ts';
-import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
@@ -27,7 +28,7 @@ export default function AccountRedemptions({ strings, locale }: Props) {
   const show = (number: number) => void action.run(async () => setPage(await authCall(activationCalls.redemptions, { params: { page: number } })));
 
   useEffect(() => show(1), []);
-  if (!page) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t('common.loading')} />;
+  if (!page) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
 
   return (
     <section className="card" aria-labelledby="redemption-history">

@@ -15,7 +15,8 @@ import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { $user, leaveNotice, signOutHere, updateUser } from '@/stores/session.ts';
-import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 import { CodeField, useFields } from './island.tsx';
 
 type Key = KeysUnder<'account.safe' | 'login.code' | 'login.codePlaceholder' | 'login.resendIn' | 'api' | 'common.loading'>;
@@ -127,7 +128,7 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
             </button>
           </div>
         </form>
-        <NoticeLine notice={password.notice} />
+        <NoticeLine notice={password.notice} t={t} />
       </section>
 
       <section className="card" aria-labelledby="sessions-heading">
@@ -164,7 +165,7 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
             sessions && <p className="muted">{t('account.safe.noOtherSessions')}</p>
           )}
         </div>
-        <NoticeLine notice={devices.notice} />
+        <NoticeLine notice={devices.notice} t={t} />
       </section>
 
       <section className="card" aria-labelledby="history-heading">
@@ -216,7 +217,7 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
             </button>
           </div>
         </form>
-        <NoticeLine notice={removal.notice} />
+        <NoticeLine notice={removal.notice} t={t} />
       </section>
     </div>
   );

@@ -2,7 +2,8 @@
 import { useEffect, useState } from 'react';
 import { commerceCalls, type LedgerEntry } from '#contract/commerce.ts';
 import { formatPrice } from '#contract/facts.ts';
-import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
@@ -28,7 +29,7 @@ export default function AccountWallet({ strings, locale }: Props) {
   const show = (page: number) => void action.run(async () => setWallet(await authCall(commerceCalls.wallet, { params: { page } })));
 
   useEffect(() => show(1), []);
-  if (!wallet) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t('common.loading')} />;
+  if (!wallet) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
 
   const signed = (delta: number) => `${delta > 0 ? '+' : '−'}${formatPrice(Math.abs(delta), locale)}`;
   return (
@@ -71,7 +72,7 @@ export default function AccountWallet({ strings, locale }: Props) {
         )}
         <Pager page={wallet.Page} total={wallet.Total} go={show} t={t} />
       </section>
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
     </div>
   );
 }

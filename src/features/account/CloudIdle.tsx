@@ -14,7 +14,8 @@ import type { HubProblem } from '@/lib/realtime/hub-client.ts';
 import { hub } from '@/stores/realtime.ts';
 import { $isLoggedIn, loginUrl } from '@/stores/session.ts';
 import { $cloudIdle, followCloudIdle } from './cloud-idle.ts';
-import { authCall, Loading } from '@/components/island.tsx';
+import { Loading } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 
 interface Props {
   /** This page's translations of the realtime.* and cloudIdle.* keys, account.signInToSee and nav.login. */

@@ -7,7 +7,8 @@ import { useEffect, useState } from 'react';
 import { commerceCalls, type OrderDetail } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { formatPrice } from '#contract/facts.ts';
-import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type UiKey } from '@/i18n/strings.ts';
@@ -48,11 +49,11 @@ export default function OrderDetailView({ strings, locale }: Props) {
   if (!key || unknown)
     return (
       <>
-        <NoticeLine notice={{ kind: 'error', text: t(key ? 'account.orderDetail.notFound' : 'account.orderDetail.missing') }} />
+        <NoticeLine notice={{ kind: 'error', key: key ? 'account.orderDetail.notFound' : 'account.orderDetail.missing' }} t={t} />
         {back}
       </>
     );
-  if (!order) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t('common.loading')} />;
+  if (!order) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
 
   const eventText = (note: string) => {
     const eventKey = `account.orderDetail.event.${note}` as UiKey;

@@ -11,7 +11,8 @@ import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
 import { $user, updateUser } from '@/stores/session.ts';
-import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'account.edit' | 'api' | 'common.loading'>>;
@@ -116,7 +117,7 @@ export default function ProfileEdit({ strings, uploadIcon }: Props) {
             {avatar.busy && <p role="status">{t('account.edit.uploading')}</p>}
           </div>
         </div>
-        <NoticeLine notice={avatar.notice} />
+        <NoticeLine notice={avatar.notice} t={t} />
       </section>
 
       <section className="card" aria-labelledby="nickname-heading">
@@ -140,7 +141,7 @@ export default function ProfileEdit({ strings, uploadIcon }: Props) {
             </button>
           </div>
         </form>
-        <NoticeLine notice={nickname.notice} />
+        <NoticeLine notice={nickname.notice} t={t} />
       </section>
     </div>
   );

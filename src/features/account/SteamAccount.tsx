@@ -15,7 +15,8 @@ import type { KeysUnder } from '@/i18n/t.ts';
 import { $user, refreshUser, updateUser } from '@/stores/session.ts';
 import { startLinking } from '@/stores/quick-login.ts';
 import { $cloudIdle, followCloudIdle } from './cloud-idle.ts';
-import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 import { useLinkOutcome } from './island.tsx';
 
 type Key = KeysUnder<
@@ -134,7 +135,7 @@ export default function SteamAccount({ strings, locale, view, cloudIdlePath, gam
             </div>
           </>
         )}
-        <NoticeLine notice={action.notice} />
+        <NoticeLine notice={action.notice} t={t} />
       </section>
       {view === 'overview' && <CloudIdleSummary t={t} cloudIdlePath={cloudIdlePath} gamePath={gamePath} />}
     </div>

@@ -8,10 +8,13 @@ import { verification } from '#contract/identity.ts';
 import type { Translate, UiKey } from '@/i18n/strings.ts';
 import { providerName } from '@/lib/quick-login-providers.ts';
 import { takeLinkOutcome } from '@/stores/quick-login.ts';
-import type { Notice } from '@/components/island.tsx';
+import type { Notice } from '@/stores/action.ts';
 
 /** Back from linking a quick-login identity (the login page sends the outcome here): says how it went, once. */
-export function useLinkOutcome(setNotice: (notice: Notice) => void, t: Translate<Extract<UiKey, `login.external.${string}`> | 'account.bind.linked'>): void {
+export function useLinkOutcome(
+  setNotice: (notice: Notice<never>) => void,
+  t: Translate<Extract<UiKey, `login.external.${string}`> | 'account.bind.linked'>,
+): void {
   useEffect(() => {
     const outcome = takeLinkOutcome();
     if (!outcome) return;

@@ -9,7 +9,8 @@ import { activationCalls } from '#contract/activation.ts';
 import type { ResponseOf } from '#contract/api.ts';
 import { cdkeyLength, cdkeyShape, formatCdkey, normalizeCdkey } from '#contract/cdkey-format.ts';
 import { formatPrice } from '#contract/facts.ts';
-import { authCall, NoticeLine, useAction } from '@/components/island.tsx';
+import { NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 import { formatDay } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
@@ -78,7 +79,7 @@ export default function RedeemCdkey({ strings, locale }: Props) {
           )}
         </p>
       )}
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
     </form>
   );
 }

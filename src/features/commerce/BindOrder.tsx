@@ -8,7 +8,8 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { BindLink, commerceCalls, type Order } from '#contract/commerce.ts';
-import { authCall, LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
+import { LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
@@ -71,7 +72,7 @@ export default function BindOrder({ strings, locale }: Props) {
           {t('bindorder.bind')}
         </button>
       </div>
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
     </div>
   );
 }

@@ -13,7 +13,8 @@ import { useEffect, useRef, useState } from 'react';
 import { commerceCalls, outcomeOfRefusal, type OrderDetail, type PayOutcome, type Payment } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { formatMonths, formatPrice } from '#contract/facts.ts';
-import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
@@ -146,7 +147,7 @@ export default function PayPage({ strings, locale }: Props) {
         {t('pay.notFound')}
       </p>
     );
-  if (!order) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t(returned ? 'pay.checking' : 'common.loading')} />;
+  if (!order) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t(returned ? 'pay.checking' : 'common.loading')} />;
 
   const outcome = order.Outcome ?? refusal;
   const open = (order.State === 'created' || order.State === 'paying') && !outcome;
@@ -311,7 +312,7 @@ export default function PayPage({ strings, locale }: Props) {
           </dialog>
         </section>
       )}
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
     </div>
   );
 }

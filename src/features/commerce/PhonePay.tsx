@@ -93,7 +93,7 @@ export default function PhonePay({ strings, locale }: Props) {
         ))}
       </div>
       {done && !action.notice && <p className="notice notice-ok">{t('pay.sandbox.done')}</p>}
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
     </div>
   );
 }

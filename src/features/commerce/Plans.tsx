@@ -8,7 +8,8 @@ import { useEffect, useState } from 'react';
 import { agreementCalls } from '#contract/agreements.ts';
 import { commerceCalls, type Product } from '#contract/commerce.ts';
 import { formatMonths, formatPrice } from '#contract/facts.ts';
-import { authCall, NoticeLine, useAction } from '@/components/island.tsx';
+import { NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 import { formatDay } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
@@ -34,7 +35,7 @@ export default function Plans({ strings, locale }: Props) {
     );
   }, []);
   // Beside another island's live status, the plans wait quietly: no second status line while they load.
-  if (!plans) return <NoticeLine notice={action.notice} />;
+  if (!plans) return <NoticeLine notice={action.notice} t={t} />;
 
   async function buy(plan: Product) {
     const order = await action.run(() => authCall(commerceCalls.createOrder, { body: { Product: plan.Code } }));
@@ -71,7 +72,7 @@ export default function Plans({ strings, locale }: Props) {
           {t('plans.autoRenewNote')} <a href={localizePath(locale, '/account/center/agreements')}>{t('plans.manageAgreements')}</a>
         </p>
       )}
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
     </section>
   );
 }

@@ -10,7 +10,8 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { commerceCalls, payCurrency, rechargePrice, steamTargetOf, type Product } from '#contract/commerce.ts';
 import { formatMoney, formatPrice, minorPerMajor } from '#contract/facts.ts';
 import { AmountChoice } from '@/components/AmountChoice.tsx';
-import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { authCall } from '@/stores/session.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
@@ -42,7 +43,7 @@ export default function RechargeForm({ strings, locale }: Props) {
       setPreset(all[0]?.Presets[0] ?? null);
     });
   }, []);
-  if (!products) return action.notice ? <NoticeLine notice={action.notice} /> : <Loading text={t('common.loading')} />;
+  if (!products) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
   const product = products.find((candidate) => candidate.Code === code);
   if (!product?.Currency || !product.RatePpm || product.MinAmount === null || product.MaxAmount === null) return null;
 
@@ -145,7 +146,7 @@ export default function RechargeForm({ strings, locale }: Props) {
           </button>
         </div>
       </form>
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
     </section>
   );
 }

@@ -131,7 +131,7 @@ function OwnReview({ context }: { context: Context }) {
       ) : (
         <ReviewForm existing={mine} context={context} action={action} done={() => setEditing(false)} cancel={mine ? () => setEditing(false) : undefined} />
       )}
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
     </section>
   );
 }
@@ -274,7 +274,7 @@ function ReviewList({ context }: { context: Context }) {
         )
       )}
       {list.loading && <Loading text={t('common.loading')} />}
-      {failureText && <NoticeLine notice={{ kind: 'error', text: failureText }} />}
+      {failureText && <NoticeLine notice={{ kind: 'error', text: failureText }} t={t} />}
       {!list.loading && (list.pages === 0 || list.items.length < list.total) && (
         <LoadMore label={t('plugin.loadMore')} load={stores.loadMoreReviews} shown={list.items.length} />
       )}
@@ -353,7 +353,7 @@ function ReviewActions({
           </div>
         </form>
       )}
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
     </>
   );
 }

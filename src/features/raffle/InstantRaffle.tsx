@@ -128,7 +128,7 @@ function Drawing({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores: St
         </div>
       )}
       {outcome && <DrawOutcome draw={outcome.Draw} prize={prizeName(raffle.Prizes[0], locale)} t={t} locale={locale} />}
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
 
       <section aria-labelledby="fairness">
         <h3 id="fairness">{t('raffle.instant.fairHeading')}</h3>

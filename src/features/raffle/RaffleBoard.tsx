@@ -176,7 +176,7 @@ function Participation({ raffle, stores, t, locale }: { raffle: RaffleInfo; stor
         ) : (
           raffle.State === 'drawn' && <p className="muted">{t('raffle.board.notRegistered')}</p>
         )}
-        <NoticeLine notice={action.notice} />
+        <NoticeLine notice={action.notice} t={t} />
       </div>
     );
   }
@@ -214,7 +214,7 @@ function Participation({ raffle, stores, t, locale }: { raffle: RaffleInfo; stor
         ) : (
           <p data-outcome="lost">{t('raffle.board.lost', { number: own })}</p>
         ))}
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
     </div>
   );
 }

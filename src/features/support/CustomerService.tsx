@@ -35,7 +35,7 @@ export default function CustomerService({ strings, locale }: Props) {
       <button type="button" className="button" disabled={action.busy} onClick={() => void open()} data-customer-service>
         {t('service.chat')}
       </button>
-      <NoticeLine notice={action.notice} />
+      <NoticeLine notice={action.notice} t={t} />
       <dialog ref={dialog} className="confirm-dialog" aria-labelledby="service-login-needed">
         <p id="service-login-needed">{t('service.needsLogin')}</p>
         <div className="form-actions">
