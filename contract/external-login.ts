@@ -24,7 +24,7 @@ import { Code, DeviceId, LoginResult, Phone } from './identity.ts';
 import { localeCodes } from './locales.ts';
 
 const Provider = z.enum(quickLoginProviders);
-/** A provider as a path names it: the spec and the desktop client write `Steam`, `Microsoft`, `QQ`; any case is the same provider. */
+/** A provider as a path names it: the desktop client writes `Steam`, `Microsoft`, `QQ`; any case is the same provider. */
 const ProviderInPath = z.pipe(text(z.toLowerCase()), Provider);
 const flag = z.pipe(
   z.optional(z.enum(['true', 'false', 'True', 'False'])),

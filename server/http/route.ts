@@ -65,7 +65,7 @@ async function rawRequest(app: FastifyInstance, route: ApiRoute, request: Fastif
 
 /**
  * The caller, decided before anything else about the request: an anonymous
- * caller of a call that needs a login gets the spec's 401, never a rate limit
+ * caller of a call that needs a login gets a 401, never a rate limit
  * or a validation error that would tell it about the call. No token at all is
  * "need to log in"; a token that no longer works is "login expired".
  */

@@ -165,7 +165,7 @@ describe('starting', () => {
     expect(await forged.json()).toMatchObject({ code: ErrorCode.EncryptionInvalid });
   });
 
-  it('takes the provider as the spec and the desktop client write it, in any case', async () => {
+  it('takes the provider as the desktop client writes it, in any case', async () => {
     for (const [written, provider] of [
       ['Steam', 'steam'],
       ['MICROSOFT', 'microsoft'],

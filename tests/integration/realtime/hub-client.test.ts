@@ -4,7 +4,7 @@
  * its followers, reuse and rebuild by access token, refusals, the hub-token
  * cache and its one refetch, methods and pushes checked against the contract,
  * the error messages (also when the session ends elsewhere), and reconnecting
- * after a server restart on the spec's delays.
+ * after a server restart on the contract's reconnect delays (`hubTiming`).
  */
 import { HttpTransportType } from '@microsoft/signalr';
 import * as z from 'zod/mini';
@@ -300,7 +300,7 @@ describe('one connection for the page', () => {
 });
 
 describe('after a server restart', () => {
-  it('reconnects on the spec’s delays (0, then 2 s) and carries on', { timeout: 30_000 }, async () => {
+  it('reconnects on the contract’s delays (0, then 2 s) and carries on', { timeout: 30_000 }, async () => {
     const first = await startHubApp({ DEMO_DATA: 'true' });
     const { port } = first;
     const me = await first.newUser();
