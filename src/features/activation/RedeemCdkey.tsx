@@ -4,57 +4,47 @@
  * caught before the server is asked; the server's answer says what was granted,
  * and its refusals come in the page's language.
  */
+import { useStore } from '@nanostores/react';
 import { useState, type SubmitEvent } from 'react';
-import { activationCalls } from '#contract/activation.ts';
-import type { ResponseOf } from '#contract/api.ts';
-import { cdkeyLength, cdkeyShape, formatCdkey, normalizeCdkey } from '#contract/cdkey-format.ts';
+import { cdkeyLength } from '#contract/cdkey-format.ts';
 import { formatPrice } from '#contract/facts.ts';
-import { NoticeLine, useAction } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
+import { NoticeLine } from '@/components/island.tsx';
 import { formatDay } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { grantText } from '@/lib/grant-text.ts';
+import { browserEnvironment } from './environment.ts';
+import { createRedeemCdkey } from './redeem-store.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'activate.cdkey' | 'account.redemption.grant' | 'api'>>;
   locale: LocaleCode;
 }
 
-type Redeemed = ResponseOf<typeof activationCalls.redeem>;
-
 export default function RedeemCdkey({ strings, locale }: Props) {
   const t = translator(strings);
-  const [typed, setTyped] = useState('');
-  const [redeemed, setRedeemed] = useState<Redeemed | null>(null);
-  const action = useAction(t);
+  const [form] = useState(() => createRedeemCdkey(browserEnvironment));
+  const typed = useStore(form.$typed);
+  const redeemed = useStore(form.$redeemed);
+  const busy = useStore(form.$busy);
+  const notice = useStore(form.$notice);
 
-  async function submit(event: SubmitEvent) {
+  function submit(event: SubmitEvent) {
     event.preventDefault();
-    setRedeemed(null);
-    const shape = cdkeyShape(typed);
-    if (shape !== 'ok') {
-      action.setNotice({ kind: 'error', text: t(shape === 'checksum' ? 'activate.cdkey.typo' : 'activate.cdkey.incomplete') });
-      return;
-    }
-    const answer = await action.run(() => authCall(activationCalls.redeem, { body: { Key: typed } }));
-    if (answer) {
-      setRedeemed(answer);
-      setTyped('');
-    }
+    void form.submit();
   }
 
   const granted = redeemed?.Redemption.Grant;
   return (
-    <form className="card form" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="card form" onSubmit={submit} noValidate>
       <label htmlFor="cdkey">{t('activate.cdkey.label')}</label>
       <input
         id="cdkey"
         name="cdkey"
         className="cdkey-input"
         value={typed}
-        onChange={(event) => setTyped(formatCdkey(normalizeCdkey((event.target as HTMLInputElement).value).slice(0, cdkeyLength)))}
+        onChange={(event) => form.type((event.target as HTMLInputElement).value)}
         autoComplete="off"
         autoCapitalize="characters"
         spellCheck={false}
@@ -65,7 +55,7 @@ export default function RedeemCdkey({ strings, locale }: Props) {
         {t('activate.cdkey.hint')}
       </p>
       <div className="form-actions">
-        <button type="submit" className="button" disabled={action.busy || typed === ''}>
+        <button type="submit" className="button" disabled={busy || typed === ''}>
           {t('activate.cdkey.submit')}
         </button>
       </div>
@@ -79,7 +69,7 @@ export default function RedeemCdkey({ strings, locale }: Props) {
           )}
         </p>
       )}
-      <NoticeLine notice={action.notice} t={t} />
+      <NoticeLine notice={notice} t={t} />
     </form>
   );
 }

@@ -7,13 +7,12 @@
  */
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
-import { BindLink, commerceCalls, type Order } from '#contract/commerce.ts';
-import { LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
+import { LoginLink, NoticeLine } from '@/components/island.tsx';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { $isLoggedIn, $user } from '@/stores/session.ts';
+import { createBindOrder } from './bind-order-store.ts';
+import { browserEnvironment } from './environment.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'bindorder' | 'api' | 'nav.login'>>;
@@ -22,14 +21,15 @@ interface Props {
 
 export default function BindOrder({ strings, locale }: Props) {
   const t = translator(strings);
-  const loggedIn = useStore($isLoggedIn);
-  const user = useStore($user);
-  const [bound, setBound] = useState<Order | null>(null);
-  const action = useAction(t);
-  const link = BindLink.safeParse(Object.fromEntries(new URLSearchParams(location.search)));
+  const [binding] = useState(() => createBindOrder(browserEnvironment));
+  const account = useStore(binding.$account);
+  const bound = useStore(binding.$bound);
+  const busy = useStore(binding.$busy);
+  const notice = useStore(binding.$notice);
+  const { link } = binding;
 
-  if (!link.success) return <p className="notice notice-error">{t('bindorder.incomplete')}</p>;
-  if (!loggedIn || !user) {
+  if (!link) return <p className="notice notice-error">{t('bindorder.incomplete')}</p>;
+  if (account === null) {
     return (
       <div className="card" data-bind-login>
         <p>{t('bindorder.signIn')}</p>
@@ -59,20 +59,15 @@ export default function BindOrder({ strings, locale }: Props) {
     );
   }
 
-  async function bind() {
-    const order = await action.run(() => authCall(commerceCalls.bindOrder, { body: link.data! }));
-    if (order) setBound(order);
-  }
-
   return (
     <div className="card">
-      <p>{t('bindorder.confirm', { order: link.data.order, account: user.NickName })}</p>
+      <p>{t('bindorder.confirm', { order: link.order, account })}</p>
       <div className="form-actions">
-        <button type="button" className="button" disabled={action.busy} onClick={() => void bind()} data-bind>
+        <button type="button" className="button" disabled={busy} onClick={() => void binding.bind()} data-bind>
           {t('bindorder.bind')}
         </button>
       </div>
-      <NoticeLine notice={action.notice} t={t} />
+      <NoticeLine notice={notice} t={t} />
     </div>
   );
 }

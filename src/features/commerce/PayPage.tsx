@@ -9,18 +9,16 @@
  * server's word on the order shows a payment. `?type=` (from the desktop
  * client) starts paying with that method at once.
  */
-import { useEffect, useRef, useState } from 'react';
-import { commerceCalls, outcomeOfRefusal, type OrderDetail, type PayOutcome, type Payment } from '#contract/commerce.ts';
-import { ErrorCode } from '#contract/errors.ts';
+import { useStore } from '@nanostores/react';
+import { useRef, useState } from 'react';
 import { formatMonths, formatPrice } from '#contract/facts.ts';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
+import { Loading, NoticeLine } from '@/components/island.tsx';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { ApiFailure, failureMessage } from '@/lib/api/errors.ts';
 import { itemText } from '@/lib/order-text.ts';
-import { followOrder } from '@/stores/orders.ts';
+import { payEnvironment } from './pay-environment.ts';
+import { boughtPath, createPayPage } from './pay-store.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'pay' | 'account.order.item' | 'api' | 'common.loading'>>;
@@ -32,113 +30,23 @@ const clock = (ms: number) => {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 };
 
-/** A phone-sized screen or one worked by touch: paying in WeChat on the device itself leads there, the code to scan from another device follows. */
-const phoneScreen = '(max-width: 40rem), (hover: none) and (pointer: coarse)';
-
-/** What the way back from paying in WeChat adds to this page's address. */
-const returnMark = { name: 'from', value: 'wechatpay' } as const;
-
-/** Where a settled order leads back to: what was bought. */
-const boughtPath = (order: OrderDetail) => (order.Item.Kind === 'membership' ? '/account/center/steam/cloudidea' : '/recharge/steam');
-
 export default function PayPage({ strings, locale }: Props) {
   const t = translator(strings);
-  const query = new URLSearchParams(location.search);
-  const key = query.get('key') ?? '';
-  const requestedType = query.get('type');
-  const returned = query.get(returnMark.name) === returnMark.value;
-  const [onPhone] = useState(() => matchMedia(phoneScreen).matches);
-  const [order, setOrder] = useState<OrderDetail | null>(null);
-  const [missing, setMissing] = useState(false);
-  const [payment, setPayment] = useState<Payment | null>(null);
-  const [refusal, setRefusal] = useState<PayOutcome | null>(null);
-  const [balance, setBalance] = useState<number | null>(null);
-  const [now, setNow] = useState(Date.now());
+  const [page] = useState(() => createPayPage(payEnvironment));
+  const { key, returned } = page;
+  const order = useStore(page.$order);
+  const missing = useStore(page.$missing);
+  const payment = useStore(page.$payment);
+  const view = useStore(page.$view);
+  const balance = useStore(page.$balance);
+  const busy = useStore(page.$busy);
+  const notice = useStore(page.$notice);
   const cancelDialog = useRef<HTMLDialogElement>(null);
-  const action = useAction(t);
-
-  async function load(): Promise<OrderDetail | null> {
-    try {
-      const loaded = await authCall(commerceCalls.order, { params: { key } });
-      setOrder(loaded);
-      return loaded;
-    } catch (error) {
-      if (error instanceof ApiFailure && (error.code === ErrorCode.NotFound || error.code === ErrorCode.BadRequest)) setMissing(true);
-      else {
-        const shown = failureMessage(error);
-        action.setNotice({ kind: 'error', text: 'text' in shown ? shown.text : t(shown.key) });
-      }
-      return null;
-    }
-  }
-
-  /** Runs a call that starts paying; a refusal that is a payment outcome of its own (maintenance, …) is shown as that outcome. */
-  async function starting<T>(work: () => Promise<T>): Promise<T | null | undefined> {
-    setRefusal(null);
-    return action.run(async () => {
-      try {
-        return await work();
-      } catch (error) {
-        const outcome = error instanceof ApiFailure && error.code !== undefined ? outcomeOfRefusal[error.code] : undefined;
-        if (!outcome) throw error;
-        setRefusal(outcome);
-        return null;
-      }
-    });
-  }
-
-  async function pay(method: string): Promise<void> {
-    const started = await starting(() => authCall(commerceCalls.pay, { params: { key }, body: { Method: method } }));
-    if (!started) return;
-    setPayment(started);
-    setOrder((current) => (current ? { ...current, ...started.Order } : current));
-  }
-
-  /** Opens WeChat Pay's page for paying in WeChat; it sends the customer back here, marked as coming back. */
-  async function payInWeChat(): Promise<void> {
-    const started = await starting(() => authCall(commerceCalls.payOnPhone, { params: { key } }));
-    if (!started) return;
-    const back = new URL(location.href);
-    back.search = new URLSearchParams({ key, [returnMark.name]: returnMark.value }).toString();
-    // WeChat Pay's documented way back: redirect_url, URL-encoded, added to its h5_url.
-    location.assign(`${started.H5Url}&redirect_url=${encodeURIComponent(back.href)}`);
-  }
 
   async function cancel(): Promise<void> {
     cancelDialog.current?.close();
-    const changed = await action.run(() => authCall(commerceCalls.cancel, { params: { key } }));
-    if (changed) setOrder((current) => (current ? { ...current, ...changed } : current));
+    await page.cancel();
   }
-
-  /** What the first read of the order starts. */
-  function begin(loaded: OrderDetail): void {
-    if (loaded.State !== 'created' && loaded.State !== 'paying') return;
-    if (requestedType) return void pay(requestedType);
-    // The same code again after a reload, where the code leads; on a phone the customer asks for it.
-    if (!onPhone && loaded.State === 'paying' && loaded.Method === 'wechatpay') return void pay('wechatpay');
-    void authCall(commerceCalls.summary).then(
-      (summary) => setBalance(summary.Balance),
-      () => {},
-    );
-  }
-
-  useEffect(() => {
-    if (!key) return;
-    let begun = false;
-    // followOrder says when to read the order, the first time included: one read per page load.
-    const stop = followOrder(key, () => {
-      void load().then((loaded) => {
-        if (!loaded || begun) return;
-        begun = true;
-        begin(loaded);
-      });
-    });
-    const ticker = setInterval(() => setNow(Date.now()), 1000);
-    return () => {
-      stop();
-      clearInterval(ticker);
-    };
-  }, []);
 
   if (!key) return null; // the page's own notice says the parameter is missing
   if (missing)
@@ -147,17 +55,10 @@ export default function PayPage({ strings, locale }: Props) {
         {t('pay.notFound')}
       </p>
     );
-  if (!order) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t(returned ? 'pay.checking' : 'common.loading')} />;
+  if (!order || !view) return notice ? <NoticeLine notice={notice} t={t} /> : <Loading text={t(returned ? 'pay.checking' : 'common.loading')} />;
 
-  const outcome = order.Outcome ?? refusal;
-  const open = (order.State === 'created' || order.State === 'paying') && !outcome;
+  const { outcome, open, settled, renewing, phoneFirst, intro, leftMs: left } = view;
   const price = formatPrice(order.Price, locale);
-  const renewing = order.Agreement !== null;
-  // An auto-renewal is signed by scanning its code: it has no payment in WeChat on the phone.
-  const phoneFirst = onPhone && !renewing;
-  const left = Date.parse(order.ExpiresAt) - now;
-  const settled = order.State === 'paid' || order.State === 'fulfilled' || order.State === 'refunded';
-  const intro = open ? (phoneFirst ? 'pay.introPhone' : 'pay.intro') : settled ? 'pay.introPaid' : 'pay.introUnpaid';
 
   const code = payment?.QrSvg && (
     <div className="pay-code">
@@ -173,12 +74,7 @@ export default function PayPage({ strings, locale }: Props) {
   );
   const walletButton = !renewing && (
     <>
-      <button
-        type="button"
-        className="button button-secondary"
-        disabled={action.busy || (balance !== null && balance < order.Price)}
-        onClick={() => void pay('wallet')}
-      >
+      <button type="button" className="button button-secondary" disabled={busy || view.balanceShort} onClick={() => void page.pay('wallet')}>
         {t('pay.payWallet', { price })}
       </button>
       {balance !== null && <span className="muted">{t('pay.balance', { balance: formatPrice(balance, locale) })}</span>}
@@ -262,7 +158,7 @@ export default function PayPage({ strings, locale }: Props) {
           {phoneFirst ? (
             <>
               <div className="form-actions">
-                <button type="button" className="button pay-in-app" disabled={action.busy} onClick={() => void payInWeChat()}>
+                <button type="button" className="button pay-in-app" disabled={busy} onClick={() => void page.payInWeChat()}>
                   {t('pay.payInApp')}
                 </button>
                 {walletButton}
@@ -276,7 +172,7 @@ export default function PayPage({ strings, locale }: Props) {
                 <summary>{t('pay.otherDevice')}</summary>
                 {code || (
                   <div className="form-actions">
-                    <button type="button" className="button button-secondary" disabled={action.busy} onClick={() => void pay('wechatpay')}>
+                    <button type="button" className="button button-secondary" disabled={busy} onClick={() => void page.pay('wechatpay')}>
                       {t('pay.showCodeToScan')}
                     </button>
                   </div>
@@ -286,7 +182,7 @@ export default function PayPage({ strings, locale }: Props) {
           ) : (
             code || (
               <div className="form-actions">
-                <button type="button" className="button" disabled={action.busy} onClick={() => void pay('wechatpay')}>
+                <button type="button" className="button" disabled={busy} onClick={() => void page.pay('wechatpay')}>
                   {t(renewing ? 'pay.showSignCode' : 'pay.showCode')}
                 </button>
                 {/* An auto-renewal is signed and charged through the provider's contract: the wallet cannot pay it. */}
@@ -295,7 +191,7 @@ export default function PayPage({ strings, locale }: Props) {
             )
           )}
           <div className="form-actions">
-            <button type="button" className="button button-secondary button-small" disabled={action.busy} onClick={() => cancelDialog.current?.showModal()}>
+            <button type="button" className="button button-secondary button-small" disabled={busy} onClick={() => cancelDialog.current?.showModal()}>
               {t('pay.cancel')}
             </button>
           </div>
@@ -312,7 +208,7 @@ export default function PayPage({ strings, locale }: Props) {
           </dialog>
         </section>
       )}
-      <NoticeLine notice={action.notice} t={t} />
+      <NoticeLine notice={notice} t={t} />
     </div>
   );
 }

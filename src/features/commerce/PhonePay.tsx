@@ -7,14 +7,15 @@
  * contract, signs it, makes its later charges fail or ends it; the sandbox
  * then notifies the shop as the provider would.
  */
-import { useEffect, useState } from 'react';
-import { paymentSandbox, type SandboxAction, type SandboxTransaction } from '#contract/dev.ts';
+import { useStore } from '@nanostores/react';
+import { useState } from 'react';
 import { formatPrice } from '#contract/facts.ts';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, NoticeLine } from '@/components/island.tsx';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { call } from '@/lib/api/client.ts';
+import { sandboxEnvironment } from './sandbox-environment.ts';
+import { actionsFor, createPhonePay } from './phone-pay-store.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'pay' | 'api' | 'common.loading'>>;
@@ -23,37 +24,16 @@ interface Props {
 
 const stateKeys = ['NOTPAY', 'SUCCESS', 'CLOSED', 'PAYERROR', 'REFUND', 'NOTSIGNED', 'SIGNED', 'DECLINED', 'TERMINATED'] as const;
 
-/** What the "customer" can do with what was scanned, as it stands. */
-function actionsFor(transaction: SandboxTransaction): SandboxAction[] {
-  if (transaction.Kind === 'contract') {
-    if (transaction.State === 'NOTSIGNED') return ['approve', 'decline'];
-    return transaction.State === 'SIGNED' ? ['failCharges', 'terminate'] : [];
-  }
-  if (transaction.State === 'NOTPAY') return ['approve', 'decline', 'expire', 'payTwice'];
-  return transaction.State === 'SUCCESS' ? ['payTwice'] : [];
-}
-
 export default function PhonePay({ strings, locale }: Props) {
   const t = translator(strings);
-  const prepay = new URLSearchParams(location.search).get('pr');
-  const [transaction, setTransaction] = useState<SandboxTransaction | null | undefined>(prepay ? undefined : null);
-  const [done, setDone] = useState(false);
-  const action = useAction(t);
-
-  useEffect(() => {
-    if (prepay) call(paymentSandbox.transaction, { params: { id: prepay } }).then(setTransaction, () => setTransaction(null));
-  }, []);
+  const [phone] = useState(() => createPhonePay(sandboxEnvironment));
+  const transaction = useStore(phone.$transaction);
+  const done = useStore(phone.$done);
+  const busy = useStore(phone.$busy);
+  const notice = useStore(phone.$notice);
 
   if (transaction === undefined) return <Loading text={t('common.loading')} />;
   if (transaction === null) return <p className="notice notice-info">{t('pay.phone.openInWeChat')}</p>;
-
-  async function act(chosen: SandboxAction) {
-    const updated = await action.run(() => call(paymentSandbox.act, { params: { id: transaction!.Id }, body: { Action: chosen } }));
-    if (updated) {
-      setTransaction(updated);
-      setDone(true);
-    }
-  }
 
   const state = stateKeys.find((known) => known === transaction.State);
   const contract = transaction.Kind === 'contract';
@@ -85,15 +65,15 @@ export default function PhonePay({ strings, locale }: Props) {
             key={chosen}
             type="button"
             className={chosen === 'approve' ? 'button' : 'button button-secondary'}
-            disabled={action.busy}
-            onClick={() => void act(chosen)}
+            disabled={busy}
+            onClick={() => void phone.act(chosen)}
           >
             {t(contract && chosen === 'approve' ? 'pay.sandbox.sign' : `pay.sandbox.${chosen}`)}
           </button>
         ))}
       </div>
-      {done && !action.notice && <p className="notice notice-ok">{t('pay.sandbox.done')}</p>}
-      <NoticeLine notice={action.notice} t={t} />
+      {done && !notice && <p className="notice notice-ok">{t('pay.sandbox.done')}</p>}
+      <NoticeLine notice={notice} t={t} />
     </div>
   );
 }

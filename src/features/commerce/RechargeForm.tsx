@@ -6,18 +6,16 @@
  * then the pay page for the new order.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type SubmitEvent } from 'react';
-import { commerceCalls, payCurrency, rechargePrice, steamTargetOf, type Product } from '#contract/commerce.ts';
+import { useState, type SubmitEvent } from 'react';
+import { payCurrency, rechargePrice } from '#contract/commerce.ts';
 import { formatMoney, formatPrice, minorPerMajor } from '#contract/facts.ts';
 import { AmountChoice } from '@/components/AmountChoice.tsx';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
-import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
+import { Loading, NoticeLine } from '@/components/island.tsx';
+import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { call } from '@/lib/api/client.ts';
-import { minorOf } from '@/lib/money-input.ts';
-import { $user } from '@/stores/session.ts';
+import { browserEnvironment } from './environment.ts';
+import { createRechargeForm } from './recharge-store.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'recharge' | 'api' | 'common.loading'>>;
@@ -26,63 +24,38 @@ interface Props {
 
 export default function RechargeForm({ strings, locale }: Props) {
   const t = translator(strings);
-  const user = useStore($user);
-  const [products, setProducts] = useState<Product[] | null>(null);
-  const [code, setCode] = useState('');
-  const [preset, setPreset] = useState<number | null>(null);
-  const [custom, setCustom] = useState('');
-  const [toLinked, setToLinked] = useState(true);
-  const [target, setTarget] = useState('');
-  const action = useAction(t);
+  const [form] = useState(() => createRechargeForm(browserEnvironment, { locale }));
+  const products = useStore(form.$products);
+  const code = useStore(form.$code);
+  const preset = useStore(form.$preset);
+  const custom = useStore(form.$custom);
+  const toLinked = useStore(form.$toLinked);
+  const target = useStore(form.$target);
+  const choice = useStore(form.$choice);
+  const busy = useStore(form.$busy);
+  const notice = useStore(form.$notice);
 
-  useEffect(() => {
-    void action.run(async () => {
-      const all = (await call(commerceCalls.products)).filter((product) => product.Kind === 'steamRecharge');
-      setProducts(all);
-      setCode(all[0]?.Code ?? '');
-      setPreset(all[0]?.Presets[0] ?? null);
-    });
-  }, []);
-  if (!products) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
-  const product = products.find((candidate) => candidate.Code === code);
-  if (!product?.Currency || !product.RatePpm || product.MinAmount === null || product.MaxAmount === null) return null;
+  if (!products) return notice ? <NoticeLine notice={notice} t={t} /> : <Loading text={t('common.loading')} />;
+  if (!choice) return null;
 
+  const { product, steam, linked, price } = choice;
   const { Currency: currency, RatePpm: rate, MinAmount: min, MaxAmount: max } = product;
   const money = (minor: number) => formatMoney(minor, currency, locale);
-  const steam = user?.ExternalAccounts.find((account) => account.Provider === 'steam');
-  const linked = Boolean(steam) && toLinked;
-  const amount = preset ?? minorOf(custom, currency);
-  const amountOk = amount !== null && (product.Presets.includes(amount) || (amount >= min && amount <= max));
-  const steamId = linked ? steam!.Subject : steamTargetOf(target);
   const unit = minorPerMajor(currency);
 
-  async function submit(event: SubmitEvent) {
+  function submit(event: SubmitEvent) {
     event.preventDefault();
-    if (!amountOk) return action.setNotice({ kind: 'error', text: t('recharge.amountInvalid', { min: money(min), max: money(max) }) });
-    if (!steamId) return action.setNotice({ kind: 'error', text: t(steam ? 'recharge.targetInvalid' : 'recharge.noLinked') });
-    const order = await action.run(() =>
-      authCall(commerceCalls.createOrder, { body: { Product: code, Amount: amount!, ...(linked ? {} : { Target: target.trim() }) } }),
-    );
-    if (order) location.assign(`${localizePath(locale, '/payment')}?key=${order.Key}`);
+    void form.submit();
   }
 
   return (
     <section className="card" aria-labelledby="recharge-form">
       <h2 id="recharge-form">{t('recharge.formTitle')}</h2>
-      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="form" onSubmit={submit} noValidate>
         {products.length > 1 && (
           <label>
             {t('recharge.region')}
-            <select
-              name="product"
-              value={code}
-              onChange={(event) => {
-                const next = products.find((candidate) => candidate.Code === event.currentTarget.value);
-                setCode(event.currentTarget.value);
-                setPreset(next?.Presets[0] ?? null);
-                setCustom('');
-              }}
-            >
+            <select name="product" value={code} onChange={(event) => form.selectProduct(event.currentTarget.value)}>
               {products.map((candidate) => (
                 <option key={candidate.Code} value={candidate.Code}>
                   {t('recharge.regionOption', {
@@ -97,9 +70,9 @@ export default function RechargeForm({ strings, locale }: Props) {
         <AmountChoice
           presets={product.Presets}
           preset={preset}
-          onPreset={setPreset}
+          onPreset={(amount) => form.$preset.set(amount)}
           custom={custom}
-          onCustom={setCustom}
+          onCustom={(typed) => form.$custom.set(typed)}
           money={money}
           labels={{ legend: t('recharge.amount'), other: t('recharge.other'), hint: t('recharge.otherHint', { min: money(min), max: money(max) }) }}
         />
@@ -108,11 +81,11 @@ export default function RechargeForm({ strings, locale }: Props) {
           {steam ? (
             <>
               <label className="choice">
-                <input type="radio" name="target" checked={toLinked} onChange={() => setToLinked(true)} />
+                <input type="radio" name="target" checked={toLinked} onChange={() => form.$toLinked.set(true)} />
                 <span>{t('recharge.targetLinked', { name: steam.DisplayName })}</span>
               </label>
               <label className="choice">
-                <input type="radio" name="target" checked={!toLinked} onChange={() => setToLinked(false)} />
+                <input type="radio" name="target" checked={!toLinked} onChange={() => form.$toLinked.set(false)} />
                 <span>{t('recharge.targetOther')}</span>
               </label>
             </>
@@ -122,7 +95,7 @@ export default function RechargeForm({ strings, locale }: Props) {
           {!linked && (
             <label>
               {t('recharge.targetInput')}
-              <input name="steam" autoComplete="off" value={target} onChange={(event) => setTarget(event.currentTarget.value)} />
+              <input name="steam" autoComplete="off" value={target} onChange={(event) => form.$target.set(event.currentTarget.value)} />
               <span className="hint">{t('recharge.targetHint')}</span>
             </label>
           )}
@@ -136,17 +109,17 @@ export default function RechargeForm({ strings, locale }: Props) {
           <div>
             <dt>{t('recharge.total')}</dt>
             <dd className="pay-amount" data-total>
-              {amountOk ? formatPrice(rechargePrice(amount!, rate), locale) : '—'}
+              {price !== null ? formatPrice(price, locale) : '—'}
             </dd>
           </div>
         </dl>
         <div className="form-actions">
-          <button type="submit" className="button" disabled={action.busy}>
+          <button type="submit" className="button" disabled={busy}>
             {t('recharge.submit')}
           </button>
         </div>
       </form>
-      <NoticeLine notice={action.notice} t={t} />
+      <NoticeLine notice={notice} t={t} />
     </section>
   );
 }

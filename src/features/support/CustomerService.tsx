@@ -5,13 +5,13 @@
  * login, which comes back here.
  */
 import { useStore } from '@nanostores/react';
-import { useRef } from 'react';
-import { LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
+import { useRef, useState } from 'react';
+import { LoginLink, NoticeLine } from '@/components/island.tsx';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { $isLoggedIn } from '@/stores/session.ts';
-import { serviceLink } from '@/stores/signed-links.ts';
+import { browserEnvironment } from './environment.ts';
+import { createCustomerService } from './service-store.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'service' | 'api'>>;
@@ -20,22 +20,21 @@ interface Props {
 
 export default function CustomerService({ strings, locale }: Props) {
   const t = translator(strings);
-  const loggedIn = useStore($isLoggedIn);
+  const [service] = useState(() => createCustomerService(browserEnvironment));
+  const busy = useStore(service.$busy);
+  const notice = useStore(service.$notice);
   const dialog = useRef<HTMLDialogElement>(null);
-  const action = useAction(t);
 
   async function open() {
-    if (!loggedIn) return dialog.current?.showModal();
-    const link = await action.run(serviceLink);
-    if (link) location.assign(link);
+    if ((await service.open()) === 'needsLogin') dialog.current?.showModal();
   }
 
   return (
     <div className="card">
-      <button type="button" className="button" disabled={action.busy} onClick={() => void open()} data-customer-service>
+      <button type="button" className="button" disabled={busy} onClick={() => void open()} data-customer-service>
         {t('service.chat')}
       </button>
-      <NoticeLine notice={action.notice} t={t} />
+      <NoticeLine notice={notice} t={t} />
       <dialog ref={dialog} className="confirm-dialog" aria-labelledby="service-login-needed">
         <p id="service-login-needed">{t('service.needsLogin')}</p>
         <div className="form-actions">

@@ -1,0 +1,194 @@
+/**
+ * The pay page's logic, free of any framework: the order (read whenever the
+ * live order says so), the ways to pay and what starting each answers, the
+ * wallet's balance, the time left to pay, and what the page shows as it
+ * stands. What touches the world — the API, the live order, the address bar,
+ * the screen, the clock — comes in as a `PayEnvironment`, so tests drive the
+ * page in Node.
+ */
+import { atom, computed, onMount, type ReadableAtom } from 'nanostores';
+import { commerceCalls, outcomeOfRefusal, type OrderDetail, type OrderNotice, type PayOutcome, type Payment } from '#contract/commerce.ts';
+import { ErrorCode } from '#contract/errors.ts';
+import type { Call } from '@/lib/api/client.ts';
+import { ApiFailure, failureMessage } from '@/lib/api/errors.ts';
+import { createAction } from '@/stores/action.ts';
+
+export interface PayEnvironment {
+  /** Calls as the logged-in user. */
+  authCall: Call;
+  /** Says when to read the order: at once or once the hub connects, then on each push or poll (stores/orders.ts). Returns the way to stop. */
+  followOrder(key: string, changed: (notice: OrderNotice | null) => void): () => void;
+  location: { readonly href: string; readonly search: string; assign(url: string): void };
+  /** Whether the screen is a phone's (or worked by touch), where paying in WeChat on the device itself leads. */
+  phoneScreen(): boolean;
+  /** Runs `callback` after `ms`; the returned function cancels it. */
+  setTimer(callback: () => void, ms: number): () => void;
+  now(): number;
+}
+
+/** What the way back from paying in WeChat adds to this page's address. */
+export const returnMark = { name: 'from', value: 'wechatpay' } as const;
+
+/** Where a settled order leads back to: what was bought. */
+export const boughtPath = (order: OrderDetail) => (order.Item.Kind === 'membership' ? '/account/center/steam/cloudidea' : '/recharge/steam');
+
+/** The page's lead line, by the order's state and the screen. */
+export type PayIntro = 'pay.introPhone' | 'pay.intro' | 'pay.introPaid' | 'pay.introUnpaid';
+
+/** What the page shows of an order, as it stands. */
+export interface PayView {
+  /** The outcome to show: the server's, else that of a refusal to start paying. */
+  outcome: PayOutcome | null;
+  /** Still to be paid: the ways to pay are offered. */
+  open: boolean;
+  settled: boolean;
+  /** An auto-renewal agreement's first period: signed by scanning its code, never from the wallet nor in WeChat on the phone. */
+  renewing: boolean;
+  /** Paying in WeChat on this device leads; the code to scan from another device follows. */
+  phoneFirst: boolean;
+  intro: PayIntro;
+  /** Until the order closes by itself. */
+  leftMs: number;
+  /** The balance is known and does not cover the price. */
+  balanceShort: boolean;
+}
+
+/** One pay page, for the order its address names: its state as stores, and the actions the island calls. */
+export function createPayPage(env: PayEnvironment) {
+  const query = new URLSearchParams(env.location.search);
+  const key = query.get('key') ?? '';
+  /** From the desktop client: start paying with this method at once. */
+  const requestedType = query.get('type');
+  /** Back from paying in WeChat, which proves nothing: the page says it is checking. */
+  const returned = query.get(returnMark.name) === returnMark.value;
+  const onPhone = env.phoneScreen();
+
+  const action = createAction();
+  const $order = atom<OrderDetail | null>(null);
+  /** No such order of this user's. */
+  const $missing = atom(false);
+  const $payment = atom<Payment | null>(null);
+  /** A refusal to start paying that is a payment outcome of its own (maintenance, …). */
+  const $refusal = atom<PayOutcome | null>(null);
+  const $balance = atom<number | null>(null);
+  const $now = atom(env.now());
+
+  const $view: ReadableAtom<PayView | null> = computed([$order, $refusal, $balance, $now], (order, refusal, balance, now): PayView | null => {
+    if (!order) return null;
+    const outcome = order.Outcome ?? refusal;
+    const open = (order.State === 'created' || order.State === 'paying') && !outcome;
+    const settled = order.State === 'paid' || order.State === 'fulfilled' || order.State === 'refunded';
+    const renewing = order.Agreement !== null;
+    const phoneFirst = onPhone && !renewing;
+    const intro = open ? (phoneFirst ? 'pay.introPhone' : 'pay.intro') : settled ? 'pay.introPaid' : 'pay.introUnpaid';
+    const leftMs = Date.parse(order.ExpiresAt) - now;
+    return { outcome, open, settled, renewing, phoneFirst, intro, leftMs, balanceShort: balance !== null && balance < order.Price };
+  });
+
+  /** Keeps what a call answered about the order over what the page had read. */
+  const merge = (changed: Partial<OrderDetail>) => {
+    const current = $order.get();
+    if (current) $order.set({ ...current, ...changed });
+  };
+
+  async function load(): Promise<OrderDetail | null> {
+    try {
+      const loaded = await env.authCall(commerceCalls.order, { params: { key } });
+      $order.set(loaded);
+      return loaded;
+    } catch (error) {
+      if (error instanceof ApiFailure && (error.code === ErrorCode.NotFound || error.code === ErrorCode.BadRequest)) $missing.set(true);
+      // Not one of the page's actions: a failed read says so where the actions' outcomes show, without making the page busy.
+      else action.$notice.set({ kind: 'error', ...failureMessage(error) });
+      return null;
+    }
+  }
+
+  /** Runs a call that starts paying; a refusal that is a payment outcome of its own is shown as that outcome. */
+  async function starting<T>(work: () => Promise<T>): Promise<T | null | undefined> {
+    $refusal.set(null);
+    return action.run(async () => {
+      try {
+        return await work();
+      } catch (error) {
+        const outcome = error instanceof ApiFailure && error.code !== undefined ? outcomeOfRefusal[error.code] : undefined;
+        if (!outcome) throw error;
+        $refusal.set(outcome);
+        return null;
+      }
+    });
+  }
+
+  async function pay(method: string): Promise<void> {
+    const started = await starting(() => env.authCall(commerceCalls.pay, { params: { key }, body: { Method: method } }));
+    if (!started) return;
+    $payment.set(started);
+    merge(started.Order);
+  }
+
+  /** Opens WeChat Pay's page for paying in WeChat; it sends the customer back here, marked as coming back. */
+  async function payInWeChat(): Promise<void> {
+    const started = await starting(() => env.authCall(commerceCalls.payOnPhone, { params: { key } }));
+    if (!started) return;
+    const back = new URL(env.location.href);
+    back.search = new URLSearchParams({ key, [returnMark.name]: returnMark.value }).toString();
+    // WeChat Pay's documented way back: redirect_url, URL-encoded, added to its h5_url.
+    env.location.assign(`${started.H5Url}&redirect_url=${encodeURIComponent(back.href)}`);
+  }
+
+  async function cancel(): Promise<void> {
+    const changed = await action.run(() => env.authCall(commerceCalls.cancel, { params: { key } }));
+    if (changed) merge(changed);
+  }
+
+  /** What the first read of the order starts. */
+  function begin(loaded: OrderDetail): void {
+    if (loaded.State !== 'created' && loaded.State !== 'paying') return;
+    if (requestedType) return void pay(requestedType);
+    // The same code again after a reload, where the code leads; on a phone the customer asks for it.
+    if (!onPhone && loaded.State === 'paying' && loaded.Method === 'wechatpay') return void pay('wechatpay');
+    // The balance only decides whether the wallet can pay: without it, the wallet button stays offered.
+    env.authCall(commerceCalls.summary).then(
+      (summary) => $balance.set(summary.Balance),
+      () => {},
+    );
+  }
+
+  onMount($order, () => {
+    if (!key) return;
+    let begun = false;
+    // followOrder says when to read the order, the first time included: one read per page load.
+    const stopFollowing = env.followOrder(key, () => {
+      void load().then((loaded) => {
+        if (!loaded || begun) return;
+        begun = true;
+        begin(loaded);
+      });
+    });
+    let stopTicking = () => {};
+    const tick = () => {
+      $now.set(env.now());
+      stopTicking = env.setTimer(tick, 1000);
+    };
+    tick();
+    return () => {
+      stopFollowing();
+      stopTicking();
+    };
+  });
+
+  return {
+    key,
+    returned,
+    $order,
+    $missing,
+    $payment,
+    $view,
+    $balance,
+    $busy: action.$busy,
+    $notice: action.$notice,
+    pay,
+    payInWeChat,
+    cancel,
+  };
+}
