@@ -7,9 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { activationCalls } from '#contract/activation.ts';
 import type { ApiRoute } from '#contract/api.ts';
 import { commerceCalls } from '#contract/commerce.ts';
-import { createOrderList, createWallet } from '@/features/account/commerce-lists-store.ts';
+import { createOrderList } from '@/features/account/orders-store.ts';
 import { createPagedList, type ListPage } from '@/features/account/paged-list-store.ts';
 import { createRedemptionList } from '@/features/account/redemptions-store.ts';
+import { createWallet } from '@/features/account/wallet-store.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 
 /** A page of a list of 30 numbered items, 24 a page. */

@@ -10,7 +10,7 @@ import type { KeysUnder } from '@/i18n/t.ts';
 import { itemText, orderStatus } from '@/lib/order-text.ts';
 import { Pager } from '@/components/Pager.tsx';
 import { centerEnvironment } from './center-environment.ts';
-import { createOrderList } from './commerce-lists-store.ts';
+import { createOrderList } from './orders-store.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'account.order' | 'api' | 'common'>>;

@@ -9,7 +9,7 @@ import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { Pager } from '@/components/Pager.tsx';
 import { centerEnvironment } from './center-environment.ts';
-import { createWallet } from './commerce-lists-store.ts';
+import { createWallet } from './wallet-store.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'account.wallet' | 'api' | 'common'>>;
