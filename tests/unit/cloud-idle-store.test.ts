@@ -1,5 +1,5 @@
 /**
- * Cloud idling (src/features/account/cloud-idle-store.ts) in Node, on a hub
+ * Cloud idling (src/features/account/cloud-idle-store.ts and cloud-idle-status.ts) in Node, on a hub
  * that only pretends to connect: the status is asked for on each connect and
  * kept up to date by pushes, the newer always winning; the games chosen for
  * idling load once logged in; following ends when nothing shows the page.
@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiRoute } from '#contract/api.ts';
 import { idleGameCalls, type IdleGame } from '#contract/idle-games.ts';
 import type { CloudIdleStatus } from '#contract/realtime.ts';
-import { createCloudIdle, type CloudIdleHub } from '@/features/account/cloud-idle-store.ts';
+import type { CloudIdleHub } from '@/features/account/cloud-idle-status.ts';
+import { createCloudIdle } from '@/features/account/cloud-idle-store.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 import type { HubProblem, HubState } from '@/lib/realtime/hub-client.ts';
 

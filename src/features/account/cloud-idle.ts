@@ -1,11 +1,13 @@
 /**
- * Cloud idling on this page's realtime connection (the logic is in
- * cloud-idle-store.ts): the status the Steam account page sums up, and the
- * world of the cloud-idling page's store in the browser.
+ * Cloud idling on this page's realtime connection: the status the Steam
+ * account page sums up (cloud-idle-status.ts), and the world of the
+ * cloud-idling page's store (cloud-idle-store.ts) in the browser. The page's
+ * store is a module of its own, so the Steam account page does not load it.
  */
 import { hub } from '@/stores/realtime.ts';
 import { $isLoggedIn, authCall } from '@/stores/session.ts';
-import { cloudIdleStatus, type CloudIdleEnvironment } from './cloud-idle-store.ts';
+import { cloudIdleStatus } from './cloud-idle-status.ts';
+import type { CloudIdleEnvironment } from './cloud-idle-store.ts';
 
 const shown = cloudIdleStatus(hub);
 
