@@ -3,15 +3,17 @@
  * agreement with its plan, price per period, state, next charge and failed
  * charges, and a button to cancel one that is pending or active.
  */
-import { useEffect, useState } from 'react';
-import { agreementCalls, type Agreement } from '#contract/agreements.ts';
+import { useStore } from '@nanostores/react';
+import { useState } from 'react';
+import type { Agreement } from '#contract/agreements.ts';
 import { formatMonths, formatPrice } from '#contract/facts.ts';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
+import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDay } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import { createAgreements } from './agreements-store.ts';
+import { centerEnvironment } from './center-environment.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'account.agreements' | 'api' | 'common'>>;
@@ -22,18 +24,15 @@ const stateBadge: Record<Agreement['State'], string> = { pending: 'badge-blue', 
 
 export default function AccountAgreements({ strings, locale }: Props) {
   const t = translator(strings);
-  const [agreements, setAgreements] = useState<Agreement[] | null>(null);
-  const action = useAction(t);
-  const load = () => void action.run(async () => setAgreements(await authCall(agreementCalls.list)));
+  const [store] = useState(() => createAgreements(centerEnvironment));
+  const agreements = useStore(store.$agreements);
+  const busy = useStore(store.$busy);
+  const notice = useStore(store.$notice);
+  if (!agreements) return notice ? <NoticeLine notice={notice} t={t} /> : <Loading text={t('common.loading')} />;
 
-  useEffect(load, []);
-  if (!agreements) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
-
-  async function cancel(agreement: Agreement) {
-    if (!confirm(t('account.agreements.cancelConfirm'))) return;
-    const ended = await action.run(() => authCall(agreementCalls.cancel, { params: { key: agreement.Key } }), t('account.agreements.canceled'));
-    if (ended) setAgreements(agreements!.map((known) => (known.Key === ended.Key ? ended : known)));
-  }
+  const cancel = (agreement: Agreement) => {
+    if (confirm(t('account.agreements.cancelConfirm'))) void store.cancel(agreement.Key);
+  };
 
   const date = (iso: string) => formatDay(iso, locale);
   return (
@@ -66,8 +65,8 @@ export default function AccountAgreements({ strings, locale }: Props) {
                 )}
                 {agreement.EndedAt && <span className="muted">{t('account.agreements.endedAt', { date: date(agreement.EndedAt) })}</span>}
               </span>
-              {(agreement.State === 'active' || agreement.State === 'pending') && (
-                <button type="button" className="button button-secondary button-small" disabled={action.busy} onClick={() => void cancel(agreement)}>
+              {store.cancellable(agreement) && (
+                <button type="button" className="button button-secondary button-small" disabled={busy} onClick={() => cancel(agreement)}>
                   {t('account.agreements.cancel')}
                 </button>
               )}
@@ -75,7 +74,7 @@ export default function AccountAgreements({ strings, locale }: Props) {
           ))}
         </ul>
       )}
-      <NoticeLine notice={action.notice} t={t} />
+      <NoticeLine notice={notice} t={t} />
     </div>
   );
 }

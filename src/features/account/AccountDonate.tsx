@@ -5,19 +5,17 @@
  * take off the sponsor page.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { commerceCalls, payCurrency } from '#contract/commerce.ts';
-import { donationCalls, donationRules, type Donation } from '#contract/donation.ts';
+import { useRef, useState, type SubmitEvent } from 'react';
+import { donationRules } from '#contract/donation.ts';
 import { formatPrice } from '#contract/facts.ts';
 import { AmountChoice } from '@/components/AmountChoice.tsx';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
+import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { minorOf } from '@/lib/money-input.ts';
-import { $user } from '@/stores/session.ts';
+import { centerEnvironment } from './center-environment.ts';
+import { createDonation } from './donate-store.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'account.donate' | 'account.redemption.redeem' | 'api' | 'common'>>;
@@ -26,60 +24,31 @@ interface Props {
 
 export default function AccountDonate({ strings, locale }: Props) {
   const t = translator(strings);
-  const user = useStore($user);
-  const [balance, setBalance] = useState<number | null>(null);
-  const [donations, setDonations] = useState<Donation[]>([]);
-  const [preset, setPreset] = useState<number | null>(donationRules.amounts[0]);
-  const [custom, setCustom] = useState('');
-  const [named, setNamed] = useState(false);
-  const [name, setName] = useState('');
+  const [store] = useState(() => createDonation(centerEnvironment, { locale }));
+  const balance = useStore(store.$balance);
+  const donations = useStore(store.$donations);
+  const preset = useStore(store.$preset);
+  const custom = useStore(store.$custom);
+  const named = useStore(store.$named);
+  const name = useStore(store.$name);
+  const amount = useStore(store.$amount);
+  const amountOk = useStore(store.$amountOk);
+  const busy = useStore(store.$busy);
+  const notice = useStore(store.$notice);
   const confirm = useRef<HTMLDialogElement>(null);
-  const action = useAction(t);
   const money = (fen: number) => formatPrice(fen, locale);
+  if (balance === null) return notice ? <NoticeLine notice={notice} t={t} /> : <Loading text={t('common.loading')} />;
 
-  useEffect(() => {
-    void action.run(async () => {
-      const [summary, mine] = await Promise.all([authCall(commerceCalls.summary), authCall(donationCalls.mine)]);
-      setBalance(summary.Balance);
-      setDonations(mine);
-    });
-  }, []);
-  useEffect(() => {
-    if (user && !name) setName(user.NickName.slice(0, donationRules.nameMaxLength));
-  }, [user]);
-  if (balance === null) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
-
-  const amount = preset ?? minorOf(custom, payCurrency);
   const bounds = t('account.donate.amountHint', { min: money(donationRules.minimum), max: money(donationRules.maximum) });
-  const amountOk = amount !== null && amount >= donationRules.minimum && amount <= donationRules.maximum;
-  const nameOk = !named || (name.trim().length > 0 && name.trim().length <= donationRules.nameMaxLength);
 
   function ask(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!amountOk)
-      return action.setNotice({
-        kind: 'error',
-        text: t('account.donate.amountHint', { min: money(donationRules.minimum), max: money(donationRules.maximum) }),
-      });
-    if (!nameOk) return action.setNotice({ kind: 'error', text: t('account.donate.nameNeeded') });
-    if (amount! > balance!) return action.setNotice({ kind: 'error', text: t('account.donate.notEnough') });
-    confirm.current?.showModal();
+    if (store.check()) confirm.current?.showModal();
   }
 
-  async function give() {
+  function give() {
     confirm.current?.close();
-    const given = await action.run(
-      () => authCall(donationCalls.donate, { body: { Amount: amount!, Name: named ? name.trim() : null } }),
-      t('account.donate.thanks'),
-    );
-    if (!given) return;
-    setBalance(given.Balance);
-    setDonations([given.Donation, ...donations]);
-  }
-
-  async function unname(donation: Donation) {
-    const changed = await action.run(() => authCall(donationCalls.removeName, { params: { id: donation.Id } }), t('account.donate.nameRemoved'));
-    if (changed) setDonations(donations.map((entry) => (entry.Id === changed.Id ? changed : entry)));
+    void store.give();
   }
 
   return (
@@ -93,14 +62,14 @@ export default function AccountDonate({ strings, locale }: Props) {
           <AmountChoice
             presets={donationRules.amounts}
             preset={preset}
-            onPreset={setPreset}
+            onPreset={(chosen) => store.$preset.set(chosen)}
             custom={custom}
-            onCustom={setCustom}
+            onCustom={(typed) => store.$custom.set(typed)}
             money={money}
             labels={{ legend: t('account.donate.amount'), other: t('account.donate.other'), hint: bounds }}
           />
           <label className="choice">
-            <input type="checkbox" name="named" checked={named} onChange={(event) => setNamed(event.currentTarget.checked)} />
+            <input type="checkbox" name="named" checked={named} onChange={(event) => store.$named.set(event.currentTarget.checked)} />
             <span>{t('account.donate.showName')}</span>
           </label>
           {named && (
@@ -111,13 +80,13 @@ export default function AccountDonate({ strings, locale }: Props) {
                 autoComplete="nickname"
                 maxLength={donationRules.nameMaxLength}
                 value={name}
-                onChange={(event) => setName(event.currentTarget.value)}
+                onChange={(event) => store.$name.set(event.currentTarget.value)}
               />
               <span className="hint">{t('account.donate.nameHint', { max: String(donationRules.nameMaxLength) })}</span>
             </label>
           )}
           <div className="form-actions">
-            <button type="submit" className="button" disabled={action.busy}>
+            <button type="submit" className="button" disabled={busy}>
               {t('account.donate.submit', { amount: amountOk ? money(amount!) : '' }).trim()}
             </button>
             {amountOk && amount! > balance && (
@@ -126,12 +95,12 @@ export default function AccountDonate({ strings, locale }: Props) {
               </a>
             )}
           </div>
-          <NoticeLine notice={action.notice} t={t} />
+          <NoticeLine notice={notice} t={t} />
         </form>
         <dialog ref={confirm} className="confirm-dialog" aria-labelledby="donate-confirm">
           <p id="donate-confirm">{t('account.donate.confirm', { amount: amountOk ? money(amount!) : '' })}</p>
           <div className="form-actions">
-            <button type="button" className="button" onClick={() => void give()} data-confirm-donation>
+            <button type="button" className="button" onClick={give} data-confirm-donation>
               {t('account.donate.confirmYes')}
             </button>
             <button type="button" className="button button-secondary" onClick={() => confirm.current?.close()}>
@@ -155,7 +124,7 @@ export default function AccountDonate({ strings, locale }: Props) {
                   </span>
                 </span>
                 {donation.Name !== null && (
-                  <button type="button" className="button button-secondary button-small" disabled={action.busy} onClick={() => void unname(donation)}>
+                  <button type="button" className="button button-secondary button-small" disabled={busy} onClick={() => void store.unname(donation.Id)}>
                     {t('account.donate.removeName')}
                   </button>
                 )}

@@ -1,15 +1,16 @@
 /** The orders island (account centre `order`): the user's orders, newest first, 24 a page, each with its state and a way to pay or see it. */
-import { useEffect, useState } from 'react';
-import { commerceCalls, type Order } from '#contract/commerce.ts';
+import { useStore } from '@nanostores/react';
+import { useState } from 'react';
 import { formatPrice } from '#contract/facts.ts';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
+import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { itemText, orderStatus } from '@/lib/order-text.ts';
 import { Pager } from '@/components/Pager.tsx';
+import { centerEnvironment } from './center-environment.ts';
+import { createOrderList } from './orders-store.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'account.order' | 'api' | 'common'>>;
@@ -18,12 +19,10 @@ interface Props {
 
 export default function AccountOrders({ strings, locale }: Props) {
   const t = translator(strings);
-  const [orders, setOrders] = useState<{ Items: Order[]; Total: number; Page: number } | null>(null);
-  const action = useAction(t);
-  const show = (page: number) => void action.run(async () => setOrders(await authCall(commerceCalls.orders, { params: { page } })));
-
-  useEffect(() => show(1), []);
-  if (!orders) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
+  const [list] = useState(() => createOrderList(centerEnvironment));
+  const orders = useStore(list.$page);
+  const notice = useStore(list.$notice);
+  if (!orders) return notice ? <NoticeLine notice={notice} t={t} /> : <Loading text={t('common.loading')} />;
 
   return (
     <section className="card" aria-label={t('account.order.title')}>
@@ -60,8 +59,8 @@ export default function AccountOrders({ strings, locale }: Props) {
           })}
         </ul>
       )}
-      <Pager page={orders.Page} total={orders.Total} go={show} t={t} />
-      <NoticeLine notice={action.notice} t={t} />
+      <Pager page={orders.Page} total={orders.Total} go={(page) => void list.show(page)} t={t} />
+      <NoticeLine notice={notice} t={t} />
     </section>
   );
 }

@@ -1,34 +1,27 @@
 /** The redemption history (account centre `redemption`): each cdkey redeemed, masked, with what it granted; 24 a page. */
-import { useEffect, useState } from 'react';
-import { activationCalls, type Redemption } from '#contract/activation.ts';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
+import { useStore } from '@nanostores/react';
+import { useState } from 'react';
+import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { grantText } from '@/lib/grant-text.ts';
 import { Pager } from '@/components/Pager.tsx';
+import { centerEnvironment } from './center-environment.ts';
+import { createRedemptionList } from './redemptions-store.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'account.redemption' | 'account.wallet' | 'api' | 'common'>>;
   locale: LocaleCode;
 }
 
-interface RedemptionPage {
-  Items: Redemption[];
-  Total: number;
-  Page: number;
-}
-
 export default function AccountRedemptions({ strings, locale }: Props) {
   const t = translator(strings);
-  const [page, setPage] = useState<RedemptionPage | null>(null);
-  const action = useAction(t);
-  const show = (number: number) => void action.run(async () => setPage(await authCall(activationCalls.redemptions, { params: { page: number } })));
-
-  useEffect(() => show(1), []);
-  if (!page) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
+  const [list] = useState(() => createRedemptionList(centerEnvironment));
+  const page = useStore(list.$page);
+  const notice = useStore(list.$notice);
+  if (!page) return notice ? <NoticeLine notice={notice} t={t} /> : <Loading text={t('common.loading')} />;
 
   return (
     <section className="card" aria-labelledby="redemption-history">
@@ -57,7 +50,7 @@ export default function AccountRedemptions({ strings, locale }: Props) {
           ))}
         </ul>
       )}
-      <Pager page={page.Page} total={page.Total} go={show} t={t} />
+      <Pager page={page.Page} total={page.Total} go={(number) => void list.show(number)} t={t} />
       <p>
         <a className="button button-secondary" href={localizePath(locale, '/activate/cdkey')}>
           {t('account.redemption.redeem')}

@@ -1,35 +1,27 @@
 /** The wallet island (account centre `wallet`): the balance and the ledger, newest first, 24 entries a page. */
-import { useEffect, useState } from 'react';
-import { commerceCalls, type LedgerEntry } from '#contract/commerce.ts';
+import { useStore } from '@nanostores/react';
+import { useState } from 'react';
 import { formatPrice } from '#contract/facts.ts';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
+import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { Pager } from '@/components/Pager.tsx';
+import { centerEnvironment } from './center-environment.ts';
+import { createWallet } from './wallet-store.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'account.wallet' | 'api' | 'common'>>;
   locale: LocaleCode;
 }
 
-interface WalletPage {
-  Balance: number;
-  Items: LedgerEntry[];
-  Total: number;
-  Page: number;
-}
-
 export default function AccountWallet({ strings, locale }: Props) {
   const t = translator(strings);
-  const [wallet, setWallet] = useState<WalletPage | null>(null);
-  const action = useAction(t);
-  const show = (page: number) => void action.run(async () => setWallet(await authCall(commerceCalls.wallet, { params: { page } })));
-
-  useEffect(() => show(1), []);
-  if (!wallet) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
+  const [list] = useState(() => createWallet(centerEnvironment));
+  const wallet = useStore(list.$page);
+  const notice = useStore(list.$notice);
+  if (!wallet) return notice ? <NoticeLine notice={notice} t={t} /> : <Loading text={t('common.loading')} />;
 
   const signed = (delta: number) => `${delta > 0 ? '+' : '−'}${formatPrice(Math.abs(delta), locale)}`;
   return (
@@ -70,9 +62,9 @@ export default function AccountWallet({ strings, locale }: Props) {
             ))}
           </ul>
         )}
-        <Pager page={wallet.Page} total={wallet.Total} go={show} t={t} />
+        <Pager page={wallet.Page} total={wallet.Total} go={(page) => void list.show(page)} t={t} />
       </section>
-      <NoticeLine notice={action.notice} t={t} />
+      <NoticeLine notice={notice} t={t} />
     </div>
   );
 }

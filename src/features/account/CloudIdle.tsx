@@ -5,17 +5,15 @@
  * it shows a loading placeholder instead of controls that would do nothing yet.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
-import { idleGameCalls, type IdleGame } from '#contract/idle-games.ts';
+import { useState } from 'react';
 import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { HubProblem } from '@/lib/realtime/hub-client.ts';
-import { hub } from '@/stores/realtime.ts';
-import { $isLoggedIn, loginUrl } from '@/stores/session.ts';
-import { $cloudIdle, followCloudIdle } from './cloud-idle.ts';
+import { loginUrl } from '@/stores/session.ts';
+import { cloudIdleEnvironment } from './cloud-idle.ts';
+import { createCloudIdle } from './cloud-idle-store.ts';
 import { Loading } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
 
 interface Props {
   /** This page's translations of the realtime.* and cloudIdle.* keys, account.signInToSee and nav.login. */
@@ -28,16 +26,13 @@ interface Props {
 
 export default function CloudIdle({ strings, locale, loginPath, gamePath }: Props) {
   const t = translator(strings);
-  const state = useStore(hub.$state);
-  const problem = useStore(hub.$problem);
-  const status = useStore($cloudIdle);
-  const loggedIn = useStore($isLoggedIn);
-  useEffect(followCloudIdle, []);
-  // The games chosen for idling; a failure leaves the section out (the page's 401 handler deals with a lost login).
-  const [list, setList] = useState<IdleGame[] | null>(null);
-  useEffect(() => {
-    if (loggedIn) void authCall(idleGameCalls.list).then(setList, () => {});
-  }, [loggedIn]);
+  const [store] = useState(() => createCloudIdle(cloudIdleEnvironment));
+  const state = useStore(store.$state);
+  const problem = useStore(store.$problem);
+  const status = useStore(store.$status);
+  const loggedIn = useStore(store.$isLoggedIn);
+  // The games chosen for idling; a failure leaves the section out.
+  const list = useStore(store.$games);
 
   const problemText = (p: HubProblem) => p.serverMessage ?? t(p.key, { error: p.error ?? '' });
   const problemNotice = problem && (
@@ -67,7 +62,7 @@ export default function CloudIdle({ strings, locale, loginPath, gamePath }: Prop
           {t('realtime.label')} <strong role="status">{t(`realtime.state.${state}`)}</strong>
         </span>
         {state === 'Disconnected' && (
-          <button type="button" className="button button-secondary button-small" onClick={() => void hub.start().catch(() => {})}>
+          <button type="button" className="button button-secondary button-small" onClick={store.reconnect}>
             {t('realtime.reconnect')}
           </button>
         )}

@@ -3,19 +3,18 @@
  * method, Steam account and timeline — every event with its time and who made
  * it happen — following changes live while the page is open.
  */
-import { useEffect, useState } from 'react';
-import { commerceCalls, type OrderDetail } from '#contract/commerce.ts';
-import { ErrorCode } from '#contract/errors.ts';
+import { useStore } from '@nanostores/react';
+import { useState } from 'react';
 import { formatPrice } from '#contract/facts.ts';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
+import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type UiKey } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { ApiFailure } from '@/lib/api/errors.ts';
 import { itemText, orderStatus, showsMethod } from '@/lib/order-text.ts';
 import { followOrder } from '@/stores/orders.ts';
+import { centerEnvironment } from './center-environment.ts';
+import { createOrderDetail } from './order-detail-store.ts';
 
 interface Props {
   strings: Strings<KeysUnder<'account.orderDetail' | 'account.order' | 'pay.method' | 'api' | 'common.loading'>>;
@@ -24,36 +23,25 @@ interface Props {
 
 export default function OrderDetailView({ strings, locale }: Props) {
   const t = translator(strings);
-  const key = new URLSearchParams(location.search).get('key');
-  const [order, setOrder] = useState<OrderDetail | null>(null);
-  // Not this account's order: unknown, someone else's or not an order number at all, which the server does not tell apart.
-  const [unknown, setUnknown] = useState(false);
-  const action = useAction(t);
-
-  const load = () =>
-    authCall(commerceCalls.order, { params: { key: key ?? '' } }).then(setOrder, (error: unknown) => {
-      if (error instanceof ApiFailure && (error.code === ErrorCode.NotFound || error.code === ErrorCode.BadRequest)) setUnknown(true);
-      else void action.run(() => Promise.reject(error));
-    });
-  useEffect(() => {
-    if (!key) return;
-    // followOrder says when to read the order, the first time included: one read per page load.
-    return followOrder(key, () => void load());
-  }, []);
+  // followOrder says when to read the order, the first time included: one read per page load.
+  const [store] = useState(() => createOrderDetail(centerEnvironment, followOrder));
+  const order = useStore(store.$order);
+  const missing = useStore(store.$missing);
+  const notice = useStore(store.$notice);
 
   const back = (
     <p>
       <a href={localizePath(locale, '/account/center/order')}>{t('account.orderDetail.back')}</a>
     </p>
   );
-  if (!key || unknown)
+  if (missing)
     return (
       <>
-        <NoticeLine notice={{ kind: 'error', key: key ? 'account.orderDetail.notFound' : 'account.orderDetail.missing' }} t={t} />
+        <NoticeLine notice={{ kind: 'error', key: missing }} t={t} />
         {back}
       </>
     );
-  if (!order) return action.notice ? <NoticeLine notice={action.notice} t={t} /> : <Loading text={t('common.loading')} />;
+  if (!order) return notice ? <NoticeLine notice={notice} t={t} /> : <Loading text={t('common.loading')} />;
 
   const eventText = (note: string) => {
     const eventKey = `account.orderDetail.event.${note}` as UiKey;
