@@ -51,6 +51,7 @@ export default function AccountRedemptions({ strings, locale }: Props) {
         </ul>
       )}
       <Pager page={page.Page} total={page.Total} go={(number) => void list.show(number)} t={t} />
+      <NoticeLine notice={notice} t={t} />
       <p>
         <a className="button button-secondary" href={localizePath(locale, '/activate/cdkey')}>
           {t('account.redemption.redeem')}
