@@ -4,6 +4,7 @@
  * e-mail address (bound when the link we e-mail is opened), and the quick-login
  * identities, each of which can be unlinked unless it is the last way in.
  */
+import './AccountBind.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { accountCalls, type QuickLoginProvider } from '#contract/account.ts';

@@ -6,6 +6,7 @@
  * the wallet balance and the cloud-idling plan. It renders only
  * in the browser: the built page knows nobody's login.
  */
+import './AccountInfo.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { commerceCalls } from '#contract/commerce.ts';

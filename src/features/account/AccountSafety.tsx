@@ -4,6 +4,7 @@
  * device and for all others, the login history, and account deletion after a
  * code or the password.
  */
+import './AccountSafety.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { accountCalls, type DeletionLosses, type LoginEvent } from '#contract/account.ts';

@@ -1,4 +1,5 @@
 /** The wallet island (account centre `wallet`): the balance and the ledger, newest first, 24 entries a page. */
+import './AccountWallet.css';
 import { useEffect, useState } from 'react';
 import { commerceCalls, type LedgerEntry } from '#contract/commerce.ts';
 import { formatPrice } from '#contract/facts.ts';

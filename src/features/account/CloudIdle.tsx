@@ -4,6 +4,7 @@
  * only in the browser (`client:only`): the built page knows nobody's login, so
  * it shows a loading placeholder instead of controls that would do nothing yet.
  */
+import './CloudIdle.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { idleGameCalls, type IdleGame } from '#contract/idle-games.ts';

@@ -4,6 +4,7 @@
  * A file of the wrong type or size is refused here first, before it travels;
  * a nickname refused for a rule loses that message once it keeps the rules.
  */
+import './ProfileEdit.css';
 import { useStore } from '@nanostores/react';
 import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { accountCalls, avatarRules, nicknameProblem, nicknameRules } from '#contract/account.ts';

@@ -4,6 +4,7 @@
  * from the desktop app), or typed the code: it shows which device asks and
  * from where, and approves or refuses it.
  */
+import './login.css';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { deviceCalls, type DeviceRequest } from '#contract/device-login.ts';
 import { formatDateTime } from '@/i18n/dates.ts';

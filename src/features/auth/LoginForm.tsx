@@ -3,6 +3,7 @@
  * only — password login, behind one agreement checkbox. It renders the login
  * form's stores and calls its actions; the logic is in login-store.ts.
  */
+import './login.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type ReactNode, type SubmitEvent } from 'react';
 import { deviceLogin } from '#contract/device-login.ts';

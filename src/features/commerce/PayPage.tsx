@@ -9,6 +9,7 @@
  * server's word on the order shows a payment. `?type=` (from the desktop
  * client) starts paying with that method at once.
  */
+import './PayPage.css';
 import { useEffect, useRef, useState } from 'react';
 import { commerceCalls, outcomeOfRefusal, type OrderDetail, type PayOutcome, type Payment } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';

@@ -7,6 +7,7 @@
  * contract, signs it, makes its later charges fail or ends it; the sandbox
  * then notifies the shop as the provider would.
  */
+import './PhonePay.css';
 import { useEffect, useState } from 'react';
 import { paymentSandbox, type SandboxAction, type SandboxTransaction } from '#contract/dev.ts';
 import { formatPrice } from '#contract/facts.ts';

@@ -4,6 +4,7 @@
  * agreement whose first period is paid, and signed, on the pay page). A plan
  * runs from payment; buying again adds to the time left.
  */
+import './Plans.css';
 import { useEffect, useState } from 'react';
 import { agreementCalls } from '#contract/agreements.ts';
 import { commerceCalls, type Product } from '#contract/commerce.ts';

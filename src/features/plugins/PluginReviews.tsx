@@ -4,6 +4,7 @@
  * delete, and everyone's reviews, newest or most helpful first, which others
  * can mark helpful or report. Review text is shown as text, never as HTML.
  */
+import './PluginReviews.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { pluginRules, ReportReason, type Evaluation, type OwnEvaluation, type Rating } from '#contract/plugins.ts';

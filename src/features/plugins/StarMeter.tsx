@@ -3,6 +3,7 @@
  * cut to the rating's share. One image with one name for assistive technology.
  * Rendered on prebuilt pages too, where a script sets the fill's width later.
  */
+import './StarMeter.css';
 import { pluginRules } from '#contract/plugins.ts';
 
 export interface StarIcons {

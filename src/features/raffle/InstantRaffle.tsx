@@ -5,6 +5,7 @@
  * hash, the user's client seed, the nonce, revealing the seed — with the
  * user's past draws.
  */
+import './raffle.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { raffleRules, type InstantDraw, type RaffleInfo } from '#contract/raffle.ts';

@@ -5,6 +5,7 @@
  * result and prize claim, the paged winners, and the proof to check it; then
  * every raffle, past and present.
  */
+import './raffle.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { pageSize } from '#contract/paging.ts';

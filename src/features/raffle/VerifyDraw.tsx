@@ -6,6 +6,7 @@
  * seeds. Every value can be edited, so a reader can watch the check fail.
  * The computation is the server's own (contract/raffle-draw.ts).
  */
+import './raffle.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { raffleCalls, raffleRules, type InstantHistory, type RaffleInfo, type Winner } from '#contract/raffle.ts';

@@ -4,6 +4,7 @@
  * note; the latest changes; and the feeds to follow. The hub's pushes change
  * it in place, for every visitor, logged in or not.
  */
+import './StatusBoard.css';
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import { noteFor, statusFeedPaths, statusTargets, type ServiceState, type ServiceStatus, type StatusIncident } from '#contract/status.ts';
