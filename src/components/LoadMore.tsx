@@ -3,9 +3,9 @@
  * pressed by itself once it comes within `loadMore.thresholdPx` of the bottom
  * of the screen — and again after each load while it is still that close.
  */
-import './LoadMore.css';
 import { useEffect, useRef } from 'react';
 import { loadMore } from '#contract/paging.ts';
+import './LoadMore.css';
 
 interface Props {
   label: string;

@@ -4,7 +4,6 @@
  * e-mail address (bound when the link we e-mail is opened), and the quick-login
  * identities, each of which can be unlinked unless it is the last way in.
  */
-import './AccountBind.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { accountCalls, type QuickLoginProvider } from '#contract/account.ts';
@@ -17,6 +16,7 @@ import { $user, refreshUser, updateUser } from '@/stores/session.ts';
 import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
 import { CodeField, useFields, useLinkOutcome } from './island.tsx';
 import { providerName, quickLoginProviders, type ProviderIcons } from '@/lib/quick-login-providers.ts';
+import './AccountBind.css';
 
 interface Props {
   strings: Strings<

@@ -6,7 +6,6 @@
  * the wallet balance and the cloud-idling plan. It renders only
  * in the browser: the built page knows nobody's login.
  */
-import './AccountInfo.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { commerceCalls } from '#contract/commerce.ts';
@@ -19,6 +18,7 @@ import type { KeysUnder } from '@/i18n/t.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
 import { $user } from '@/stores/session.ts';
 import { providerName } from '@/lib/quick-login-providers.ts';
+import './AccountInfo.css';
 
 interface Props {
   /** This page's translations of the account.info.* keys. */

@@ -4,7 +4,6 @@
  * device and for all others, the login history, and account deletion after a
  * code or the password.
  */
-import './AccountSafety.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { accountCalls, type DeletionLosses, type LoginEvent } from '#contract/account.ts';
@@ -18,6 +17,7 @@ import type { KeysUnder } from '@/i18n/t.ts';
 import { $user, leaveNotice, signOutHere, updateUser } from '@/stores/session.ts';
 import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
 import { CodeField, useFields } from './island.tsx';
+import './AccountSafety.css';
 
 type Key = KeysUnder<'account.safe' | 'login.code' | 'login.codePlaceholder' | 'login.resendIn' | 'api' | 'common.loading'>;
 

@@ -1,5 +1,4 @@
 /** The wallet island (account centre `wallet`): the balance and the ledger, newest first, 24 entries a page. */
-import './AccountWallet.css';
 import { useEffect, useState } from 'react';
 import { commerceCalls, type LedgerEntry } from '#contract/commerce.ts';
 import { formatPrice } from '#contract/facts.ts';
@@ -9,6 +8,7 @@ import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { Pager } from '@/components/Pager.tsx';
+import './AccountWallet.css';
 
 interface Props {
   strings: Strings<KeysUnder<'account.wallet' | 'api' | 'common'>>;

@@ -4,7 +4,6 @@
  * only in the browser (`client:only`): the built page knows nobody's login, so
  * it shows a loading placeholder instead of controls that would do nothing yet.
  */
-import './CloudIdle.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { idleGameCalls, type IdleGame } from '#contract/idle-games.ts';
@@ -16,6 +15,7 @@ import { hub } from '@/stores/realtime.ts';
 import { $isLoggedIn, loginUrl } from '@/stores/session.ts';
 import { $cloudIdle, followCloudIdle } from './cloud-idle.ts';
 import { authCall, Loading } from '@/components/island.tsx';
+import './CloudIdle.css';
 
 interface Props {
   /** This page's translations of the realtime.* and cloudIdle.* keys, account.signInToSee and nav.login. */

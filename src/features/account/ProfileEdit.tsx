@@ -4,7 +4,6 @@
  * A file of the wrong type or size is refused here first, before it travels;
  * a nickname refused for a rule loses that message once it keeps the rules.
  */
-import './ProfileEdit.css';
 import { useStore } from '@nanostores/react';
 import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { accountCalls, avatarRules, nicknameProblem, nicknameRules } from '#contract/account.ts';
@@ -13,6 +12,7 @@ import type { KeysUnder } from '@/i18n/t.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
 import { $user, updateUser } from '@/stores/session.ts';
 import { authCall, Loading, NoticeLine, useAction } from '@/components/island.tsx';
+import './ProfileEdit.css';
 
 interface Props {
   strings: Strings<KeysUnder<'account.edit' | 'api' | 'common.loading'>>;

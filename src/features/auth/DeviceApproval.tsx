@@ -4,7 +4,6 @@
  * from the desktop app), or typed the code: it shows which device asks and
  * from where, and approves or refuses it.
  */
-import './login.css';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { deviceCalls, type DeviceRequest } from '#contract/device-login.ts';
 import { formatDateTime } from '@/i18n/dates.ts';
@@ -15,6 +14,7 @@ import { call } from '@/lib/api/client.ts';
 import { failureMessage } from '@/lib/api/errors.ts';
 import { $authToken } from '@/stores/session.ts';
 import type { LoginKey } from './login-store.ts';
+import './login.css';
 
 interface Props {
   /** The code from the address; empty when the visitor is to type it. */

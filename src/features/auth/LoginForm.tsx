@@ -3,7 +3,6 @@
  * only — password login, behind one agreement checkbox. It renders the login
  * form's stores and calls its actions; the logic is in login-store.ts.
  */
-import './login.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type ReactNode, type SubmitEvent } from 'react';
 import { deviceLogin } from '#contract/device-login.ts';
@@ -13,6 +12,7 @@ import DeviceApproval from './DeviceApproval.tsx';
 import { browserEnvironment } from './environment.ts';
 import { providerName, type ProviderIcons } from '@/lib/quick-login-providers.ts';
 import { createLoginForm, type LoginKey, type LoginMessage, type LoginOptions } from './login-store.ts';
+import './login.css';
 
 interface Props extends LoginOptions {
   locale: LocaleCode;

@@ -9,7 +9,6 @@
  * server's word on the order shows a payment. `?type=` (from the desktop
  * client) starts paying with that method at once.
  */
-import './PayPage.css';
 import { useEffect, useRef, useState } from 'react';
 import { commerceCalls, outcomeOfRefusal, type OrderDetail, type PayOutcome, type Payment } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
@@ -21,6 +20,7 @@ import type { KeysUnder } from '@/i18n/t.ts';
 import { ApiFailure, failureMessage } from '@/lib/api/errors.ts';
 import { itemText } from '@/lib/order-text.ts';
 import { followOrder } from '@/stores/orders.ts';
+import './PayPage.css';
 
 interface Props {
   strings: Strings<KeysUnder<'pay' | 'account.order.item' | 'api' | 'common.loading'>>;

@@ -7,7 +7,6 @@
  * contract, signs it, makes its later charges fail or ends it; the sandbox
  * then notifies the shop as the provider would.
  */
-import './PhonePay.css';
 import { useEffect, useState } from 'react';
 import { paymentSandbox, type SandboxAction, type SandboxTransaction } from '#contract/dev.ts';
 import { formatPrice } from '#contract/facts.ts';
@@ -16,6 +15,7 @@ import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { call } from '@/lib/api/client.ts';
+import './PhonePay.css';
 
 interface Props {
   strings: Strings<KeysUnder<'pay' | 'api' | 'common.loading'>>;

@@ -4,7 +4,6 @@
  * agreement whose first period is paid, and signed, on the pay page). A plan
  * runs from payment; buying again adds to the time left.
  */
-import './Plans.css';
 import { useEffect, useState } from 'react';
 import { agreementCalls } from '#contract/agreements.ts';
 import { commerceCalls, type Product } from '#contract/commerce.ts';
@@ -15,6 +14,7 @@ import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { call } from '@/lib/api/client.ts';
+import './Plans.css';
 
 interface Props {
   strings: Strings<KeysUnder<'plans' | 'api'>>;

@@ -4,7 +4,6 @@
  * delete, and everyone's reviews, newest or most helpful first, which others
  * can mark helpful or report. Review text is shown as text, never as HTML.
  */
-import './PluginReviews.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { pluginRules, ReportReason, type Evaluation, type OwnEvaluation, type Rating } from '#contract/plugins.ts';
@@ -19,6 +18,7 @@ import type { KeysUnder } from '@/i18n/t.ts';
 import { pluginStores } from '@/stores/plugins.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { StarMeter, type StarIcons } from './StarMeter.tsx';
+import './PluginReviews.css';
 
 type Keys = KeysUnder<'plugin' | 'api' | 'common'>;
 type Stores = ReturnType<typeof pluginStores>;

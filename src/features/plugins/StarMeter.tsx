@@ -3,8 +3,8 @@
  * cut to the rating's share. One image with one name for assistive technology.
  * Rendered on prebuilt pages too, where a script sets the fill's width later.
  */
-import './StarMeter.css';
 import { pluginRules } from '#contract/plugins.ts';
+import './StarMeter.css';
 
 export interface StarIcons {
   star: string;

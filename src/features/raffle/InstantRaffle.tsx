@@ -5,7 +5,6 @@
  * hash, the user's client seed, the nonce, revealing the seed — with the
  * user's past draws.
  */
-import './raffle.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { raffleRules, type InstantDraw, type RaffleInfo } from '#contract/raffle.ts';
@@ -21,6 +20,7 @@ import { instantRaffleStores, type InstantOutcome } from '@/stores/raffle.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { FailureLine } from '@/components/FailureLine.tsx';
 import { idInQuery, oddsText, prizeGrant, prizeName, textIn } from './raffle-text.ts';
+import './raffle.css';
 
 type Keys = KeysUnder<'raffle.instant' | 'raffle.board.prizes' | 'account.redemption.grant' | 'api' | 'common'>;
 

@@ -5,7 +5,6 @@
  * result and prize claim, the paged winners, and the proof to check it; then
  * every raffle, past and present.
  */
-import './raffle.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { pageSize } from '#contract/paging.ts';
@@ -22,6 +21,7 @@ import { raffleListStore } from '@/stores/raffle.ts';
 import { registrationRaffleStores } from '@/stores/raffle-registration.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { idInQuery, prizeGrant, prizeName, textIn, timeLeft, useNow } from './raffle-text.ts';
+import './raffle.css';
 
 type Keys = KeysUnder<'raffle.board' | 'account.redemption.grant' | 'api' | 'common'>;
 

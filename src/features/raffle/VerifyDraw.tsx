@@ -6,7 +6,6 @@
  * seeds. Every value can be edited, so a reader can watch the check fail.
  * The computation is the server's own (contract/raffle-draw.ts).
  */
-import './raffle.css';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { raffleCalls, raffleRules, type InstantHistory, type RaffleInfo, type Winner } from '#contract/raffle.ts';
@@ -20,6 +19,7 @@ import { call } from '@/lib/api/client.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { FailureLine } from '@/components/FailureLine.tsx';
 import { idInQuery, textIn } from './raffle-text.ts';
+import './raffle.css';
 
 type Keys = KeysUnder<'raffle.verify' | 'raffle.board.colNumber' | 'raffle.board.colPrize' | 'raffle.instant' | 'api' | 'common'>;
 

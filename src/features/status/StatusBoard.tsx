@@ -4,7 +4,6 @@
  * note; the latest changes; and the feeds to follow. The hub's pushes change
  * it in place, for every visitor, logged in or not.
  */
-import './StatusBoard.css';
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import { noteFor, statusFeedPaths, statusTargets, type ServiceState, type ServiceStatus, type StatusIncident } from '#contract/status.ts';
@@ -16,6 +15,7 @@ import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { apiBase } from '@/lib/api/config.ts';
 import { $statusBoard, $statusConnection, followStatus } from '@/stores/status.ts';
+import './StatusBoard.css';
 
 type Keys = KeysUnder<'status' | 'api' | 'common'>;
 
