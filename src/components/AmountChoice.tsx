@@ -1,3 +1,4 @@
+import './AmountChoice.css';
 /** Preset amounts as chips, and "another amount" with a field and its bounds: the recharge and donation forms' one amount picker. */
 interface Props {
   presets: readonly number[];

@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { loadMore } from '#contract/paging.ts';
+import './LoadMore.css';
 
 interface Props {
   label: string;

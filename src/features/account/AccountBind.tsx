@@ -17,6 +17,7 @@ import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
 import { authCall } from '@/stores/session.ts';
 import { CodeField, useFields, useLinkOutcome } from './island.tsx';
 import { providerName, quickLoginProviders, type ProviderIcons } from '@/lib/quick-login-providers.ts';
+import './AccountBind.css';
 
 interface Props {
   strings: Strings<

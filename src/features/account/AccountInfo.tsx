@@ -19,6 +19,7 @@ import type { KeysUnder } from '@/i18n/t.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
 import { $user } from '@/stores/session.ts';
 import { providerName } from '@/lib/quick-login-providers.ts';
+import './AccountInfo.css';
 
 interface Props {
   /** This page's translations of the account.info.* keys. */

@@ -18,6 +18,7 @@ import { $user, leaveNotice, signOutHere, updateUser } from '@/stores/session.ts
 import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
 import { authCall } from '@/stores/session.ts';
 import { CodeField, useFields } from './island.tsx';
+import './AccountSafety.css';
 
 type Key = KeysUnder<'account.safe' | 'login.code' | 'login.codePlaceholder' | 'login.resendIn' | 'api' | 'common.loading'>;
 

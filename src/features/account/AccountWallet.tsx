@@ -10,6 +10,7 @@ import type { KeysUnder } from '@/i18n/t.ts';
 import { Pager } from '@/components/Pager.tsx';
 import { centerEnvironment } from './center-environment.ts';
 import { createWallet } from './wallet-store.ts';
+import './AccountWallet.css';
 
 interface Props {
   strings: Strings<KeysUnder<'account.wallet' | 'api' | 'common'>>;

@@ -14,6 +14,7 @@ import { loginUrl } from '@/stores/session.ts';
 import { cloudIdleEnvironment } from './cloud-idle.ts';
 import { createCloudIdle } from './cloud-idle-store.ts';
 import { Loading } from '@/components/island.tsx';
+import './CloudIdle.css';
 
 interface Props {
   /** This page's translations of the realtime.* and cloudIdle.* keys, account.signInToSee and nav.login. */

@@ -13,6 +13,7 @@ import { h5AvatarUrl } from '@/lib/avatar.ts';
 import { $user, updateUser } from '@/stores/session.ts';
 import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
 import { authCall } from '@/stores/session.ts';
+import './ProfileEdit.css';
 
 interface Props {
   strings: Strings<KeysUnder<'account.edit' | 'api' | 'common.loading'>>;

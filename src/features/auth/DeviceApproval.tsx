@@ -14,6 +14,7 @@ import { call } from '@/lib/api/client.ts';
 import { failureMessage } from '@/lib/api/errors.ts';
 import { $authToken } from '@/stores/session.ts';
 import type { LoginKey } from './login-store.ts';
+import './login.css';
 
 interface Props {
   /** The code from the address; empty when the visitor is to type it. */

@@ -12,6 +12,7 @@ import DeviceApproval from './DeviceApproval.tsx';
 import { browserEnvironment } from './environment.ts';
 import { providerName, type ProviderIcons } from '@/lib/quick-login-providers.ts';
 import { createLoginForm, type LoginKey, type LoginMessage, type LoginOptions } from './login-store.ts';
+import './login.css';
 
 interface Props extends LoginOptions {
   locale: LocaleCode;

@@ -19,6 +19,7 @@ import type { KeysUnder } from '@/i18n/t.ts';
 import { itemText } from '@/lib/order-text.ts';
 import { payEnvironment } from './pay-environment.ts';
 import { boughtPath, createPayPage } from './pay-store.ts';
+import './PayPage.css';
 
 interface Props {
   strings: Strings<KeysUnder<'pay' | 'account.order.item' | 'api' | 'common.loading'>>;

@@ -16,6 +16,7 @@ import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { sandboxEnvironment } from './sandbox-environment.ts';
 import { actionsFor, createPhonePay } from './phone-pay-store.ts';
+import './PhonePay.css';
 
 interface Props {
   strings: Strings<KeysUnder<'pay' | 'api' | 'common.loading'>>;

@@ -14,6 +14,7 @@ import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { browserEnvironment } from './environment.ts';
 import { createPlans } from './plans-store.ts';
+import './Plans.css';
 
 interface Props {
   strings: Strings<KeysUnder<'plans' | 'api'>>;

@@ -18,6 +18,7 @@ import type { KeysUnder } from '@/i18n/t.ts';
 import { pluginStores } from '@/stores/plugins.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { StarMeter, type StarIcons } from './StarMeter.tsx';
+import './PluginReviews.css';
 
 type Keys = KeysUnder<'plugin' | 'api' | 'common'>;
 type Stores = ReturnType<typeof pluginStores>;

@@ -4,6 +4,7 @@
  * Rendered on prebuilt pages too, where a script sets the fill's width later.
  */
 import { pluginRules } from '#contract/plugins.ts';
+import './StarMeter.css';
 
 export interface StarIcons {
   star: string;

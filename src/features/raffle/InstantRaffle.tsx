@@ -20,6 +20,7 @@ import { instantRaffleStores, type InstantOutcome } from '@/stores/raffle.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { FailureLine } from '@/components/FailureLine.tsx';
 import { idInQuery, oddsText, prizeGrant, prizeName, textIn } from './raffle-text.ts';
+import './raffle.css';
 
 type Keys = KeysUnder<'raffle.instant' | 'raffle.board.prizes' | 'account.redemption.grant' | 'api' | 'common'>;
 

@@ -21,6 +21,7 @@ import { raffleListStore } from '@/stores/raffle.ts';
 import { registrationRaffleStores } from '@/stores/raffle-registration.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { idInQuery, prizeGrant, prizeName, textIn, timeLeft, useNow } from './raffle-text.ts';
+import './raffle.css';
 
 type Keys = KeysUnder<'raffle.board' | 'account.redemption.grant' | 'api' | 'common'>;
 

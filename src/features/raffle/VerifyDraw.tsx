@@ -20,6 +20,7 @@ import { call } from '@/lib/api/client.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { FailureLine } from '@/components/FailureLine.tsx';
 import { idInQuery, textIn } from './raffle-text.ts';
+import './raffle.css';
 
 type Keys = KeysUnder<'raffle.verify' | 'raffle.board.colNumber' | 'raffle.board.colPrize' | 'raffle.instant' | 'api' | 'common'>;
 

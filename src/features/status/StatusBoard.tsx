@@ -15,6 +15,7 @@ import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { apiBase } from '@/lib/api/config.ts';
 import { $statusBoard, $statusConnection, followStatus } from '@/stores/status.ts';
+import './StatusBoard.css';
 
 type Keys = KeysUnder<'status' | 'api' | 'common'>;
 
