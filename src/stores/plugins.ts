@@ -5,14 +5,20 @@
  * kept for `pluginCacheMs`; the reviews are a list read by scrolling, which
  * loads more as its end comes near. Whatever the user changes is
  * written into these at once, so their own page never shows the state before
- * their change.
+ * their change. The API comes in as a `PluginApi`, so tests drive them in Node.
  */
 import { atom, onMount } from 'nanostores';
 import { pluginCacheMs, pluginCalls, type Evaluation, type EvaluationSort, type OwnEvaluation, type Rating, type ReportReason } from '#contract/plugins.ts';
-import { call } from '@/lib/api/client.ts';
+import type { Call } from '@/lib/api/client.ts';
 import { createFetcherStore, invalidateKeys, mutateCache } from '@/lib/api/query.ts';
 import { $pluginRatings, listKey } from './plugin-ratings.ts';
-import { $authToken, $tokenKey } from './session.ts';
+import { $tokenKey } from './session.ts';
+
+/** How the plugin stores reach the API: `call` for what anyone may read, `authCall` with the user's token (in the browser, session.ts's). */
+export interface PluginApi {
+  call: Call;
+  authCall: Call;
+}
 
 /** The reviews shown: the pages loaded so far, one after the other. */
 export interface ReviewList {
@@ -25,10 +31,8 @@ export interface ReviewList {
   failure: unknown;
 }
 
-const token = () => $authToken.get()?.AccessToken;
-
 /** What one plugin's page shows about its reviews, and what the user can do there. */
-export function pluginStores(slug: string) {
+export function pluginStores(slug: string, { call, authCall }: PluginApi) {
   const ratingKey = `plugin-rating:${slug}`;
   const ownPrefix = `plugin-own:${slug}:`;
 
@@ -73,7 +77,7 @@ export function pluginStores(slug: string) {
   });
 
   const $own = createFetcherStore<OwnEvaluation>([ownPrefix, $tokenKey], {
-    fetcher: () => call(pluginCalls.own, { params: { slug }, token: token(), fresh: true }),
+    fetcher: () => authCall(pluginCalls.own, { params: { slug }, fresh: true }),
     dedupeTime: pluginCacheMs.own,
     refreshOnFocus: false,
   });
@@ -94,21 +98,21 @@ export function pluginStores(slug: string) {
   }
 
   async function save(rating: number, text: string): Promise<OwnEvaluation> {
-    const answer = await call(pluginCalls.save, { params: { slug }, body: { Rating: rating, Text: text }, token: token() });
+    const answer = await authCall(pluginCalls.save, { params: { slug }, body: { Rating: rating, Text: text } });
     keepOwn(answer.Own);
     changed(answer.Rating);
     return answer.Own;
   }
 
   async function remove(): Promise<void> {
-    const answer = await call(pluginCalls.remove, { params: { slug }, token: token() });
+    const answer = await authCall(pluginCalls.remove, { params: { slug } });
     keepOwn(answer.Own);
     changed(answer.Rating);
   }
 
   /** Marks a review helpful; the count shown follows the server's. */
   async function markHelpful(id: number): Promise<void> {
-    const { Helpful } = await call(pluginCalls.helpful, { params: { id }, token: token() });
+    const { Helpful } = await authCall(pluginCalls.helpful, { params: { id } });
     const own = $own.get().data;
     if (own) keepOwn({ ...own, Helpful: [...new Set([...own.Helpful, id])] });
     const list = $reviews.get();
@@ -116,7 +120,7 @@ export function pluginStores(slug: string) {
   }
 
   async function report(id: number, reason: ReportReason): Promise<void> {
-    await call(pluginCalls.report, { params: { id }, body: { Reason: reason }, token: token() });
+    await authCall(pluginCalls.report, { params: { id }, body: { Reason: reason } });
     const own = $own.get().data;
     if (own) keepOwn({ ...own, Reported: [...new Set([...own.Reported, id])] });
   }

@@ -8,23 +8,19 @@ import { atom, computed, onMount } from 'nanostores';
 import { raffleCacheMs, raffleCalls, type OwnResult, type Registration, type Winner } from '#contract/raffle.ts';
 import { pageSize } from '#contract/paging.ts';
 import { hubEvents } from '#contract/realtime.ts';
-import { call } from '@/lib/api/client.ts';
 import { createFetcherStore, invalidateKeys } from '@/lib/api/query.ts';
 import { publicHub } from './public-hub.ts';
-import { idOf, infoPrefix, raffleStores, token, type Paged, type RaffleRef } from './raffle.ts';
+import { idOf, infoPrefix, raffleStores, type Paged, type RaffleApi, type RaffleRef } from './raffle.ts';
 
 const ownPrefixes = { registered: 'raffle-registered:', number: 'raffle-number:', result: 'raffle-result:' } as const;
 
 /** Everything the registration raffle page shows about one raffle, and what the user does there. */
-export function registrationRaffleStores(ref: RaffleRef) {
-  const { $info, $id, own, keepOwn } = raffleStores(ref);
-  const $registered = own(ownPrefixes.registered, raffleCacheMs.registration, (id) =>
-    call(raffleCalls.isRegistration, { params: { id }, token: token(), fresh: true }),
-  );
-  const $number = own(ownPrefixes.number, raffleCacheMs.registration, (id) =>
-    call(raffleCalls.participationNumber, { params: { id }, token: token(), fresh: true }),
-  );
-  const $result = own<OwnResult>(ownPrefixes.result, raffleCacheMs.result, (id) => call(raffleCalls.result, { params: { id }, token: token(), fresh: true }));
+export function registrationRaffleStores(ref: RaffleRef, api: RaffleApi) {
+  const { call, authCall } = api;
+  const { $info, $id, own, keepOwn } = raffleStores(ref, api);
+  const $registered = own(ownPrefixes.registered, raffleCacheMs.registration, (id) => authCall(raffleCalls.isRegistration, { params: { id }, fresh: true }));
+  const $number = own(ownPrefixes.number, raffleCacheMs.registration, (id) => authCall(raffleCalls.participationNumber, { params: { id }, fresh: true }));
+  const $result = own<OwnResult>(ownPrefixes.result, raffleCacheMs.result, (id) => authCall(raffleCalls.result, { params: { id }, fresh: true }));
 
   /** The page the reader asked for, and the one shown: it follows 300 ms after the last click. */
   const $page = atom(1);
@@ -64,7 +60,7 @@ export function registrationRaffleStores(ref: RaffleRef) {
 
   /** Registers the user; their cached registration and number change at once (not after 360 s). */
   async function register(): Promise<Registration> {
-    const registration = await call(raffleCalls.registration, { params: { id: $id.get()! }, token: token() });
+    const registration = await authCall(raffleCalls.registration, { params: { id: $id.get()! } });
     keepOwn(ownPrefixes.registered, true);
     keepOwn(ownPrefixes.number, registration.Number);
     keepOwn(ownPrefixes.result, { Number: registration.Number, Prize: null, ClaimBy: null, ClaimedAt: null });
@@ -74,7 +70,7 @@ export function registrationRaffleStores(ref: RaffleRef) {
 
   /** Claims the user's prize; their cached result follows. */
   async function claim(): Promise<OwnResult> {
-    const result = await call(raffleCalls.claim, { params: { id: $id.get()! }, token: token() });
+    const result = await authCall(raffleCalls.claim, { params: { id: $id.get()! } });
     keepOwn(ownPrefixes.result, result);
     return result;
   }

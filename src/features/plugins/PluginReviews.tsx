@@ -3,25 +3,27 @@
  * average and the spread of stars), the user's own review to write, edit or
  * delete, and everyone's reviews, newest or most helpful first, which others
  * can mark helpful or report. Review text is shown as text, never as HTML.
+ * It renders the reviews' stores and calls their actions; the logic is in
+ * plugin-reviews-store.ts.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { pluginRules, ReportReason, type Evaluation, type OwnEvaluation, type Rating } from '#contract/plugins.ts';
-import { Loading, LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, LoginLink, NoticeLine } from '@/components/island.tsx';
 import { LoadMore } from '@/components/LoadMore.tsx';
-import { failureMessage } from '@/lib/api/errors.ts';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { formatNumber } from '@/i18n/numbers.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { pluginStores } from '@/stores/plugins.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
+import { browserEnvironment } from './environment.ts';
+import { createPluginReviews } from './plugin-reviews-store.ts';
 import { StarMeter, type StarIcons } from './StarMeter.tsx';
 import './PluginReviews.css';
 
 type Keys = KeysUnder<'plugin' | 'api' | 'common'>;
-type Stores = ReturnType<typeof pluginStores>;
+type Stores = ReturnType<typeof createPluginReviews>;
 
 interface Props {
   slug: string;
@@ -49,7 +51,7 @@ export default function PluginReviews(props: Props) {
 
 function Reviews({ slug, strings, locale, icons }: Props) {
   const t = translator(strings);
-  const [stores] = useState(() => pluginStores(slug));
+  const [stores] = useState(() => createPluginReviews(browserEnvironment, slug));
   const context: Context = { stores, t, locale, icons };
   const rating = useStore(stores.$rating);
   return (
@@ -94,8 +96,9 @@ function OwnReview({ context }: { context: Context }) {
   const { stores, t, locale } = context;
   const loggedIn = useStore($isLoggedIn);
   const own = useStore(stores.$own);
-  const [editing, setEditing] = useState(false);
-  const action = useAction(t);
+  const editing = useStore(stores.$editing);
+  const busy = useStore(stores.$busy);
+  const notice = useStore(stores.$notice);
 
   if (!loggedIn) {
     return (
@@ -108,10 +111,7 @@ function OwnReview({ context }: { context: Context }) {
   if (!own.data) return <Loading text={t('common.loading')} />;
   const mine = own.data.Evaluation;
 
-  async function remove() {
-    if (!confirm(t('plugin.deleteConfirm'))) return;
-    await action.run(() => stores.remove(), t('plugin.deleted'));
-  }
+  const remove = () => confirm(t('plugin.deleteConfirm')) && void stores.remove();
 
   return (
     <section className="card own-review" aria-labelledby="own-review" data-own-review>
@@ -121,18 +121,18 @@ function OwnReview({ context }: { context: Context }) {
           {mine.Hidden && <p className="notice notice-warn">{t('plugin.hiddenNotice')}</p>}
           <ReviewBody evaluation={mine} context={context} />
           <div className="form-actions">
-            <button type="button" className="button button-secondary button-small" onClick={() => setEditing(true)}>
+            <button type="button" className="button button-secondary button-small" onClick={stores.edit}>
               {t('plugin.edit')}
             </button>
-            <button type="button" className="button button-secondary button-small" disabled={action.busy} onClick={() => void remove()}>
+            <button type="button" className="button button-secondary button-small" disabled={busy} onClick={remove}>
               {t('plugin.delete')}
             </button>
           </div>
         </>
       ) : (
-        <ReviewForm existing={mine} context={context} action={action} done={() => setEditing(false)} cancel={mine ? () => setEditing(false) : undefined} />
+        <ReviewForm existing={mine} context={context} busy={busy} cancel={mine ? stores.cancel : undefined} />
       )}
-      <NoticeLine notice={action.notice} t={t} />
+      <NoticeLine notice={notice} t={t} />
     </section>
   );
 }
@@ -140,32 +140,25 @@ function OwnReview({ context }: { context: Context }) {
 function ReviewForm({
   existing,
   context: { stores, t, locale, icons },
-  action,
-  done,
+  busy,
   cancel,
 }: {
   existing: OwnEvaluation['Evaluation'];
   context: Context;
-  action: ReturnType<typeof useAction>;
-  done: () => void;
+  busy: boolean;
   cancel?: () => void;
 }) {
-  const [rating, setRating] = useState(existing?.Rating ?? 0);
-  const [text, setText] = useState(existing?.Text ?? '');
-  const left = pluginRules.textMaxLength - text.length;
+  const rating = useStore(stores.$stars);
+  const text = useStore(stores.$text);
+  const left = useStore(stores.$left);
 
-  async function submit(event: SubmitEvent) {
+  function submit(event: SubmitEvent) {
     event.preventDefault();
-    if (rating < 1) {
-      action.setNotice({ kind: 'error', text: t('plugin.chooseRating') });
-      return;
-    }
-    const saved = await action.run(() => stores.save(rating, text), t('plugin.published'));
-    if (saved) done();
+    void stores.submit();
   }
 
   return (
-    <form className="form review-form" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="form review-form" onSubmit={submit} noValidate>
       <fieldset className="star-input">
         <legend>{t('plugin.yourRating')}</legend>
         {Array.from({ length: max }, (_, index) => index + 1).map((stars) => (
@@ -175,7 +168,7 @@ function ReviewForm({
               name="rating"
               value={stars}
               checked={rating === stars}
-              onChange={() => setRating(stars)}
+              onChange={() => stores.$stars.set(stars)}
               aria-label={t('plugin.rateStar', { stars, max })}
             />
             <span dangerouslySetInnerHTML={{ __html: icons.star }} />
@@ -189,7 +182,7 @@ function ReviewForm({
           rows={5}
           value={text}
           maxLength={pluginRules.textMaxLength}
-          onChange={(event) => setText((event.target as HTMLTextAreaElement).value)}
+          onChange={(event) => stores.$text.set((event.target as HTMLTextAreaElement).value)}
           aria-describedby="review-hint review-left"
         />
       </label>
@@ -200,7 +193,7 @@ function ReviewForm({
         {t('plugin.charactersLeft', { count: formatNumber(left, locale) })}
       </p>
       <div className="form-actions">
-        <button type="submit" className="button" disabled={action.busy}>
+        <button type="submit" className="button" disabled={busy}>
           {existing ? t('plugin.saveChanges') : t('plugin.publish')}
         </button>
         {cancel && (
@@ -242,9 +235,9 @@ function ReviewList({ context }: { context: Context }) {
   const own = useStore(stores.$own);
   const loggedIn = useStore($isLoggedIn);
 
+  const failure = useStore(stores.$listFailure);
+
   const choose = (next: 'newest' | 'helpful') => stores.$sort.set(next);
-  const failure = list.failure ? failureMessage(list.failure) : null;
-  const failureText = failure && ('text' in failure ? failure.text : t(failure.key));
   return (
     <section className="review-section" aria-label={t('plugin.reviews')}>
       <div className="tabs" role="group" aria-label={t('plugin.sortLabel')}>
@@ -275,7 +268,7 @@ function ReviewList({ context }: { context: Context }) {
         )
       )}
       {list.loading && <Loading text={t('common.loading')} />}
-      {failureText && <NoticeLine notice={{ kind: 'error', text: failureText }} t={t} />}
+      <NoticeLine notice={failure} t={t} />
       {!list.loading && (list.pages === 0 || list.items.length < list.total) && (
         <LoadMore label={t('plugin.loadMore')} load={stores.loadMoreReviews} shown={list.items.length} />
       )}
@@ -295,9 +288,11 @@ function ReviewActions({
   mine: boolean;
   context: Context;
 }) {
-  const action = useAction(t);
-  const [reporting, setReporting] = useState(false);
-  const [reason, setReason] = useState<ReportReason>('spam');
+  const [actions] = useState(() => stores.reviewActions(evaluation.Id));
+  const busy = useStore(actions.$busy);
+  const notice = useStore(actions.$notice);
+  const reporting = useStore(actions.$reporting);
+  const reason = useStore(actions.$reason);
   const count = evaluation.Helpful;
   if (!own || mine) {
     return count > 0 ? <p className="muted review-actions">{t('plugin.helpfulCount', { count })}</p> : null;
@@ -305,10 +300,9 @@ function ReviewActions({
   const marked = own.Helpful.includes(evaluation.Id);
   const reported = own.Reported.includes(evaluation.Id);
 
-  async function sendReport(event: SubmitEvent) {
+  function sendReport(event: SubmitEvent) {
     event.preventDefault();
-    const sent = await action.run(() => stores.report(evaluation.Id, reason).then(() => true), t('plugin.reportSent'));
-    if (sent) setReporting(false);
+    void actions.sendReport();
   }
 
   return (
@@ -318,28 +312,22 @@ function ReviewActions({
           type="button"
           className="button button-secondary button-small"
           aria-pressed={marked}
-          disabled={marked || action.busy}
-          onClick={() => void action.run(() => stores.markHelpful(evaluation.Id))}
+          disabled={marked || busy}
+          onClick={() => void actions.markHelpful()}
         >
           <span dangerouslySetInnerHTML={{ __html: icons.thumbsUp }} />
           {marked ? t('plugin.markedHelpful', { count }) : count > 0 ? t('plugin.helpfulCount', { count }) : t('plugin.helpful')}
         </button>
-        <button
-          type="button"
-          className="button button-secondary button-small"
-          aria-expanded={reporting}
-          disabled={reported}
-          onClick={() => setReporting(!reporting)}
-        >
+        <button type="button" className="button button-secondary button-small" aria-expanded={reporting} disabled={reported} onClick={actions.toggleReport}>
           <span dangerouslySetInnerHTML={{ __html: icons.flag }} />
           {reported ? t('plugin.reported') : t('plugin.report')}
         </button>
       </div>
       {reporting && (
-        <form className="form report-form" onSubmit={(event) => void sendReport(event)}>
+        <form className="form report-form" onSubmit={sendReport}>
           <label>
             {t('plugin.reportReason')}
-            <select value={reason} onChange={(event) => setReason((event.target as HTMLSelectElement).value as ReportReason)}>
+            <select value={reason} onChange={(event) => actions.$reason.set((event.target as HTMLSelectElement).value as ReportReason)}>
               {ReportReason.options.map((option) => (
                 <option key={option} value={option}>
                   {t(`plugin.reason.${option}`)}
@@ -348,13 +336,13 @@ function ReviewActions({
             </select>
           </label>
           <div className="form-actions">
-            <button type="submit" className="button button-small" disabled={action.busy}>
+            <button type="submit" className="button button-small" disabled={busy}>
               {t('plugin.sendReport')}
             </button>
           </div>
         </form>
       )}
-      <NoticeLine notice={action.notice} t={t} />
+      <NoticeLine notice={notice} t={t} />
     </>
   );
 }

@@ -3,22 +3,22 @@
  * the one `?id=` names, with its prize, odds, stock and limit; drawing, with
  * the outcome at once; and what makes each draw checkable — the server seed's
  * hash, the user's client seed, the nonce, revealing the seed — with the
- * user's past draws.
+ * user's past draws. It renders the page's stores and calls their actions;
+ * the logic is in instant-raffle-store.ts.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { raffleRules, type InstantDraw, type RaffleInfo } from '#contract/raffle.ts';
-import { newSeed } from '#contract/raffle-draw.ts';
-import { Loading, LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, LoginLink, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
-import { readJson, storageKeys, writeJson } from '@/lib/storage.ts';
-import { instantRaffleStores, type InstantOutcome } from '@/stores/raffle.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { FailureLine } from '@/components/FailureLine.tsx';
+import { instantEnvironment } from './instant-environment.ts';
+import { createInstantRaffle } from './instant-raffle-store.ts';
 import { idInQuery, oddsText, prizeGrant, prizeName, textIn } from './raffle-text.ts';
 import './raffle.css';
 
@@ -29,20 +29,9 @@ interface Props {
   locale: LocaleCode;
 }
 
-const clientSeedPattern = new RegExp(`^[\\w-]{1,${raffleRules.clientSeedMaxLength}}$`);
-
-/** The user's client seed: the one they chose, or a random one made once. */
-function storedClientSeed(): string {
-  const stored = readJson<string>(storageKeys.raffleClientSeed);
-  if (stored && clientSeedPattern.test(stored)) return stored;
-  const made = newSeed().slice(0, 16);
-  writeJson(storageKeys.raffleClientSeed, made);
-  return made;
-}
-
 export default function InstantRaffle({ strings, locale }: Props) {
   const t = translator(strings);
-  const [stores] = useState(() => instantRaffleStores(idInQuery('id') ?? 'forthwith'));
+  const [stores] = useState(() => createInstantRaffle(instantEnvironment, idInQuery('id') ?? 'forthwith'));
   const info = useStore(stores.$info);
 
   if (info.data) return <Instant raffle={info.data} stores={stores} t={t} locale={locale} />;
@@ -51,7 +40,7 @@ export default function InstantRaffle({ strings, locale }: Props) {
   return <Loading text={t('common.loading')} />;
 }
 
-type Stores = ReturnType<typeof instantRaffleStores>;
+type Stores = ReturnType<typeof createInstantRaffle>;
 
 function Instant({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores: Stores; t: Translate<Keys>; locale: LocaleCode }) {
   const loggedIn = useStore($isLoggedIn);
@@ -98,29 +87,21 @@ function Instant({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores: St
 
 function Drawing({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores: Stores; t: Translate<Keys>; locale: LocaleCode }) {
   const history = useStore(stores.$history);
-  const [clientSeed, setClientSeed] = useState('');
-  const [outcome, setOutcome] = useState<InstantOutcome | null>(null);
-  const action = useAction(t);
-  useEffect(() => setClientSeed(storedClientSeed()), []);
+  const clientSeed = useStore(stores.$clientSeed);
+  const seedOk = useStore(stores.$seedOk);
+  const outcome = useStore(stores.$outcome);
+  const left = useStore(stores.$left);
+  const busy = useStore(stores.$busy);
+  const notice = useStore(stores.$notice);
 
   if (!history.data) return history.error ? <FailureLine error={history.error} t={t} /> : <Loading text={t('common.loading')} />;
   const made = history.data.Draws.length;
-  const left = Math.max(0, raffle.Instant!.PerUserLimit - made);
-  const seedOk = clientSeedPattern.test(clientSeed);
-
-  async function draw() {
-    if (!seedOk) return action.setNotice({ kind: 'error', text: t('raffle.instant.clientSeedInvalid', { max: raffleRules.clientSeedMaxLength }) });
-    writeJson(storageKeys.raffleClientSeed, clientSeed);
-    setOutcome(null);
-    const answer = await action.run(() => stores.drawInstant(clientSeed));
-    if (answer) setOutcome(answer);
-  }
 
   return (
     <div className="raffle-participation">
       {raffle.State === 'open' && (
         <div className="form-actions">
-          <button type="button" className="button" disabled={action.busy || left === 0} onClick={() => void draw()}>
+          <button type="button" className="button" disabled={busy || left === 0} onClick={() => void stores.draw()}>
             {t('raffle.instant.draw')}
           </button>
           <span className="muted" data-left>
@@ -129,7 +110,7 @@ function Drawing({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores: St
         </div>
       )}
       {outcome && <DrawOutcome draw={outcome.Draw} prize={prizeName(raffle.Prizes[0], locale)} t={t} locale={locale} />}
-      <NoticeLine notice={action.notice} t={t} />
+      <NoticeLine notice={notice} t={t} />
 
       <section aria-labelledby="fairness">
         <h3 id="fairness">{t('raffle.instant.fairHeading')}</h3>
@@ -150,18 +131,13 @@ function Drawing({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores: St
             maxLength={raffleRules.clientSeedMaxLength}
             autoComplete="off"
             spellCheck={false}
-            onChange={(event) => setClientSeed(event.currentTarget.value)}
+            onChange={(event) => stores.$clientSeed.set(event.currentTarget.value)}
             aria-invalid={!seedOk}
           />
           <span className="hint">{t('raffle.instant.clientSeedHint', { max: raffleRules.clientSeedMaxLength })}</span>
         </label>
         <div className="form-actions">
-          <button
-            type="button"
-            className="button button-secondary"
-            disabled={action.busy}
-            onClick={() => void action.run(() => stores.rotateSeed(), t('raffle.instant.rotated'))}
-          >
+          <button type="button" className="button button-secondary" disabled={busy} onClick={() => void stores.rotateSeed()}>
             {t('raffle.instant.rotate')}
           </button>
           <a href={`${localizePath(locale, '/raffle/verify')}?instant=${raffle.Id}`}>{t('raffle.instant.verify')}</a>

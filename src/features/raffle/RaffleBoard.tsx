@@ -3,24 +3,23 @@
  * `?id=` names, with its prizes, a countdown and the live registration count;
  * registering and the participation number; after the draw the user's own
  * result and prize claim, the paged winners, and the proof to check it; then
- * every raffle, past and present.
+ * every raffle, past and present. It renders the page's stores and calls
+ * their actions; the logic is in raffle-board-store.ts.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { pageSize } from '#contract/paging.ts';
 import type { RaffleInfo, RaffleState } from '#contract/raffle.ts';
-import { ApiFailure } from '@/lib/api/errors.ts';
-import { FailureLine } from '@/components/FailureLine.tsx';
-import { Loading, LoginLink, NoticeLine, useAction } from '@/components/island.tsx';
+import { Loading, LoginLink, NoticeLine } from '@/components/island.tsx';
 import { Pager } from '@/components/Pager.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { raffleListStore } from '@/stores/raffle.ts';
-import { registrationRaffleStores } from '@/stores/raffle-registration.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
-import { idInQuery, prizeGrant, prizeName, textIn, timeLeft, useNow } from './raffle-text.ts';
+import { browserEnvironment } from './environment.ts';
+import { createRaffleBoard } from './raffle-board-store.ts';
+import { idInQuery, prizeGrant, prizeName, textIn, timeLeft } from './raffle-text.ts';
 import './raffle.css';
 
 type Keys = KeysUnder<'raffle.board' | 'account.redemption.grant' | 'api' | 'common'>;
@@ -43,31 +42,31 @@ const when = (raffle: RaffleInfo) => raffle.DrawnAt ?? raffle.DrawAt;
 
 export default function RaffleBoard({ strings, locale }: Props) {
   const t = translator(strings);
-  const [stores] = useState(() => registrationRaffleStores(idInQuery('id') ?? 'current'));
+  const [stores] = useState(() => createRaffleBoard(browserEnvironment, idInQuery('id') ?? 'current'));
   const info = useStore(stores.$info);
+  const problem = useStore(stores.$problem);
   useEffect(() => stores.follow(), []);
 
-  const missing = info.error instanceof ApiFailure && info.error.code === 404;
   return (
     <div className="raffle-board">
       {info.data ? (
         <RaffleCard raffle={info.data} stores={stores} t={t} locale={locale} />
-      ) : missing ? (
+      ) : problem === 'none' ? (
         <p className="card">{t('raffle.board.none')}</p>
-      ) : info.error ? (
-        <FailureLine error={info.error} t={t} />
+      ) : problem ? (
+        <NoticeLine notice={problem} t={t} />
       ) : (
         <Loading text={t('common.loading')} reserve />
       )}
-      <AllRaffles t={t} locale={locale} shown={info.data?.Id ?? null} />
+      <AllRaffles stores={stores} t={t} locale={locale} shown={info.data?.Id ?? null} />
     </div>
   );
 }
 
-type Stores = ReturnType<typeof registrationRaffleStores>;
+type Stores = ReturnType<typeof createRaffleBoard>;
 
 function RaffleCard({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores: Stores; t: Translate<Keys>; locale: LocaleCode }) {
-  const now = useNow();
+  const now = useStore(stores.$now);
   const count = useStore(stores.$count);
   const date = (iso: string) => formatDateTime(iso, locale);
   const until = (iso: string) => timeLeft(Date.parse(iso) - now, locale);
@@ -150,10 +149,10 @@ function RaffleCard({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores:
 /** The user's part: a way in, registering, their number, and after the draw their result and claim. */
 function Participation({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores: Stores; t: Translate<Keys>; locale: LocaleCode }) {
   const loggedIn = useStore($isLoggedIn);
-  const registered = useStore(stores.$registered);
-  const number = useStore(stores.$number);
+  const own = useStore(stores.$own);
   const result = useStore(stores.$result);
-  const action = useAction(t);
+  const busy = useStore(stores.$busy);
+  const notice = useStore(stores.$notice);
   const open = raffle.State === 'open';
 
   if (!loggedIn) {
@@ -164,20 +163,18 @@ function Participation({ raffle, stores, t, locale }: { raffle: RaffleInfo; stor
       </p>
     );
   }
-  if (registered.loading || number.loading) return <Loading text={t('common.loading')} />;
-
-  const own = registered.data ? (number.data ?? result.data?.Number ?? null) : null;
+  if (own === undefined) return <Loading text={t('common.loading')} />;
   if (own === null) {
     return (
       <div className="raffle-participation">
         {open ? (
-          <button type="button" className="button" disabled={action.busy} onClick={() => void action.run(() => stores.register())}>
+          <button type="button" className="button" disabled={busy} onClick={() => void stores.register()}>
             {t('raffle.board.register')}
           </button>
         ) : (
           raffle.State === 'drawn' && <p className="muted">{t('raffle.board.notRegistered')}</p>
         )}
-        <NoticeLine notice={action.notice} t={t} />
+        <NoticeLine notice={notice} t={t} />
       </div>
     );
   }
@@ -204,7 +201,7 @@ function Participation({ raffle, stores, t, locale }: { raffle: RaffleInfo; stor
             ) : claimOpen ? (
               <>
                 <p className="muted">{t('raffle.board.claimBy', { date: formatDateTime(outcome.ClaimBy!, locale) })}</p>
-                <button type="button" className="button" disabled={action.busy} onClick={() => void action.run(() => stores.claim())}>
+                <button type="button" className="button" disabled={busy} onClick={() => void stores.claim()}>
                   {t('raffle.board.claim')}
                 </button>
               </>
@@ -215,7 +212,7 @@ function Participation({ raffle, stores, t, locale }: { raffle: RaffleInfo; stor
         ) : (
           <p data-outcome="lost">{t('raffle.board.lost', { number: own })}</p>
         ))}
-      <NoticeLine notice={action.notice} t={t} />
+      <NoticeLine notice={notice} t={t} />
     </div>
   );
 }
@@ -249,9 +246,8 @@ function Winners({ raffle, stores, t, locale }: { raffle: RaffleInfo; stores: St
   );
 }
 
-function AllRaffles({ t, locale, shown }: { t: Translate<Keys>; locale: LocaleCode; shown: number | null }) {
-  const [$list] = useState(raffleListStore);
-  const list = useStore($list);
+function AllRaffles({ stores, t, locale, shown }: { stores: Stores; t: Translate<Keys>; locale: LocaleCode; shown: number | null }) {
+  const list = useStore(stores.$list);
   const others = list.data?.Items.filter((raffle) => raffle.Id !== shown) ?? [];
   if (!list.data) return null;
   return (

@@ -1,5 +1,4 @@
 /** How raffle data reads in the page's language: texts, prizes, odds and countdowns. */
-import { useEffect, useState } from 'react';
 import { formattingTag } from '#contract/locales.ts';
 import { rollRange, type LocalizedText, type Prize } from '#contract/raffle.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
@@ -50,13 +49,3 @@ export function timeLeft(ms: number, locale: LocaleCode): string {
 
 /** Over a day away, days and hours are enough; closer, every part down to seconds. */
 const partsShown = (ms: number) => (ms >= 86_400_000 ? 2 : 3);
-
-/** The current time, renewed every second while the component shows. */
-export function useNow(): number {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
