@@ -46,7 +46,7 @@ export function getLocale(code: string): Locale {
   return found;
 }
 
-/** The URL of `path` (a spec path such as `/download`) in the given locale. */
+/** The URL of `path` (a path without locale prefix, such as `/download`) in the given locale. */
 export function localizePath(code: string, path: string): string {
   const { segment } = getLocale(code);
   if (!segment) return path;

@@ -19,7 +19,7 @@ interface LocalePath<P extends Params, X extends Props> {
 
 /**
  * The one place `[...locale]` routes are expanded: the default locale gets the
- * unprefixed spec path, every other locale its segment. Extra params and props
+ * unprefixed path, every other locale its segment. Extra params and props
  * (pagination, slugs) are multiplied in by `each`.
  */
 export async function localePaths<P extends Params = Record<never, never>, X extends Props = Record<never, never>>(

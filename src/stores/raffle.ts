@@ -43,7 +43,7 @@ export function raffleStores(ref: RaffleRef, { call }: RaffleApi) {
   return { $info, $id, own, keepOwn };
 }
 
-/** Raffles, newest first, one page of the spec's size. */
+/** Raffles, newest first, one page (`pageSize`) at a time. */
 export function raffleListStore({ call }: RaffleApi) {
   return createFetcherStore<Paged<RaffleInfo>>(['raffle-list:1'], {
     fetcher: () => call(raffleCalls.list, { params: { a: 1, b: pageSize }, fresh: true }),

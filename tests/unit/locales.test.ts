@@ -35,7 +35,7 @@ describe('locale table', () => {
     for (const l of locales) expect(l.dir).toBe(directionOf(l.tag));
   });
 
-  it('localises spec paths', () => {
+  it('localises paths without a locale prefix', () => {
     expect(localizePath('zh-CN', '/download')).toBe('/download');
     expect(localizePath('en', '/download')).toBe('/en/download');
     expect(localizePath('zh-TW', '/')).toBe('/zh-tw');
