@@ -66,6 +66,8 @@ for (const locale of ['zh-CN', 'en', 'ko'] as const) {
 }
 
 test('a page reloaded 12 to 30 s after registering and the draw always shows the user’s own result and the claim button, ten times', async ({ page }) => {
+  // Ten rounds, each starting two operators' commands (create, draw) as processes: twice the usual time.
+  test.setTimeout(120_000);
   await page.goto(localizePath('en', '/'));
   await signInFresh(page);
   for (let round = 0; round < 10; round++) {
