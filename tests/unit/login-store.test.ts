@@ -11,17 +11,8 @@ import { identity, type LoginResult, type UserInfo } from '#contract/identity.ts
 import type { QuickOutcome } from '@/stores/quick-login.ts';
 import { createLoginForm, type LoginEnvironment, type LoginOptions } from '@/features/auth/login-store.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
+import { user } from './commerce-world.ts';
 
-const user: UserInfo = {
-  Id: 7,
-  NickName: 'Beacon-0000',
-  Phone: '138****0000',
-  Email: null,
-  AvatarUrl: {},
-  HasPassword: true,
-  CreatedAt: '2026-01-01T00:00:00.000Z',
-  ExternalAccounts: [],
-};
 const loginResult: LoginResult = {
   AccessToken: 'access',
   ExpiresIn: Date.now() + 3600_000,
