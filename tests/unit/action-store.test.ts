@@ -39,4 +39,12 @@ describe('an action behind an island', () => {
     action.clear();
     expect(action.$notice.get()).toBeNull();
   });
+
+  it('says any outcome by key, as a success or a failure', () => {
+    const action = createAction<'linked' | 'denied'>();
+    action.say('ok', 'linked', { provider: 'QQ' });
+    expect(action.$notice.get()).toEqual({ kind: 'ok', key: 'linked', params: { provider: 'QQ' } });
+    action.say('error', 'denied');
+    expect(action.$notice.get()).toEqual({ kind: 'error', key: 'denied' });
+  });
 });

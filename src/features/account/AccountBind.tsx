@@ -6,17 +6,13 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { accountCalls, type QuickLoginProvider } from '#contract/account.ts';
-import type { LocaleCode } from '#contract/locales.ts';
-import { identity } from '#contract/identity.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { quickProviders, startLinking } from '@/stores/quick-login.ts';
-import { $user, refreshUser, updateUser } from '@/stores/session.ts';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
-import { CodeField, useFields, useLinkOutcome } from './island.tsx';
+import { Loading, NoticeLine } from '@/components/island.tsx';
 import { providerName, quickLoginProviders, type ProviderIcons } from '@/lib/quick-login-providers.ts';
+import { bindEnvironment } from './bind-environment.ts';
+import { createBinding } from './bind-store.ts';
+import { CodeField, useFields } from './island.tsx';
 import './AccountBind.css';
 
 interface Props {
@@ -31,54 +27,24 @@ interface Props {
 
 export default function AccountBind({ strings, emailSentPath, icons }: Props) {
   const t = translator(strings);
-  const user = useStore($user);
-  const phone = useAction(t);
-  const email = useAction(t);
-  const identities = useAction(t);
-  const { form, setForm, field } = useFields({ oldCode: '', phone: '', code: '', email: '' });
-  // The e-mail may have been confirmed in another browser since the user was last read.
-  useEffect(() => void refreshUser().catch(() => {}), []);
-  // Only the providers this server offers can be linked.
-  const [offered, setOffered] = useState<QuickLoginProvider[]>([]);
-  useEffect(
-    () =>
-      void quickProviders().then(
-        (providers) => setOffered(providers.map((provider) => provider.Provider)),
-        () => {},
-      ),
-    [],
-  );
-  useLinkOutcome(identities.setNotice, t);
+  const [store] = useState(() => createBinding(bindEnvironment(t), { emailSentPath }));
+  const user = useStore(store.$user);
+  const offered = useStore(store.$offered);
+  const phone = { busy: useStore(store.phone.$busy), notice: useStore(store.phone.$notice) };
+  const email = { busy: useStore(store.email.$busy), notice: useStore(store.email.$notice) };
+  const identities = { busy: useStore(store.identities.$busy), notice: useStore(store.identities.$notice) };
+  const { field } = useFields(store.$form);
+  useEffect(() => store.load(), []);
   if (!user) return <Loading text={t('common.loading')} />;
 
-  const sendOldCode = () => phone.run(() => authCall(accountCalls.sendOwnCode, { body: { Channel: 'sms' } }), t('account.bind.codeSent'));
-  const sendNewCode = () => phone.run(() => authCall(identity.sendSmsCode, { body: { Phone: form.phone } }), t('account.bind.codeSent'));
-
-  async function changePhone(event: SubmitEvent) {
+  function changePhone(event: SubmitEvent) {
     event.preventDefault();
-    const body = { Phone: form.phone, Code: form.code, ...(user!.Phone ? { OldCode: form.oldCode } : {}) };
-    const updated = await phone.run(() => authCall(accountCalls.changePhone, { body }), t('account.bind.phoneSaved'));
-    if (updated) {
-      updateUser(updated);
-      setForm({ ...form, oldCode: '', phone: '', code: '' });
-    }
+    void store.changePhone();
   }
 
-  async function bindEmail(event: SubmitEvent) {
+  function bindEmail(event: SubmitEvent) {
     event.preventDefault();
-    const sent = await email.run(async () => {
-      await authCall(accountCalls.bindEmail, { body: { Email: form.email } });
-      return true;
-    });
-    if (sent) location.assign(emailSentPath);
-  }
-
-  const link = (provider: QuickLoginProvider) => void identities.run(() => startLinking(provider, document.documentElement.lang as LocaleCode));
-
-  async function unbind(id: number, provider: string) {
-    if (!confirm(t('account.bind.unbindConfirm', { provider: providerName(provider) }))) return;
-    const updated = await identities.run(() => authCall(identity.unbundleAccount, { params: { id } }), t('account.bind.unbound'));
-    if (updated) updateUser(updated);
+    void store.bindEmail();
   }
 
   return (
@@ -86,12 +52,12 @@ export default function AccountBind({ strings, emailSentPath, icons }: Props) {
       <section className="card" aria-labelledby="phone-heading">
         <h2 id="phone-heading">{t('account.bind.phone')}</h2>
         <p data-current-phone>{user.Phone ?? <span className="muted">{t('account.bind.noPhone')}</span>}</p>
-        <form className="form" onSubmit={(event) => void changePhone(event)} noValidate>
+        <form className="form" onSubmit={changePhone} noValidate>
           {user.Phone && (
             <CodeField
               label={t('account.bind.oldCode')}
               sendLabel={t('account.bind.sendOldCode')}
-              send={sendOldCode}
+              send={store.sendOldCode}
               busy={phone.busy}
               input={field('oldCode')}
               t={t}
@@ -101,7 +67,7 @@ export default function AccountBind({ strings, emailSentPath, icons }: Props) {
             {t('account.bind.newPhone')}
             <input {...field('phone')} type="tel" inputMode="tel" autoComplete="tel" />
           </label>
-          <CodeField label={t('account.bind.newCode')} sendLabel={t('login.sendCode')} send={sendNewCode} busy={phone.busy} input={field('code')} t={t} />
+          <CodeField label={t('account.bind.newCode')} sendLabel={t('login.sendCode')} send={store.sendNewCode} busy={phone.busy} input={field('code')} t={t} />
           <div className="form-actions">
             <button type="submit" className="button" disabled={phone.busy}>
               {user.Phone ? t('account.bind.changePhone') : t('account.bind.bindPhone')}
@@ -114,7 +80,7 @@ export default function AccountBind({ strings, emailSentPath, icons }: Props) {
       <section className="card" aria-labelledby="email-heading">
         <h2 id="email-heading">{t('account.bind.email')}</h2>
         <p data-current-email>{user.Email ?? <span className="muted">{t('account.bind.noEmail')}</span>}</p>
-        <form className="form" onSubmit={(event) => void bindEmail(event)} noValidate>
+        <form className="form" onSubmit={bindEmail} noValidate>
           <label>
             {t('account.bind.newEmail')}
             <input {...field('email')} type="email" autoComplete="email" />
@@ -149,13 +115,13 @@ export default function AccountBind({ strings, emailSentPath, icons }: Props) {
                     type="button"
                     className="button button-secondary button-small"
                     disabled={identities.busy}
-                    onClick={() => void unbind(bound.Id, provider)}
+                    onClick={() => void store.unbind(bound.Id, provider)}
                   >
                     {t('account.bind.unbind')}
                   </button>
                 ) : (
                   offered.includes(provider) && (
-                    <button type="button" className="button button-small" disabled={identities.busy} onClick={() => link(provider)}>
+                    <button type="button" className="button button-small" disabled={identities.busy} onClick={() => void store.link(provider)}>
                       {t('account.bind.link')}
                     </button>
                   )

@@ -6,18 +6,17 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { accountCalls, type DeletionLosses, type LoginEvent } from '#contract/account.ts';
+import type { DeletionLosses } from '#contract/account.ts';
 import { formatPrice } from '#contract/facts.ts';
-import { identity, type Session } from '#contract/identity.ts';
 import { formatDateTime, formatDay } from '@/i18n/dates.ts';
 import { placeName } from '@/i18n/places.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { $user, leaveNotice, signOutHere, updateUser } from '@/stores/session.ts';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
+import { Loading, NoticeLine } from '@/components/island.tsx';
 import { CodeField, useFields } from './island.tsx';
+import { safetyEnvironment } from './safety-environment.ts';
+import { createSafety } from './safety-store.ts';
 import './AccountSafety.css';
 
 type Key = KeysUnder<'account.safe' | 'login.code' | 'login.codePlaceholder' | 'login.resendIn' | 'api' | 'common.loading'>;
@@ -31,81 +30,38 @@ interface Props {
 
 export default function AccountSafety({ strings, locale, loginPath }: Props) {
   const t = translator(strings);
-  const user = useStore($user);
-  const password = useAction(t);
-  const devices = useAction(t);
-  const removal = useAction(t);
-  const [sessions, setSessions] = useState<Session[] | null>(null);
-  const [history, setHistory] = useState<LoginEvent[] | null>(null);
-  const [losses, setLosses] = useState<DeletionLosses | null>(null);
-  const { form, setForm, field } = useFields({ current: '', next: '', repeat: '', code: '', proofPassword: '' });
-  const [understood, setUnderstood] = useState(false);
-
-  const loadSessions = () => devices.run(async () => setSessions(await authCall(identity.sessions)));
-  useEffect(() => {
-    void loadSessions();
-    void authCall(accountCalls.loginHistory).then(setHistory, () => setHistory([]));
-    // What deletion would lose is stated when it is known; the form works without it.
-    void authCall(accountCalls.deletionLosses).then(setLosses, () => setLosses(null));
-  }, []);
+  const [store] = useState(() => createSafety(safetyEnvironment, { loginPath }));
+  const user = useStore(store.$user);
+  const sessions = useStore(store.$sessions);
+  const history = useStore(store.$history);
+  const losses = useStore(store.$losses);
+  const understood = useStore(store.$understood);
+  const password = { busy: useStore(store.password.$busy), notice: useStore(store.password.$notice) };
+  const devices = { busy: useStore(store.devices.$busy), notice: useStore(store.devices.$notice) };
+  const removal = { busy: useStore(store.removal.$busy), notice: useStore(store.removal.$notice) };
+  const { field } = useFields(store.$form);
+  useEffect(() => store.load(), []);
 
   if (!user) return <Loading text={t('common.loading')} />;
 
-  async function savePassword(event: SubmitEvent) {
+  function savePassword(event: SubmitEvent) {
     event.preventDefault();
-    if (form.next !== form.repeat) {
-      password.setNotice({ kind: 'error', text: t('account.safe.passwordsDiffer') });
-      return;
-    }
-    const body = { Password: form.next, ...(user!.HasPassword ? { Current: form.current } : {}) };
-    const done = await password.run(() => authCall(accountCalls.setPassword, { body }), t('account.safe.passwordSaved'));
-    if (done) {
-      updateUser({ ...user!, HasPassword: true });
-      setForm({ ...form, current: '', next: '', repeat: '' });
-      void loadSessions();
-    }
+    void store.savePassword();
   }
 
-  const signOut = (id: string) =>
-    devices.run(async () => {
-      await authCall(accountCalls.revokeSession, { params: { id } });
-      setSessions(await authCall(identity.sessions));
-    }, t('account.safe.signedOut'));
-
-  const signOutOthers = () =>
-    devices.run(async () => {
-      await authCall(identity.signOutOtherSessions);
-      setSessions(await authCall(identity.sessions));
-    }, t('account.safe.signedOut'));
+  function deleteAccount(event: SubmitEvent) {
+    event.preventDefault();
+    void store.deleteAccount();
+  }
 
   const contact = user.Phone ?? user.Email;
-  const sendCode = () =>
-    removal.run(
-      () => authCall(accountCalls.sendOwnCode, { body: { Channel: user.Phone ? 'sms' : 'email' } }),
-      t('account.safe.codeSent', { contact: contact ?? '' }),
-    );
-
-  async function deleteAccount(event: SubmitEvent) {
-    event.preventDefault();
-    const body = form.proofPassword ? { Password: form.proofPassword } : { Code: form.code };
-    const deleted = await removal.run(async () => {
-      await authCall(accountCalls.deleteAccount, { body });
-      return true;
-    });
-    if (deleted) {
-      leaveNotice('session.accountDeleted');
-      signOutHere();
-      location.assign(loginPath);
-    }
-  }
-
   const others = sessions?.filter((session) => !session.Current) ?? [];
   return (
     <div className="account-sections">
       <section className="card" aria-labelledby="password-heading">
         <h2 id="password-heading">{t('account.safe.password')}</h2>
         <p className="muted">{user.HasPassword ? t('account.safe.passwordNote') : t('account.safe.passwordNone')}</p>
-        <form className="form" onSubmit={(event) => void savePassword(event)} noValidate>
+        <form className="form" onSubmit={savePassword} noValidate>
           {/* Tells password managers whose password this is. */}
           <input type="text" name="username" autoComplete="username" value={contact ?? ''} hidden readOnly />
           {user.HasPassword && (
@@ -149,7 +105,7 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
                 {session.Current ? (
                   <span className="badge badge-green">{t('account.safe.thisDevice')}</span>
                 ) : (
-                  <button type="button" className="button button-secondary button-small" disabled={devices.busy} onClick={() => void signOut(session.Id)}>
+                  <button type="button" className="button button-secondary button-small" disabled={devices.busy} onClick={() => void store.signOut(session.Id)}>
                     {t('account.safe.signOut')}
                   </button>
                 )}
@@ -159,7 +115,7 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
         )}
         <div className="form-actions">
           {others.length > 0 ? (
-            <button type="button" className="button button-secondary" disabled={devices.busy} onClick={() => void signOutOthers()}>
+            <button type="button" className="button button-secondary" disabled={devices.busy} onClick={() => void store.signOutOthers()}>
               {t('account.safe.signOutOthers')}
             </button>
           ) : (
@@ -198,9 +154,9 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
         <p>{t('account.safe.deleteIntro')}</p>
         {losses && <LossList losses={losses} locale={locale} t={t} />}
         <p>{t('account.safe.deleteOrdersKept')}</p>
-        <form className="form" onSubmit={(event) => void deleteAccount(event)} noValidate>
+        <form className="form" onSubmit={deleteAccount} noValidate>
           {contact && (
-            <CodeField label={t('login.code')} sendLabel={t('account.safe.sendCode')} send={sendCode} busy={removal.busy} input={field('code')} t={t} />
+            <CodeField label={t('login.code')} sendLabel={t('account.safe.sendCode')} send={store.sendCode} busy={removal.busy} input={field('code')} t={t} />
           )}
           {user.HasPassword && (
             <label>
@@ -209,7 +165,7 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
             </label>
           )}
           <label className="agree">
-            <input type="checkbox" name="understood" checked={understood} onChange={(event) => setUnderstood(event.currentTarget.checked)} />
+            <input type="checkbox" name="understood" checked={understood} onChange={(event) => store.$understood.set(event.currentTarget.checked)} />
             <span>{t('account.safe.deleteUnderstood')}</span>
           </label>
           <div className="form-actions">

@@ -6,13 +6,13 @@
  */
 import { useStore } from '@nanostores/react';
 import { useId, useRef, useState, type SubmitEvent } from 'react';
-import { accountCalls, avatarRules, nicknameProblem, nicknameRules } from '#contract/account.ts';
+import { avatarRules, nicknameRules } from '#contract/account.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
-import { $user, updateUser } from '@/stores/session.ts';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
+import { Loading, NoticeLine } from '@/components/island.tsx';
+import { profileEnvironment } from './profile-environment.ts';
+import { createProfile } from './profile-store.ts';
 import './ProfileEdit.css';
 
 interface Props {
@@ -21,59 +21,22 @@ interface Props {
   uploadIcon: string;
 }
 
-/** The file's bytes as base64, without the data-URL prefix. */
-function base64Of(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
-    reader.readAsDataURL(file);
-  });
-}
-
 export default function ProfileEdit({ strings, uploadIcon }: Props) {
   const t = translator(strings);
-  const user = useStore($user);
-  const avatar = useAction(t);
-  const nickname = useAction(t);
-  const [name, setName] = useState<string | null>(null);
-  const [fileName, setFileName] = useState<string | null>(null);
+  const [store] = useState(() => createProfile(profileEnvironment));
+  const user = useStore(store.$user);
+  const fileName = useStore(store.$fileName);
+  const name = useStore(store.$nickname);
+  const avatar = { busy: useStore(store.avatar.$busy), notice: useStore(store.avatar.$notice) };
+  const nickname = { busy: useStore(store.nickname.$busy), notice: useStore(store.nickname.$notice) };
   const fileInput = useRef<HTMLInputElement>(null);
   const avatarHint = useId();
 
   if (!user) return <Loading text={t('common.loading')} />;
 
-  async function upload(file: File | undefined) {
-    if (!file) return;
-    setFileName(file.name);
-    if (!(avatarRules.types as readonly string[]).includes(file.type)) {
-      avatar.setNotice({ kind: 'error', text: t('account.edit.fileType') });
-      return;
-    }
-    if (file.size > avatarRules.maxBytes) {
-      avatar.setNotice({ kind: 'error', text: t('account.edit.fileTooLarge') });
-      return;
-    }
-    const updated = await avatar.run(async () => authCall(accountCalls.uploadAvatar, { body: { Image: await base64Of(file) } }), t('account.edit.avatarSaved'));
-    if (updated) updateUser(updated);
-  }
-
-  /** A saved name that is edited again is no longer saved; a refused one that now keeps the rules is no longer wrong. */
-  function editNickname(value: string) {
-    setName(value);
-    if (nickname.notice?.kind === 'ok' || (nickname.notice?.kind === 'error' && nicknameProblem(value) === null)) nickname.setNotice(null);
-  }
-
-  async function saveNickname(event: SubmitEvent) {
+  function saveNickname(event: SubmitEvent) {
     event.preventDefault();
-    const updated = await nickname.run(
-      () => authCall(accountCalls.updateNickname, { body: { NickName: name ?? user!.NickName } }),
-      t('account.edit.nicknameSaved'),
-    );
-    if (updated) {
-      updateUser(updated);
-      setName(null);
-    }
+    void store.saveNickname();
   }
 
   return (
@@ -90,7 +53,7 @@ export default function ProfileEdit({ strings, uploadIcon }: Props) {
               accept={avatarRules.types.join(',')}
               hidden
               onChange={(event) => {
-                void upload(event.currentTarget.files?.[0]);
+                void store.upload(event.currentTarget.files?.[0]);
                 // The same file can be chosen again (after a refusal, say) and still be uploaded.
                 event.currentTarget.value = '';
               }}
@@ -123,16 +86,16 @@ export default function ProfileEdit({ strings, uploadIcon }: Props) {
 
       <section className="card" aria-labelledby="nickname-heading">
         <h2 id="nickname-heading">{t('account.edit.nickname')}</h2>
-        <form className="form" onSubmit={(event) => void saveNickname(event)} noValidate>
+        <form className="form" onSubmit={saveNickname} noValidate>
           <label>
             {t('account.edit.nickname')}
             <input
               name="nickname"
-              value={name ?? user.NickName}
+              value={name}
               maxLength={nicknameRules.max * 2}
               autoComplete="nickname"
               aria-invalid={nickname.notice?.kind === 'error' || undefined}
-              onChange={(event) => editNickname(event.currentTarget.value)}
+              onChange={(event) => store.editNickname(event.currentTarget.value)}
             />
             <span className="hint">{t('account.edit.nicknameHint')}</span>
           </label>

@@ -1,8 +1,11 @@
 /**
  * What account-centre islands share beyond the common kit
- * (components/island.tsx): the outcome of linking a quick-login identity, form
- * fields, and the code field with its send button and resend countdown.
+ * (components/island.tsx): the outcome of linking a quick-login identity, the
+ * inputs of a store's form, and the code field with its send button and resend
+ * countdown.
  */
+import { useStore } from '@nanostores/react';
+import type { WritableAtom } from 'nanostores';
 import { useEffect, useRef, useState } from 'react';
 import { verification } from '#contract/identity.ts';
 import type { Translate, UiKey } from '@/i18n/strings.ts';
@@ -27,26 +30,22 @@ export function useLinkOutcome(
   }, []);
 }
 
-/** A form's text values, and the props that bind one input to one of them. */
-export function useFields<F extends Record<string, string>>(initial: F) {
-  const [form, setForm] = useState(initial);
+/** The props that bind one input to one text value of a store's form. */
+export function useFields<F extends Record<string, string>>($form: WritableAtom<F>) {
+  const form = useStore($form);
   const field = (name: keyof F & string) => ({
     name,
     value: form[name],
-    onChange: (event: { currentTarget: HTMLInputElement }) => {
-      // Read now: React empties the event's currentTarget once the handler returns, before the update runs.
-      const value = event.currentTarget.value;
-      setForm((current) => ({ ...current, [name]: value }));
-    },
+    onChange: (event: { currentTarget: HTMLInputElement }) => $form.set({ ...$form.get(), [name]: event.currentTarget.value }),
   });
-  return { form, setForm, field };
+  return { form, field };
 }
 
 interface CodeFieldProps {
   label: string;
   sendLabel: string;
-  /** Sends the code; resolves to undefined when it failed, anything else once it is on its way (the resend wait starts). */
-  send: () => Promise<unknown>;
+  /** Sends the code (a store's action); resolves to true once it is on its way (the resend wait starts), false when it failed. */
+  send: () => Promise<boolean>;
   busy: boolean;
   input: { name: string; value: string; onChange: (event: { currentTarget: HTMLInputElement }) => void };
   t: Translate<'login.codePlaceholder' | 'login.resendIn'>;
@@ -56,7 +55,7 @@ interface CodeFieldProps {
 export function CodeField({ label, sendLabel, send, busy, input, t }: CodeFieldProps) {
   const countdown = useResendCountdown();
   const sendNow = async () => {
-    if ((await send()) !== undefined) countdown.start();
+    if (await send()) countdown.start();
   };
   return (
     <label>

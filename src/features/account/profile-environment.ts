@@ -1,0 +1,15 @@
+/** The edit-profile page's world in the browser: the account centre's, the session's way to keep the changed user, and the browser's file reader. */
+import { $user, authCall, updateUser } from '@/stores/session.ts';
+import type { ProfileEnvironment } from './profile-store.ts';
+
+/** The file's bytes as base64, without the data-URL prefix. */
+function base64Of(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
+    reader.readAsDataURL(file);
+  });
+}
+
+export const profileEnvironment: ProfileEnvironment = { call: authCall, $user, updateUser, readBase64: base64Of };
