@@ -34,8 +34,10 @@ export function createAction<K extends string = never>() {
   }
   /** A refusal found before any call (a form's own check). */
   const refuse = (key: K, params?: NoticeParams) => $notice.set({ kind: 'error', key, params });
+  /** One of our messages, found other than by an action (what a page came back with). */
+  const say = (kind: 'ok' | 'error', key: K, params?: NoticeParams) => $notice.set({ kind, key, params });
   const clear = () => $notice.set(null);
-  return { $busy, $notice, run, refuse, clear };
+  return { $busy, $notice, run, refuse, say, clear };
 }
 
 export type Action<K extends string = never> = ReturnType<typeof createAction<K>>;
