@@ -32,12 +32,12 @@ export function createAction<K extends string = never>() {
       $busy.set(false);
     }
   }
-  /** A refusal found before any call (a form's own check). */
-  const refuse = (key: K, params?: NoticeParams) => $notice.set({ kind: 'error', key, params });
-  /** One of our messages, found other than by an action (what a page came back with). */
+  /** An outcome by key that came other than through `run` (a linking the page's address reports). */
   const say = (kind: 'ok' | 'error', key: K, params?: NoticeParams) => $notice.set({ kind, key, params });
+  /** A refusal found before any call (a form's own check). */
+  const refuse = (key: K, params?: NoticeParams) => say('error', key, params);
   const clear = () => $notice.set(null);
-  return { $busy, $notice, run, refuse, say, clear };
+  return { $busy, $notice, run, say, refuse, clear };
 }
 
 export type Action<K extends string = never> = ReturnType<typeof createAction<K>>;

@@ -1,24 +1,24 @@
 /**
  * Back from linking a quick-login identity: the login page sends the outcome
- * to the page that started it (`takeLinkOutcome`, stores/quick-login.ts),
- * which says how it went as its action's notice, once.
+ * to the page the linking started from, in its address. A store says how it
+ * went, once, as its action's notice (the linked-accounts and Steam account
+ * pages).
  */
 import type { ExternalLoginError } from '#contract/external-login.ts';
-import type { UiKey } from '@/i18n/strings.ts';
 import { providerName } from '@/lib/quick-login-providers.ts';
 import type { Action } from '@/stores/action.ts';
 
-/** How a linking went: the provider, and why it failed (null when it is linked). */
+/** How a linking went (stores/quick-login.ts `takeLinkOutcome`): the provider, and why it failed, if it did. */
 export interface LinkOutcome {
   provider: string;
   error: ExternalLoginError | null;
 }
 
 /** The messages of a linking's outcome. */
-export type LinkOutcomeKey = Extract<UiKey, `login.external.${string}`> | 'account.bind.linked';
+export type LinkOutcomeKey = `login.external.${ExternalLoginError}` | 'account.bind.linked';
 
-/** Sets `action`'s notice from the outcome `take` hands over (taking it), if there is one. */
-export function showLinkOutcome<K extends string>(action: Action<K | LinkOutcomeKey>, take: () => LinkOutcome | null): void {
+/** Takes the outcome this page came back with, if any, and says it on `action`, naming the provider by its brand. */
+export function showLinkOutcome(action: Pick<Action<LinkOutcomeKey>, 'say'>, take: () => LinkOutcome | null): void {
   const outcome = take();
   if (!outcome) return;
   const params = { provider: providerName(outcome.provider) };
