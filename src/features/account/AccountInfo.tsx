@@ -3,22 +3,21 @@
  * user's avatar (the first of AvatarUrl), nickname, masked phone and e-mail,
  * when they joined, whether a password is set, and their linked quick-login
  * identities, from the session store the layout keeps fresh, and a glance at
- * the wallet balance and the cloud-idling plan. It renders only
- * in the browser: the built page knows nobody's login.
+ * the wallet balance and the cloud-idling plan (info-store.ts). It renders
+ * only in the browser: the built page knows nobody's login.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
-import { commerceCalls } from '#contract/commerce.ts';
+import { useState } from 'react';
 import { formatPrice } from '#contract/facts.ts';
 import { Loading } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
 import { formatDay } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
-import { $user } from '@/stores/session.ts';
 import { providerName } from '@/lib/quick-login-providers.ts';
+import { centerEnvironment } from './center-environment.ts';
+import { createAccountInfo } from './info-store.ts';
 import './AccountInfo.css';
 
 interface Props {
@@ -29,11 +28,9 @@ interface Props {
 
 export default function AccountInfo({ strings, locale }: Props) {
   const t = translator(strings);
-  const user = useStore($user);
-  const [summary, setSummary] = useState<{ Balance: number; MembershipUntil: string | null } | null>(null);
-  useEffect(() => {
-    authCall(commerceCalls.summary).then(setSummary, () => {});
-  }, []);
+  const [store] = useState(() => createAccountInfo(centerEnvironment));
+  const user = useStore(store.$user);
+  const summary = useStore(store.$summary);
   if (!user) return <Loading text={t('account.info.loading')} />;
 
   const value = (text: string | null) => text ?? <span className="muted">{t('account.info.notSet')}</span>;

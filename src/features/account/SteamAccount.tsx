@@ -2,22 +2,19 @@
  * The Steam section of the account centre: the linked Steam identity —
  * persona name, SteamID64 and profile — linked through Steam quick login and
  * unlinked here. On the section's home (`overview`) it comes with a summary
- * of cloud idling: its live state and the games on the list.
+ * of cloud idling: its live state and the games on the list. It renders the
+ * section's store (steam-store.ts) and the cloud-idling status (cloud-idle.ts).
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { identity } from '#contract/identity.ts';
-import { idleGameCalls } from '#contract/idle-games.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { $user, refreshUser, updateUser } from '@/stores/session.ts';
-import { startLinking } from '@/stores/quick-login.ts';
+import { Loading, NoticeLine } from '@/components/island.tsx';
 import { $cloudIdle, followCloudIdle } from './cloud-idle.ts';
-import { Loading, NoticeLine, useAction } from '@/components/island.tsx';
-import { authCall } from '@/stores/session.ts';
-import { useLinkOutcome } from './island.tsx';
+import { steamEnvironment } from './steam-environment.ts';
+import { createSteamAccount } from './steam-store.ts';
 
 type Key = KeysUnder<
   'account.steam' | 'account.bind.unbindConfirm' | 'account.bind.linked' | 'login.external' | 'cloudIdle.state' | 'cloudIdle.none' | 'api' | 'common.loading'
@@ -35,25 +32,19 @@ interface Props {
 const profileUrl = (steamId: string) => `https://steamcommunity.com/profiles/${steamId}`;
 
 function CloudIdleSummary({
+  store,
   t,
   cloudIdlePath,
   gamePath,
 }: {
+  store: ReturnType<typeof createSteamAccount>;
   t: (key: Key, params?: Record<string, string | number>) => string;
   cloudIdlePath: string;
   gamePath: string;
 }) {
   const status = useStore($cloudIdle);
-  const [games, setGames] = useState<number | null>(null);
+  const games = useStore(store.$gameCount);
   useEffect(followCloudIdle, []);
-  useEffect(
-    () =>
-      void authCall(idleGameCalls.list).then(
-        (list) => setGames(list.length),
-        () => {},
-      ),
-    [],
-  );
   return (
     <section className="card" aria-labelledby="steam-idle-heading" data-cloud-idle-summary>
       <h2 id="steam-idle-heading">{t('account.steam.cloudIdle')}</h2>
@@ -74,21 +65,13 @@ function CloudIdleSummary({
 
 export default function SteamAccount({ strings, locale, view, cloudIdlePath, gamePath }: Props) {
   const t = translator(strings);
-  const user = useStore($user);
-  const action = useAction(t);
-  // The linked identity may have changed in another tab, or come from a link just made.
-  useEffect(() => void refreshUser().catch(() => {}), []);
-  useLinkOutcome(action.setNotice, t);
-  if (!user) return <Loading text={t('common.loading')} />;
-  const steam = user.ExternalAccounts.find((account) => account.Provider === 'steam');
+  const [store] = useState(() => createSteamAccount(steamEnvironment, { locale }));
+  const steam = useStore(store.$steam);
+  const busy = useStore(store.$busy);
+  const notice = useStore(store.$notice);
+  if (steam === undefined) return <Loading text={t('common.loading')} />;
 
-  const link = () => void action.run(() => startLinking('steam', locale));
-
-  async function unlink(id: number) {
-    if (!confirm(t('account.bind.unbindConfirm', { provider: 'Steam' }))) return;
-    const updated = await action.run(() => authCall(identity.unbundleAccount, { params: { id } }), t('account.steam.unlinked'));
-    if (updated) updateUser(updated);
-  }
+  const unlink = (id: number) => void store.unlink(id, t('account.bind.unbindConfirm', { provider: 'Steam' }));
 
   return (
     <div className="account-sections">
@@ -119,7 +102,7 @@ export default function SteamAccount({ strings, locale, view, cloudIdlePath, gam
                 </a>
               )}
               {view === 'account' && (
-                <button type="button" className="button button-secondary button-small" disabled={action.busy} onClick={() => void unlink(steam.Id)}>
+                <button type="button" className="button button-secondary button-small" disabled={busy} onClick={() => unlink(steam.Id)}>
                   {t('account.steam.unlink')}
                 </button>
               )}
@@ -129,15 +112,15 @@ export default function SteamAccount({ strings, locale, view, cloudIdlePath, gam
           <>
             <p className="muted">{t('account.steam.notLinked')}</p>
             <div className="form-actions">
-              <button type="button" className="button" disabled={action.busy} onClick={link}>
+              <button type="button" className="button" disabled={busy} onClick={() => void store.link()}>
                 {t('account.steam.link')}
               </button>
             </div>
           </>
         )}
-        <NoticeLine notice={action.notice} t={t} />
+        <NoticeLine notice={notice} t={t} />
       </section>
-      {view === 'overview' && <CloudIdleSummary t={t} cloudIdlePath={cloudIdlePath} gamePath={gamePath} />}
+      {view === 'overview' && <CloudIdleSummary store={store} t={t} cloudIdlePath={cloudIdlePath} gamePath={gamePath} />}
     </div>
   );
 }

@@ -1,8 +1,9 @@
-/** The login form's world in the browser: the real API client, the session store, the address bar and the clock. */
+/** The login page's world in the browser: the real API client, the session store, the address bar and the clock. */
 import type { LocaleCode } from '#contract/locales.ts';
 import { call } from '@/lib/api/client.ts';
-import { $isLoggedIn, $user, deviceId, signIn, takeNotice } from '@/stores/session.ts';
+import { $authToken, $isLoggedIn, $user, deviceId, signIn, takeNotice } from '@/stores/session.ts';
 import { quickProviders, reachable, startQuickLogin, takeQuickOutcome } from '@/stores/quick-login.ts';
+import type { DeviceApprovalEnvironment } from './device-approval-store.ts';
 import type { LoginEnvironment } from './login-store.ts';
 
 export const browserEnvironment: LoginEnvironment = {
@@ -23,4 +24,18 @@ export const browserEnvironment: LoginEnvironment = {
     return () => clearTimeout(timer);
   },
   now: () => Date.now(),
+};
+
+/**
+ * The desktop sign-in approval's world: the login page's plain client, each
+ * call handed the login's token. Not `authCall`, the account centre's `Call`
+ * (center-environment.ts) for pages that need login, where a 401 ends the
+ * login and goes to login: this runs on the login page, which needs no login
+ * and sets up no such handler (`requireLogin`), so a login that ended
+ * meanwhile is said under the form (`api.loginExpired`), on the very page
+ * where the visitor logs in again.
+ */
+export const deviceApprovalEnvironment: DeviceApprovalEnvironment = {
+  call,
+  token: () => $authToken.get()?.AccessToken,
 };
