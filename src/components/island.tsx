@@ -5,41 +5,14 @@
  * A 401 needs nothing here: the page's one handler (`requireLogin`) takes the
  * user to login.
  */
-import { useState } from 'react';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
-import type { Translate, UiKey } from '@/i18n/strings.ts';
-import { failureMessage, type FailureMessageKey } from '@/lib/api/errors.ts';
+import type { UiKey } from '@/i18n/strings.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import type { Notice, NoticeParams } from '@/stores/action.ts';
 import { loginUrl } from '@/stores/session.ts';
 
 /** The `api.*` keys an island must be handed for failure messages. */
 export type FailureKey = Extract<UiKey, `api.${string}`>;
-
-/**
- * Runs one action at a time: `busy` while it runs, then a notice — `done` on
- * success, the failure's message otherwise. Resolves to the action's result,
- * or undefined when it failed.
- */
-export function useAction(t: Translate<FailureKey>) {
-  const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<Notice<never> | null>(null);
-  async function run<T>(action: () => Promise<T>, done?: string): Promise<T | undefined> {
-    setBusy(true);
-    setNotice(null);
-    try {
-      const result = await action();
-      if (done) setNotice({ kind: 'ok', text: done });
-      return result;
-    } catch (error) {
-      const shown = failureMessage(error);
-      setNotice({ kind: 'error', text: 'text' in shown ? shown.text : t(shown.key) });
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  }
-  return { busy, notice, setNotice, run };
-}
 
 /**
  * An action's outcome (a store's `$notice`): a success is a polite status, a

@@ -192,12 +192,12 @@ describe('the quick-login identities', () => {
     expect(world.env.quick.startLinking).toHaveBeenCalledWith('steam');
   });
 
-  it('asks before unlinking, naming the provider, and keeps the user the server answered', async () => {
+  it('asks before unlinking, and keeps the user the server answered', async () => {
     const unlinked = { ...user, ExternalAccounts: [] };
     const world = getTestEnvironment({ replies: [[identity.unbundleAccount, () => unlinked]] });
     const store = await shown(world);
-    await store.unbind(3, 'qq');
-    expect(world.env.confirm).toHaveBeenCalledWith('account.bind.unbindConfirm', { provider: 'QQ' });
+    await store.unbind(3, 'Unlink QQ?');
+    expect(world.env.confirm).toHaveBeenCalledWith('Unlink QQ?');
     expect(made(world.calls, identity.unbundleAccount)).toEqual([{ route: identity.unbundleAccount, params: { id: 3 } }]);
     expect(store.identities.$notice.get()).toEqual({ kind: 'ok', key: 'account.bind.unbound' });
     expect(world.env.updateUser).toHaveBeenCalledWith(unlinked);
@@ -206,7 +206,7 @@ describe('the quick-login identities', () => {
   it('unlinks nothing when the user does not confirm', async () => {
     const world = getTestEnvironment({ agree: false });
     const store = await shown(world);
-    await store.unbind(3, 'qq');
+    await store.unbind(3, 'Unlink QQ?');
     expect(made(world.calls, identity.unbundleAccount)).toEqual([]);
     expect(store.identities.$notice.get()).toBeNull();
   });
@@ -214,7 +214,7 @@ describe('the quick-login identities', () => {
   it('shows the server’s words when the last way in cannot be unlinked', async () => {
     const world = getTestEnvironment({ replies: [[identity.unbundleAccount, refusal('This is your only way to log in.')]] });
     const store = await shown(world);
-    await store.unbind(3, 'qq');
+    await store.unbind(3, 'Unlink QQ?');
     expect(store.identities.$notice.get()).toEqual({ kind: 'error', text: 'This is your only way to log in.' });
     expect(world.env.updateUser).not.toHaveBeenCalled();
   });

@@ -27,7 +27,7 @@ interface Props {
 
 export default function AccountBind({ strings, emailSentPath, icons }: Props) {
   const t = translator(strings);
-  const [store] = useState(() => createBinding(bindEnvironment(t), { emailSentPath }));
+  const [store] = useState(() => createBinding(bindEnvironment, { emailSentPath }));
   const user = useStore(store.$user);
   const offered = useStore(store.$offered);
   const phone = { busy: useStore(store.phone.$busy), notice: useStore(store.phone.$notice) };
@@ -115,7 +115,7 @@ export default function AccountBind({ strings, emailSentPath, icons }: Props) {
                     type="button"
                     className="button button-secondary button-small"
                     disabled={identities.busy}
-                    onClick={() => void store.unbind(bound.Id, provider)}
+                    onClick={() => void store.unbind(bound.Id, t('account.bind.unbindConfirm', { provider: providerName(provider) }))}
                   >
                     {t('account.bind.unbind')}
                   </button>

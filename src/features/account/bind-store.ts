@@ -11,7 +11,6 @@ import { atom } from 'nanostores';
 import { accountCalls, type QuickLoginProvider } from '#contract/account.ts';
 import type { ExternalProvider } from '#contract/external-login.ts';
 import { identity, type UserInfo } from '#contract/identity.ts';
-import { providerName } from '@/lib/quick-login-providers.ts';
 import { createAction } from '@/stores/action.ts';
 import type { CenterEnvironment } from './center-environment.ts';
 import { showLinkOutcome, type LinkOutcome, type LinkOutcomeKey } from './link-outcome.ts';
@@ -29,8 +28,8 @@ export interface BindEnvironment extends Pick<CenterEnvironment, 'call' | '$user
     startLinking(provider: QuickLoginProvider): Promise<void>;
     takeLinkOutcome(): LinkOutcome | null;
   };
-  /** Asks the user the question `key` says; true when they agree. */
-  confirm(key: 'account.bind.unbindConfirm', params: { provider: string }): boolean;
+  /** Asks the user `question`; true when they agree. */
+  confirm(question: string): boolean;
   location: { assign(url: string): void };
 }
 
@@ -102,9 +101,9 @@ export function createBinding(env: BindEnvironment, options: BindOptions) {
   /** Leaves for the provider's sign-in, which links the identity and comes back here. */
   const link = (provider: QuickLoginProvider) => identities.run(() => env.quick.startLinking(provider));
 
-  /** Unlinks an identity, once the user confirms. */
-  async function unbind(id: number, provider: string): Promise<void> {
-    if (!env.confirm('account.bind.unbindConfirm', { provider: providerName(provider) })) return;
+  /** Unlinks the identity `id` once the user agrees to `question`. */
+  async function unbind(id: number, question: string): Promise<void> {
+    if (!env.confirm(question)) return;
     const updated = await identities.run(() => env.call(identity.unbundleAccount, { params: { id } }), 'account.bind.unbound');
     if (updated) env.updateUser(updated);
   }

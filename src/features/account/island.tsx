@@ -1,34 +1,13 @@
 /**
  * What account-centre islands share beyond the common kit
- * (components/island.tsx): the outcome of linking a quick-login identity, the
- * inputs of a store's form, and the code field with its send button and resend
- * countdown.
+ * (components/island.tsx): the inputs of a store's form, and the code field
+ * with its send button and resend countdown.
  */
 import { useStore } from '@nanostores/react';
 import type { WritableAtom } from 'nanostores';
 import { useEffect, useRef, useState } from 'react';
 import { verification } from '#contract/identity.ts';
-import type { Translate, UiKey } from '@/i18n/strings.ts';
-import { providerName } from '@/lib/quick-login-providers.ts';
-import { takeLinkOutcome } from '@/stores/quick-login.ts';
-import type { Notice } from '@/stores/action.ts';
-
-/** Back from linking a quick-login identity (the login page sends the outcome here): says how it went, once. */
-export function useLinkOutcome(
-  setNotice: (notice: Notice<never>) => void,
-  t: Translate<Extract<UiKey, `login.external.${string}`> | 'account.bind.linked'>,
-): void {
-  useEffect(() => {
-    const outcome = takeLinkOutcome();
-    if (!outcome) return;
-    const provider = providerName(outcome.provider);
-    setNotice(
-      outcome.error
-        ? { kind: 'error', text: t(`login.external.${outcome.error}`, { provider }) }
-        : { kind: 'ok', text: t('account.bind.linked', { provider }) },
-    );
-  }, []);
-}
+import type { Translate } from '@/i18n/strings.ts';
 
 /** The props that bind one input to one text value of a store's form. */
 export function useFields<F extends Record<string, string>>($form: WritableAtom<F>) {
