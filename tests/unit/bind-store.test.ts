@@ -13,6 +13,7 @@ import { identity, type UserInfo } from '#contract/identity.ts';
 import { createBinding } from '@/features/account/bind-store.ts';
 import type { LinkOutcome } from '@/features/account/link-outcome.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
+import { fakeApi, type Reply } from './fake-api.ts';
 
 const user = {
   Id: 7,
@@ -22,7 +23,6 @@ const user = {
   ExternalAccounts: [{ Id: 3, Provider: 'qq', DisplayName: 'Penguin' }],
 } as unknown as UserInfo;
 
-type Reply = (options: { body?: unknown; params?: unknown }) => unknown;
 const refusal = (serverMessage: string) => () => {
   throw new ApiFailure('server', { code: 4000, serverMessage });
 };
@@ -40,23 +40,16 @@ interface WorldOptions {
 
 /** A world with `user` logged in, Steam and QQ on offer, and the user agreeing when asked unless told otherwise. */
 function getTestEnvironment({ replies = [], who = user, outcome = null, providers, agree = true }: WorldOptions = {}) {
-  const answers = new Map<ApiRoute, Reply>([
+  const { call, calls } = fakeApi([
     [accountCalls.sendOwnCode, () => null],
     [identity.sendSmsCode, () => null],
     [accountCalls.bindEmail, () => null],
     ...replies,
   ]);
-  const calls: Array<{ route: ApiRoute; body?: unknown; params?: unknown }> = [];
-  const call = vi.fn(async (route: ApiRoute, options: { body?: unknown; params?: unknown } = {}) => {
-    calls.push({ route, ...options });
-    const reply = answers.get(route);
-    if (!reply) throw new Error(`unexpected call ${route.path}`);
-    return reply(options);
-  });
   const $user = atom<UserInfo | null>(who);
   let pending = outcome;
   const env = {
-    call: call as never,
+    call,
     $user,
     refreshUser: vi.fn(async () => {}),
     updateUser: vi.fn((info: UserInfo) => $user.set(info)),

@@ -9,6 +9,7 @@ import type { ApiRoute } from '#contract/api.ts';
 import { deviceCalls, type DeviceRequest } from '#contract/device-login.ts';
 import { createDeviceApproval } from '@/features/auth/device-approval-store.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
+import { fakeApi, type Reply } from './fake-api.ts';
 
 const request: DeviceRequest = {
   UserCode: 'ABCD-EFGH',
@@ -18,23 +19,14 @@ const request: DeviceRequest = {
   ExpiresAt: '2026-01-01T00:10:00.000Z',
 };
 
-type Reply = (options: { body?: unknown; params?: unknown }) => unknown;
-
 /** A world that knows `request`, answers as `replies` say, and is logged in with the token `login-token`. */
 function getTestEnvironment(replies: Array<[ApiRoute, Reply]> = []) {
-  const answers = new Map<ApiRoute, Reply>([
+  const { call, calls } = fakeApi([
     [deviceCalls.describe, () => request],
     [deviceCalls.decide, ({ body }) => ({ Approved: (body as { Approve: boolean }).Approve })],
     ...replies,
   ]);
-  const calls: Array<{ route: ApiRoute; body?: unknown; params?: unknown; token?: string | null }> = [];
-  const call = vi.fn(async (route: ApiRoute, options: { body?: unknown; params?: unknown; token?: string | null } = {}) => {
-    calls.push({ route, ...options });
-    const reply = answers.get(route);
-    if (!reply) throw new Error(`unexpected call ${route.path}`);
-    return reply(options);
-  });
-  return { env: { call: call as never, token: () => 'login-token' }, calls };
+  return { env: { call, token: () => 'login-token' }, calls };
 }
 
 /** The approval as the island shows it: mounted with the code `code` from the address, and done with looking it up. */

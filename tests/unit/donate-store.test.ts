@@ -12,28 +12,20 @@ import { formatPrice } from '#contract/facts.ts';
 import type { UserInfo } from '#contract/identity.ts';
 import { createDonation } from '@/features/account/donate-store.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
+import { fakeApi, type Reply } from './fake-api.ts';
 
 const user = { Id: 7, NickName: 'A sponsor with a rather long nickname indeed' } as UserInfo;
 const older: Donation = { Id: 1, Amount: 600, Name: 'Gordon', At: '2026-01-01T00:00:00.000Z' };
 const given: Donation = { Id: 2, Amount: 1800, Name: null, At: '2026-01-02T00:00:00.000Z' };
 
-type Reply = (options: { body?: unknown; params?: unknown }) => unknown;
-
 /** A world with a wallet of `balance` fen, the donation `older`, and the user known once `$user` is set. */
 function getTestEnvironment(balance = 2000, replies: Array<[ApiRoute, Reply]> = []) {
-  const answers = new Map<ApiRoute, Reply>([
+  const { call, calls } = fakeApi([
     [commerceCalls.summary, () => ({ Balance: balance, MembershipUntil: null })],
     [donationCalls.mine, () => [older]],
     ...replies,
   ]);
-  const calls: Array<{ route: ApiRoute; body?: unknown; params?: unknown }> = [];
-  const call = vi.fn(async (route: ApiRoute, options: { body?: unknown; params?: unknown } = {}) => {
-    calls.push({ route, ...options });
-    const reply = answers.get(route);
-    if (!reply) throw new Error(`unexpected call ${route.path}`);
-    return reply(options);
-  });
-  return { env: { call: call as never, $user: atom<UserInfo | null>(null) }, calls };
+  return { env: { call, $user: atom<UserInfo | null>(null) }, calls };
 }
 
 /** The form as the island shows it: mounted, the balance and donations loaded (or failed). */

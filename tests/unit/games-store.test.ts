@@ -9,23 +9,15 @@ import type { ApiRoute } from '#contract/api.ts';
 import { idleGameCalls, type IdleGame } from '#contract/idle-games.ts';
 import { appIdOf, createGames, gameParams } from '@/features/account/games-store.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
+import { fakeApi, type Reply } from './fake-api.ts';
 
 const dota: IdleGame = { AppId: 570, Name: 'Dota 2', AddedAt: '2026-01-01T00:00:00.000Z' };
 const unlisted: IdleGame = { AppId: 3999990, Name: null, AddedAt: '2026-01-02T00:00:00.000Z' };
 
-type Reply = (options: { body?: unknown; params?: unknown }) => unknown;
-
 /** A world whose list holds `games`, answering the other routes as `replies` say. */
 function getTestEnvironment(games: IdleGame[] = [dota], replies: Array<[ApiRoute, Reply]> = []) {
-  const answers = new Map<ApiRoute, Reply>([[idleGameCalls.list, () => games], ...replies]);
-  const calls: Array<{ route: ApiRoute; body?: unknown; params?: unknown }> = [];
-  const call = vi.fn(async (route: ApiRoute, options: { body?: unknown; params?: unknown } = {}) => {
-    calls.push({ route, ...options });
-    const reply = answers.get(route);
-    if (!reply) throw new Error(`unexpected call ${route.path}`);
-    return reply(options);
-  });
-  return { env: { call: call as never }, calls };
+  const { call, calls } = fakeApi([[idleGameCalls.list, () => games], ...replies]);
+  return { env: { call }, calls };
 }
 
 /** The list as the island shows it: mounted, and loaded (or failed). */

@@ -11,27 +11,20 @@ import type { ApiRoute } from '#contract/api.ts';
 import type { UserInfo } from '#contract/identity.ts';
 import { createProfile } from '@/features/account/profile-store.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
+import { fakeApi, type Reply } from './fake-api.ts';
 
 const user = { Id: 7, NickName: 'Gordon', AvatarUrl: {} } as unknown as UserInfo;
 
-type Reply = (options: { body?: unknown }) => unknown;
 const refusal = (serverMessage: string) => () => {
   throw new ApiFailure('server', { code: 4000, serverMessage });
 };
 
 /** A world with `user` logged in, whose files read as base64 "aW1hZ2U=". */
 function getTestEnvironment(replies: Array<[ApiRoute, Reply]> = []) {
-  const answers = new Map<ApiRoute, Reply>(replies);
-  const calls: Array<{ route: ApiRoute; body?: unknown }> = [];
-  const call = vi.fn(async (route: ApiRoute, options: { body?: unknown } = {}) => {
-    calls.push({ route, ...options });
-    const reply = answers.get(route);
-    if (!reply) throw new Error(`unexpected call ${route.path}`);
-    return reply(options);
-  });
+  const { call, calls } = fakeApi(replies);
   const $user = atom<UserInfo | null>(user);
   const env = {
-    call: call as never,
+    call,
     $user,
     updateUser: vi.fn((info: UserInfo) => $user.set(info)),
     readBase64: vi.fn(async () => 'aW1hZ2U='),

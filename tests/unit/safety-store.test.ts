@@ -11,6 +11,7 @@ import type { ApiRoute } from '#contract/api.ts';
 import { identity, type Session, type UserInfo } from '#contract/identity.ts';
 import { createSafety } from '@/features/account/safety-store.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
+import { fakeApi, type Reply } from './fake-api.ts';
 
 const user = { Id: 7, NickName: 'Gordon', Phone: '138****0000', Email: null, HasPassword: false, ExternalAccounts: [] } as unknown as UserInfo;
 const here: Session = { Id: 'a', Device: 'Firefox', CreatedAt: '2026-01-01T00:00:00Z', LastSeenAt: '2026-01-02T00:00:00Z', Place: 'CN', Current: true };
@@ -18,7 +19,6 @@ const there: Session = { ...here, Id: 'b', Device: 'Chrome', Current: false };
 const login: LoginEvent = { Method: 'sms', Success: true, Address: '10.0.0.1', Place: 'local', Device: 'Firefox', At: '2026-01-02T00:00:00Z' };
 const losses: DeletionLosses = { Wallet: 1234, PlanUntil: null, Agreements: 0, UnclaimedPrizes: 0 };
 
-type Reply = (options: { body?: unknown; params?: unknown }) => unknown;
 const refusal = (serverMessage: string) => () => {
   throw new ApiFailure('server', { code: 4000, serverMessage });
 };
@@ -29,7 +29,7 @@ const offline = () => {
 /** A world with `user` logged in on two devices, one login in the history and a wallet deletion would lose. */
 function getTestEnvironment(replies: Array<[ApiRoute, Reply]> = [], who: UserInfo | null = user) {
   let sessions = [here, there];
-  const answers = new Map<ApiRoute, Reply>([
+  const { call, calls } = fakeApi([
     [identity.sessions, () => sessions],
     [accountCalls.loginHistory, () => [login]],
     [accountCalls.deletionLosses, () => losses],
@@ -52,16 +52,9 @@ function getTestEnvironment(replies: Array<[ApiRoute, Reply]> = [], who: UserInf
     [accountCalls.deleteAccount, () => null],
     ...replies,
   ]);
-  const calls: Array<{ route: ApiRoute; body?: unknown; params?: unknown }> = [];
-  const call = vi.fn(async (route: ApiRoute, options: { body?: unknown; params?: unknown } = {}) => {
-    calls.push({ route, ...options });
-    const reply = answers.get(route);
-    if (!reply) throw new Error(`unexpected call ${route.path}`);
-    return reply(options);
-  });
   const $user = atom<UserInfo | null>(who);
   const env = {
-    call: call as never,
+    call,
     $user,
     updateUser: vi.fn((info: UserInfo) => $user.set(info)),
     leaveNotice: vi.fn(),

@@ -12,26 +12,18 @@ import { idleGameCalls } from '#contract/idle-games.ts';
 import type { LinkOutcome } from '@/features/account/link-outcome.ts';
 import { createSteamAccount } from '@/features/account/steam-store.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
+import { fakeApi, type Reply } from './fake-api.ts';
 
 const steam = { Id: 3, Provider: 'steam', Subject: '76561197960287930', DisplayName: 'Gordon', BoundAt: '2026-01-01T00:00:00.000Z' };
 const qq = { Id: 4, Provider: 'qq', Subject: 'qq-1', DisplayName: 'Alyx', BoundAt: '2026-01-01T00:00:00.000Z' };
 const user = (accounts = [qq, steam]) => ({ Id: 7, NickName: 'Beacon-0000', ExternalAccounts: accounts }) as UserInfo;
 
-type Reply = (options: { body?: unknown; params?: unknown }) => unknown;
-
 /** A world with the user `known` (null until the session reads them), the answers `replies`, and the user's say at a confirmation. */
 function getTestEnvironment(options: { known?: UserInfo | null; replies?: Array<[ApiRoute, Reply]>; outcome?: LinkOutcome | null; agrees?: boolean } = {}) {
-  const answers = new Map<ApiRoute, Reply>(options.replies ?? []);
-  const calls: Array<{ route: ApiRoute; body?: unknown; params?: unknown }> = [];
-  const call = vi.fn(async (route: ApiRoute, callOptions: { body?: unknown; params?: unknown } = {}) => {
-    calls.push({ route, ...callOptions });
-    const reply = answers.get(route);
-    if (!reply) throw new Error(`unexpected call ${route.path}`);
-    return reply(callOptions);
-  });
+  const { call, calls } = fakeApi(options.replies ?? []);
   let outcome = options.outcome ?? null;
   const env = {
-    call: call as never,
+    call,
     $user: atom<UserInfo | null>(options.known === undefined ? user() : options.known),
     refreshUser: vi.fn(async () => {}),
     updateUser: vi.fn(),
