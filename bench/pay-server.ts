@@ -8,7 +8,8 @@
  * a deployment) and BENCH_USERS customers, each logged in on one device
  * (`accounts.ts`). Then it sends `{ port, users: [{ id, token }] }` to the
  * parent over the IPC channel and answers the parent's requests:
- *   { type: 'cpu' }           → the CPU time this process has used (process.cpuUsage())
+ *   { type: 'cpu' }           → the CPU time this process has used (process.cpuUsage()), and the
+ *                               statements it has sent its database (query-count.ts)
  *   { type: 'orders', keys }  → how those orders stand: { states: [{ state, n }], payments }, the
  *                               number of orders in each state and of payments made for them
  */
@@ -20,6 +21,7 @@ import { orders, payments, products } from '../server/db/schema.ts';
 import { demoProducts } from '../server/modules/commerce/catalogue.ts';
 import { loggedInUsers } from './accounts.ts';
 import { answerParent, closeWithParent } from './child-server.ts';
+import { statementsSent } from './query-count.ts';
 
 if (!process.send) throw new Error('bench/pay-server.ts is started by bench/pay.ts (it needs the IPC channel)');
 const userCount = Number(process.env.BENCH_USERS);
@@ -35,7 +37,7 @@ const { port } = app.server.address() as AddressInfo;
 type Request = { type: 'cpu' } | { type: 'orders'; keys: string[] };
 
 answerParent<Request>(async (request) => {
-  if (request.type === 'cpu') return process.cpuUsage();
+  if (request.type === 'cpu') return { ...process.cpuUsage(), statements: statementsSent() };
   const states = await app.db.select({ state: orders.state, n: count() }).from(orders).where(inArray(orders.key, request.keys)).groupBy(orders.state);
   const [{ n }] = await app.db
     .select({ n: count() })

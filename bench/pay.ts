@@ -19,7 +19,8 @@
  * `--warmup` of the same kind) it reports orders per second, p50 and p99, and
  * the CPU time per order of the server, the sandbox and this process, each
  * read with process.cpuUsage() in its own process before and after: steadier
- * than throughput on a machine that others share. At the end the server must
+ * than throughput on a machine that others share; and the database statements
+ * the server sent per order (bench/query-count.ts). At the end the server must
  * hold every acknowledged order fulfilled, with exactly one payment. Prints a
  * table with the goal and writes bench/results/pay.json.
  */
@@ -145,11 +146,14 @@ async function run(): Promise<void> {
     console.log(`${Math.round(warm.orders / warm.elapsed)} orders/s`);
   }
   process.stdout.write(`Measuring for ${duration} s with ${concurrency} customers … `);
-  const cpu = () => Promise.all([askServer<NodeJS.CpuUsage>({ type: 'cpu' }), askSandbox<NodeJS.CpuUsage>({ type: 'cpu' }), process.cpuUsage()]);
+  const cpu = () =>
+    Promise.all([askServer<NodeJS.CpuUsage & { statements: number }>({ type: 'cpu' }), askSandbox<NodeJS.CpuUsage>({ type: 'cpu' }), process.cpuUsage()]);
   const cpuBefore = await cpu();
   const measured = await buyFor(duration);
   const cpuAfter = await cpu();
   const ordersPerSecond = measured.orders / measured.elapsed;
+  /** The server's database statements per order (its background jobs' included), BEGIN and COMMIT counted. */
+  const statementsPerOrder = Number(((cpuAfter[0].statements - cpuBefore[0].statements) / measured.orders).toFixed(1));
   console.log(`${Math.round(ordersPerSecond)} orders/s`);
   /** Each process's CPU time (user and system) over the measured run, per order in ms and as a share of one core. */
   const [serverCpu, sandboxCpu, benchmarkCpu] = cpuBefore.map((before, i) => {
@@ -178,6 +182,7 @@ async function run(): Promise<void> {
     ordersPerSecond: Math.round(ordersPerSecond),
     latencyMs: { p50: Math.round(percentile(sorted, 50)), p99: Math.round(percentile(sorted, 99)), max: Math.round(percentile(sorted, 100)) },
     cpu: { server: serverCpu, sandbox: sandboxCpu, benchmark: benchmarkCpu },
+    statementsPerOrder,
     checked: { acknowledged: acknowledged.length, fulfilled, payments: held.payments },
     goal: { ...goal, database: database.label, met },
   };
@@ -188,6 +193,7 @@ async function run(): Promise<void> {
       orders: result.orders,
       'p50 ms': result.latencyMs.p50,
       'p99 ms': result.latencyMs.p99,
+      'statements/order': statementsPerOrder,
       [`goal ≥ ${goal.ordersPerSecond}/s`]: met ? 'met' : 'NOT met',
     },
   });
