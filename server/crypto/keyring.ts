@@ -143,7 +143,7 @@ export class Keyring {
 
   /** The AES key a caller wrapped for the current key or one still in its window; SealError when none opens it. */
   async unwrapKey(wrappedHex: string | undefined): Promise<Buffer> {
-    const key = this.unwrapWithKeysInUse(wrappedHex) ?? ((await this.refresh()) ? this.unwrapWithKeysInUse(wrappedHex) : null);
+    const key = (await this.unwrapWithKeysInUse(wrappedHex)) ?? ((await this.refresh()) ? await this.unwrapWithKeysInUse(wrappedHex) : null);
     if (!key) throw new SealError();
     return key;
   }
@@ -154,10 +154,10 @@ export class Keyring {
     return [this.ring.current, ...this.ring.previous.filter((key) => inWindow(key.retiredAt!, now))];
   }
 
-  private unwrapWithKeysInUse(wrappedHex: string | undefined): Buffer | null {
+  private async unwrapWithKeysInUse(wrappedHex: string | undefined): Promise<Buffer | null> {
     for (const { privateKey } of this.usable()) {
       try {
-        return unwrapKey(privateKey, wrappedHex);
+        return await unwrapKey(privateKey, wrappedHex);
       } catch (error) {
         if (!(error instanceof SealError)) throw error;
       }

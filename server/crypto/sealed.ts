@@ -1,6 +1,7 @@
 /** The sealed-body format of contract/crypto.ts, on node:crypto. */
-import { constants, createCipheriv, createDecipheriv, privateDecrypt, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes, type KeyObject } from 'node:crypto';
 import { encryption } from '#contract/crypto.ts';
+import { decryptOaep } from './rsa-pool.ts';
 
 /** One error for every way opening can fail, so failures tell an attacker nothing. */
 export class SealError extends Error {
@@ -11,16 +12,17 @@ export class SealError extends Error {
 
 const hexPattern = /^[0-9a-f]+$/i;
 
-/** Unwraps the request's AES key from its RSA-OAEP-SHA256 header. */
-export function unwrapKey(privateKey: KeyObject, wrappedHex: string | undefined): Buffer {
+/** Unwraps the request's AES key from its RSA-OAEP-SHA256 header, on the RSA pool's threads. */
+export async function unwrapKey(privateKey: KeyObject, wrappedHex: string | undefined): Promise<Buffer> {
   if (!wrappedHex || wrappedHex.length % 2 !== 0 || !hexPattern.test(wrappedHex)) throw new SealError();
+  let key: Buffer;
   try {
-    const key = privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(wrappedHex, 'hex'));
-    if (key.length !== encryption.aesKeyBytes) throw new SealError();
-    return key;
+    key = await decryptOaep(privateKey, Buffer.from(wrappedHex, 'hex'));
   } catch {
     throw new SealError();
   }
+  if (key.length !== encryption.aesKeyBytes) throw new SealError();
+  return key;
 }
 
 /** base64(iv ‖ ciphertext) → plaintext. */

@@ -159,7 +159,7 @@ export function wechatPay(credentials: WechatPayCredentials): PaymentProvider {
         headers: {
           accept: 'application/json',
           ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-          authorization: requestAuthorization(method, pathAndQuery, body, merchant),
+          authorization: await requestAuthorization(method, pathAndQuery, body, merchant),
         },
         body: payload === undefined ? undefined : body,
         signal: AbortSignal.timeout(10_000),

@@ -5,7 +5,8 @@
  * a notification's resource is sealed with AES-256-GCM under the APIv3 key.
  * The payment adapter uses one side, the development sandbox the other.
  */
-import { createCipheriv, createDecipheriv, createSign, createVerify, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createVerify, randomBytes, type KeyObject } from 'node:crypto';
+import { signSha256 } from '../crypto/rsa-pool.ts';
 
 export const authorizationScheme = 'WECHATPAY2-SHA256-RSA2048';
 
@@ -16,10 +17,6 @@ export class SignatureError extends Error {}
 
 const nonce = () => randomBytes(16).toString('hex').toUpperCase();
 const now = () => Math.floor(Date.now() / 1000);
-
-function sign(message: string, key: KeyObject): string {
-  return createSign('RSA-SHA256').update(message).sign(key, 'base64');
-}
 
 function verify(message: string, signature: string, key: KeyObject): boolean {
   try {
@@ -36,10 +33,10 @@ export interface MerchantKey {
   privateKey: KeyObject;
 }
 
-/** The Authorization header of a request: `pathAndQuery` as sent, `body` exactly as sent ('' for a GET). */
-export function requestAuthorization(method: string, pathAndQuery: string, body: string, merchant: MerchantKey): string {
+/** The Authorization header of a request: `pathAndQuery` as sent, `body` exactly as sent ('' for a GET). Signed on the RSA pool's threads. */
+export async function requestAuthorization(method: string, pathAndQuery: string, body: string, merchant: MerchantKey): Promise<string> {
   const [timestamp, nonceStr] = [String(now()), nonce()];
-  const signature = sign(`${method}\n${pathAndQuery}\n${timestamp}\n${nonceStr}\n${body}\n`, merchant.privateKey);
+  const signature = await signSha256(merchant.privateKey, `${method}\n${pathAndQuery}\n${timestamp}\n${nonceStr}\n${body}\n`);
   return `${authorizationScheme} mchid="${merchant.mchid}",nonce_str="${nonceStr}",signature="${signature}",timestamp="${timestamp}",serial_no="${merchant.serial}"`;
 }
 
@@ -70,12 +67,12 @@ export interface PlatformKey {
 }
 
 /** The `Wechatpay-*` headers the platform sends with an answer or a notification. */
-export function platformHeaders(body: string, platform: PlatformKey): Record<string, string> {
+export async function platformHeaders(body: string, platform: PlatformKey): Promise<Record<string, string>> {
   const [timestamp, nonceStr] = [String(now()), nonce()];
   return {
     'wechatpay-timestamp': timestamp,
     'wechatpay-nonce': nonceStr,
-    'wechatpay-signature': sign(`${timestamp}\n${nonceStr}\n${body}\n`, platform.privateKey),
+    'wechatpay-signature': await signSha256(platform.privateKey, `${timestamp}\n${nonceStr}\n${body}\n`),
     'wechatpay-serial': platform.serial,
   };
 }

@@ -26,12 +26,12 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    request.on('end', () => {
+    request.on('end', async () => {
       received.push({ method: request.method!, url: request.url!, headers: request.headers, body });
       const answer = JSON.stringify({ h5_url: h5Url });
       response.writeHead(200, {
         'content-type': 'application/json',
-        ...platformHeaders(answer, { serial: 'PLATFORM-SERIAL', privateKey: platform.privateKey }),
+        ...(await platformHeaders(answer, { serial: 'PLATFORM-SERIAL', privateKey: platform.privateKey })),
       });
       response.end(answer);
     });

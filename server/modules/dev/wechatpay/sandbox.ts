@@ -126,7 +126,7 @@ async function deliver(url: string, event: string, what: string, resource: objec
     try {
       const headers = {
         'content-type': 'application/json',
-        ...platformHeaders(body, { serial: credentials.platformSerial, privateKey: credentials.platformPrivateKey }),
+        ...(await platformHeaders(body, { serial: credentials.platformSerial, privateKey: credentials.platformPrivateKey })),
       };
       const answer = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
       if (answer.status === 200 || answer.status === 204) return;
@@ -236,10 +236,10 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
       // Signatures cover the body exactly as sent, so this scope keeps it as text.
       api.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
       // The keys are made on the first payment, not at start: most runs never pay.
-      const answer = (reply: FastifyReply, status: number, payload?: object) => {
+      const answer = async (reply: FastifyReply, status: number, payload?: object) => {
         const body = payload === undefined ? '' : JSON.stringify(payload);
         const { platformSerial, platformPrivateKey } = sandboxCredentials();
-        reply.headers(platformHeaders(body, { serial: platformSerial, privateKey: platformPrivateKey })).code(status);
+        reply.headers(await platformHeaders(body, { serial: platformSerial, privateKey: platformPrivateKey })).code(status);
         return payload === undefined ? reply.send() : reply.type('application/json').send(body);
       };
       const signed = (request: FastifyRequest) => {
@@ -257,7 +257,7 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
 
       type NewOrder = { out_trade_no: string; description: string; notify_url: string; time_expire: string; amount: { total: number } };
       /** A trade number's open transaction, made on first asking; a paid number, or one started as another kind, is refused as the provider does. */
-      const openTransaction = (reply: FastifyReply, order: NewOrder, tradeType: SandboxTx['tradeType']): SandboxTx | FastifyReply => {
+      const openTransaction = async (reply: FastifyReply, order: NewOrder, tradeType: SandboxTx['tradeType']): Promise<SandboxTx | FastifyReply> => {
         const existing = byOrder.get(order.out_trade_no);
         if (existing?.state === 'SUCCESS') return answer(reply, 400, { code: 'ORDERPAID', message: 'order paid' });
         if (existing && existing.tradeType !== tradeType)
@@ -281,7 +281,7 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
       };
 
       api.post('/v3/pay/transactions/native', asProvider, async (request, reply) => {
-        const tx = openTransaction(reply, json(request) as NewOrder, 'NATIVE');
+        const tx = await openTransaction(reply, json(request) as NewOrder, 'NATIVE');
         return 'prepayId' in tx ? answer(reply, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${tx.prepayId}` }) : tx;
       });
 
@@ -290,7 +290,7 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
         const scene = order.scene_info;
         if (typeof scene?.payer_client_ip !== 'string' || !['iOS', 'Android', 'Wap'].includes(String(scene.h5_info?.type)))
           return answer(reply, 400, { code: 'PARAM_ERROR', message: 'scene_info needs payer_client_ip and h5_info.type' });
-        const tx = openTransaction(reply, order, 'MWEB');
+        const tx = await openTransaction(reply, order, 'MWEB');
         if (!('prepayId' in tx)) return tx;
         // Each asking gives a fresh link to the same transaction, as the provider's do.
         return answer(reply, 200, { h5_url: `https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=${tx.prepayId}&package=${randomInt(1e9, 1e10)}` });
