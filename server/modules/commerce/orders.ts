@@ -107,22 +107,29 @@ export async function lockOrder(tx: Transaction, key: string, userId?: number): 
   return row;
 }
 
-/** Moves a locked order to `state`, with its timeline event. */
-export async function advance(
-  tx: Transaction,
-  row: OrderRow,
-  state: OrderState,
-  source: Source,
-  note: string,
-  changes: Partial<Pick<OrderRow, 'outcome' | 'method' | 'codeUrl'>> = {},
-): Promise<OrderRow> {
+/** One step on an order's timeline: the state it reached, who moved it there, and why. */
+export interface Step {
+  state: OrderState;
+  source: Source;
+  note: string;
+}
+
+type OrderChanges = Partial<Pick<OrderRow, 'outcome' | 'method' | 'codeUrl'>>;
+
+/** Moves a locked order through `steps` to the last one's state, with a timeline event for each: two statements however many steps. */
+export async function advanceThrough(tx: Transaction, row: OrderRow, steps: [Step, ...Step[]], changes: OrderChanges = {}): Promise<OrderRow> {
   const [updated] = await tx
     .update(orders)
-    .set({ state, ...changes })
+    .set({ state: steps[steps.length - 1].state, ...changes })
     .where(eq(orders.id, row.id))
     .returning();
-  await tx.insert(orderEvents).values({ orderId: row.id, state, source, note });
+  await tx.insert(orderEvents).values(steps.map((step) => ({ orderId: row.id, ...step })));
   return updated;
+}
+
+/** Moves a locked order to `state`, with its timeline event. */
+export function advance(tx: Transaction, row: OrderRow, state: OrderState, source: Source, note: string, changes: OrderChanges = {}): Promise<OrderRow> {
+  return advanceThrough(tx, row, [{ state, source, note }], changes);
 }
 
 /** Records what happened to an order without changing its state (a duplicate payment sent to the wallet). */

@@ -18,7 +18,7 @@ import { AlreadyPaidError, type PaymentProvider, type Transaction } from '../../
 import { periodFailed, periodPaid, signingCode } from './agreements.ts';
 import type { PayContext } from './pay-context.ts';
 import { acceptNonce } from './nonces.ts';
-import { advance, findOrder, lockOrder, note, payable, type OrderRow, type Source } from './orders.ts';
+import { advance, advanceThrough, findOrder, lockOrder, note, payable, type OrderRow, type Source, type Step } from './orders.ts';
 import { changeBalance } from './wallet.ts';
 
 /** Tells the order's owner's open pages that it changed. */
@@ -61,17 +61,18 @@ function refuseUnpayable(row: OrderRow): void {
 
 /** A paid order takes effect: a membership at once (fulfilled); a Steam recharge waits for an operator. */
 async function paid(tx: Tx, row: OrderRow, source: Source, method: 'wechatpay' | 'wallet'): Promise<OrderRow> {
-  let current = await advance(tx, row, 'paid', source, method === 'wallet' ? 'paidFromWallet' : 'paid', { method, outcome: 'successful' });
-  if (current.item.Kind === 'membership' && current.userId !== null) {
-    const months = sql`make_interval(months => ${current.item.Months ?? 0})`;
-    await tx
-      .insert(memberships)
-      .values({ userId: current.userId, until: sql`now() + ${months}` })
-      .onConflictDoUpdate({ target: memberships.userId, set: { until: sql`greatest(${memberships.until}, now()) + ${months}` } });
-    current = await advance(tx, current, 'fulfilled', 'system', 'membershipApplied');
-    await periodPaid(tx, current);
-  }
-  return current;
+  const payment: Step = { state: 'paid', source, note: method === 'wallet' ? 'paidFromWallet' : 'paid' };
+  const changes = { method, outcome: 'successful' } as const;
+  if (row.item.Kind !== 'membership' || row.userId === null) return advanceThrough(tx, row, [payment], changes);
+  const months = sql`make_interval(months => ${row.item.Months ?? 0})`;
+  await tx
+    .insert(memberships)
+    .values({ userId: row.userId, until: sql`now() + ${months}` })
+    .onConflictDoUpdate({ target: memberships.userId, set: { until: sql`greatest(${memberships.until}, now()) + ${months}` } });
+  // Paid and applied in one change: the order goes straight to fulfilled, and its timeline shows both steps.
+  const fulfilled = await advanceThrough(tx, row, [payment, { state: 'fulfilled', source: 'system', note: 'membershipApplied' }], changes);
+  await periodPaid(tx, fulfilled);
+  return fulfilled;
 }
 
 export async function payFromWallet(db: Database, userId: number, key: string): Promise<OrderRow> {
