@@ -5,13 +5,14 @@
  * states, nor change without a trace.
  */
 import { randomInt } from 'node:crypto';
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import dayjs from 'dayjs';
 import { orderPayWindowMs, type Order, type OrderDetail, type OrderItem, type OrderNotice, type OrderState, type PayOutcome } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { pageSize } from '#contract/paging.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { preparedOn } from '../../db/prepared.ts';
 import { inTransaction, type Jobs } from '../../db/jobs.ts';
 import { orderEvents, orders } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -50,12 +51,24 @@ export function orderNotice(row: OrderRow): OrderNotice {
   return { Key: row.key, State: row.state, Outcome: toOrder(row).Outcome };
 }
 
-/** The user's order by its number (unlocked); another user's order is as unknown as a missing one. */
-export async function findOrder(db: Database, key: string, userId?: number): Promise<OrderRow> {
-  const [row] = await db
+const orderByKey = preparedOn((db) =>
+  db
     .select()
     .from(orders)
-    .where(userId === undefined ? eq(orders.key, key) : and(eq(orders.key, key), eq(orders.userId, userId)));
+    .where(eq(orders.key, sql.placeholder('key')))
+    .prepare('order_by_key'),
+);
+const usersOrderByKey = preparedOn((db) =>
+  db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.key, sql.placeholder('key')), eq(orders.userId, sql.placeholder('userId'))))
+    .prepare('users_order_by_key'),
+);
+
+/** The user's order by its number (unlocked); another user's order is as unknown as a missing one. */
+export async function findOrder(db: Database, key: string, userId?: number): Promise<OrderRow> {
+  const [row] = userId === undefined ? await orderByKey(db).execute({ key }) : await usersOrderByKey(db).execute({ key, userId });
   if (!row) throw new ApiError(ErrorCode.NotFound, 'orderNotFound');
   return row;
 }

@@ -12,6 +12,7 @@ import type { OrderItem, PayOutcome } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Database, Transaction as Tx } from '../../db/database.ts';
 import { memberships, orders, payments, settings } from '../../db/schema/commerce.ts';
+import { preparedOn } from '../../db/prepared.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { PaymentOutcome } from '../../plugins/metrics.ts';
 import { AlreadyPaidError, type PaymentProvider, type Transaction } from '../../services/wechatpay-adapter.ts';
@@ -35,8 +36,12 @@ export const phoneTradeNo = (key: string) => `${key}${phoneSuffix}`;
 /** The order a provider's trade number belongs to. */
 export const orderKeyOfTrade = (outTradeNo: string) => (outTradeNo.endsWith(phoneSuffix) ? outTradeNo.slice(0, -phoneSuffix.length) : outTradeNo);
 
+const maintenanceSetting = preparedOn((db) =>
+  db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'maintenance')).prepare('maintenance'),
+);
+
 export async function underMaintenance(db: Database): Promise<boolean> {
-  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'maintenance'));
+  const [row] = await maintenanceSetting(db).execute();
   return row?.value === true;
 }
 

@@ -3,10 +3,11 @@
  * and created on first login. User infos are remembered for 30 s per app
  * instance (see services/ttl-cache.ts); changes made here drop them at once.
  */
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { avatarRules, nicknameProblem, nicknameRules } from '#contract/account.ts';
 import type { UserInfo } from '#contract/identity.ts';
 import type { Database, Transaction } from '../../db/database.ts';
+import { preparedOn } from '../../db/prepared.ts';
 import { externalAccounts, users } from '../../db/schema/identity.ts';
 import { TtlCache } from '../../services/ttl-cache.ts';
 
@@ -49,12 +50,24 @@ export function nicknameFromProvider(identity: { subject: string; displayName: s
 const maxId = 2_147_483_647;
 
 /** The user whose phone or e-mail is `account`, as typed at login (e-mails are stored lower-cased, contract `Email`). */
-export async function findByAccount(db: Database | Transaction, account: string): Promise<UserRow | null> {
-  const key = account.trim();
-  const [user] = await db
+const userByEmail = preparedOn((db) =>
+  db
     .select()
     .from(users)
-    .where(key.includes('@') ? eq(users.email, key.toLowerCase()) : eq(users.phone, key));
+    .where(eq(users.email, sql.placeholder('email')))
+    .prepare('user_by_email'),
+);
+const userByPhone = preparedOn((db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.phone, sql.placeholder('phone')))
+    .prepare('user_by_phone'),
+);
+
+export async function findByAccount(db: Database, account: string): Promise<UserRow | null> {
+  const key = account.trim();
+  const [user] = key.includes('@') ? await userByEmail(db).execute({ email: key.toLowerCase() }) : await userByPhone(db).execute({ phone: key });
   return user ?? null;
 }
 
