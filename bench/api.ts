@@ -26,7 +26,7 @@ import { identity, system } from '#contract/identity.ts';
 import { createSealer, importPublicKey } from '../src/lib/api/crypto.ts';
 import { runBenchmark, serverRequests, startServerChild } from './child-server.ts';
 import { watchLoad } from './load.ts';
-import { deploymentEnv } from './server-env.ts';
+import { deploymentEnv, deploymentExecArgv } from './server-env.ts';
 
 /** The part of autocannon's programmatic API used here (the package ships no types). */
 interface CannonOptions {
@@ -87,12 +87,16 @@ async function run(): Promise<void> {
   process.stdout.write('openssl speed rsa2048 (3 s) … ');
   const rsaLimit = rsaPrivateOpsPerSecond();
   console.log(`${Math.round(rsaLimit).toLocaleString('en')} private-key operations/s on one core`);
-  const { child, ready } = await startServerChild<{ port: number }>(path.join(import.meta.dirname, 'api-server.ts'), {
-    // As a deployment runs: no development stand-ins, and answers not checked against the contract.
-    ...deploymentEnv(work, 'memory://'),
-    BENCH_ACCOUNT: account.phone,
-    BENCH_PASSWORD: account.password,
-  });
+  const { child, ready } = await startServerChild<{ port: number }>(
+    path.join(import.meta.dirname, 'api-server.ts'),
+    {
+      // As a deployment runs: no development stand-ins, and answers not checked against the contract.
+      ...deploymentEnv(work, 'memory://'),
+      BENCH_ACCOUNT: account.phone,
+      BENCH_PASSWORD: account.password,
+    },
+    { execArgv: deploymentExecArgv },
+  );
   const { port } = ready;
   const askServer = serverRequests(child);
   const base = `http://127.0.0.1:${port}`;

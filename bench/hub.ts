@@ -32,6 +32,7 @@ import { hubPath } from '#contract/realtime.ts';
 import { databaseKinds, startDatabase, type BenchDatabase, type DatabaseKind } from './database.ts';
 import { watchLoad } from './load.ts';
 import { percentile } from './stats.ts';
+import { deploymentExecArgv } from './server-env.ts';
 import { runBenchmark, serverRequests, startServerChild, type AskServer } from './child-server.ts';
 
 const load = watchLoad();
@@ -113,8 +114,8 @@ async function startServer(databaseUrl: string): Promise<{ port: number; hubToke
       SITE_DIR: siteDir,
       SMS_PROVIDER: 'dev',
     },
-    // A full GC before each memory reading, so the ramp's garbage does not count.
-    { execArgv: [...process.execArgv, '--expose-gc'] },
+    // As deployed, and a full GC before each memory reading, so the ramp's garbage does not count.
+    { execArgv: [...deploymentExecArgv, '--expose-gc'] },
   );
   child = server;
   if (typeof ready.hubToken !== 'string') throw new Error(`Unexpected message from the server: ${JSON.stringify(ready)}`);

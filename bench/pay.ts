@@ -36,7 +36,7 @@ import { freePort } from '../tests/setup/free-port.ts';
 import { runBenchmark, serverRequests, startServerChild } from './child-server.ts';
 import { databaseKinds, startDatabase, type BenchDatabase, type DatabaseKind } from './database.ts';
 import { watchLoad } from './load.ts';
-import { deploymentEnv } from './server-env.ts';
+import { deploymentEnv, deploymentExecArgv } from './server-env.ts';
 import { percentile } from './stats.ts';
 
 const load = watchLoad();
@@ -90,14 +90,18 @@ async function run(): Promise<void> {
   // The notification URL names the server's port, so the server is given a free one rather than taking any.
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const server = await startServerChild<{ port: number; users: Array<{ id: number; token: string }> }>(path.join(import.meta.dirname, 'pay-server.ts'), {
-    ...serverEnv,
-    ...sandbox.ready.settings,
-    WECHATPAY_NOTIFY_URL: `${origin}/api${commerceCalls.notify.path}`,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    BENCH_USERS: String(concurrency),
-  });
+  const server = await startServerChild<{ port: number; users: Array<{ id: number; token: string }> }>(
+    path.join(import.meta.dirname, 'pay-server.ts'),
+    {
+      ...serverEnv,
+      ...sandbox.ready.settings,
+      WECHATPAY_NOTIFY_URL: `${origin}/api${commerceCalls.notify.path}`,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      BENCH_USERS: String(concurrency),
+    },
+    { execArgv: deploymentExecArgv },
+  );
   console.log(`Server (pid ${server.child.pid}, production) listening on ${origin}`);
   const askServer = serverRequests(server.child);
   const askSandbox = serverRequests(sandbox.child);

@@ -8,9 +8,15 @@
  * benchmarks never call (the payment benchmark replaces the payment settings
  * with those of the sandbox it does call).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { productionSettings } from '../tests/integration/production-settings.ts';
+
+/** The Node flags a deployment runs the server with: those of `npm start` (package.json), as the systemd unit has them too. */
+export const deploymentExecArgv: string[] = (() => {
+  const { scripts } = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+})();
 
 export function deploymentEnv(work: string, databaseUrl: string): NodeJS.ProcessEnv {
   const siteDir = path.join(work, 'site');

@@ -81,11 +81,20 @@ async function openPostgres(url: string, connectTimeoutSeconds: number): Promise
   return { db: drizzlePg(pool, { schema }) as unknown as Database, kind: 'postgres', pglite: null, close: () => pool.end() };
 }
 
+/**
+ * PostgreSQL's buffer cache inside PGlite: its default of 128 MB lives in the
+ * WebAssembly memory, grows it to some 190 MB and stays resident. The data
+ * files are read through the operating system's own cache anyway, so 16 MB
+ * costs a lookup little and takes some 170 MB off the server's RSS (measured
+ * with a fresh folder: 470–521 MB → 303–326 MB).
+ */
+const pgliteStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 async function openPglite(url: string, progress: (step: string) => void, log: (line: string) => void, loadDataDir?: Blob): Promise<OpenDatabase> {
   let client: PGlite;
   let release = () => {};
   if (url === 'memory://') {
-    client = new PGlite({ loadDataDir: await memoryTemplate(progress) });
+    client = new PGlite({ loadDataDir: await memoryTemplate(progress), startParams: pgliteStartParams });
   } else if (url.startsWith('file://')) {
     const folder = pgliteFolder(url);
     mkdirSync(folder, { recursive: true });
@@ -93,7 +102,7 @@ async function openPglite(url: string, progress: (step: string) => void, log: (l
     if (loadDataDir) progress(`Loading the backup into ${folder}…`);
     else
       progress(existsSync(path.join(folder, 'PG_VERSION')) ? `Opening the database in ${folder}…` : `Creating the database in ${folder} (first start only)…`);
-    client = new PGlite(folder, { loadDataDir });
+    client = new PGlite(folder, { loadDataDir, startParams: pgliteStartParams });
   } else {
     throw new StartupError(`DATABASE_URL must start with file://, memory:// or postgres:// (got "${url}")`);
   }

@@ -67,6 +67,15 @@ describe('production refuses the development stand-ins', () => {
     expect(() => loadConfig({ PUBLIC_API_ORIGIN: 'https://api.beacon.test/v1' })).toThrow(/must be an origin only[\s\S]*PUBLIC_API_ORIGIN/);
   });
 
+  it('runs the server with npm start’s Node flags in the reference deployment’s unit too', () => {
+    const root = path.join(import.meta.dirname, '../..');
+    const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+    const unit = readFileSync(path.join(root, 'deploy/systemd/beacon-api@.service'), 'utf8');
+    const execStart = /^ExecStart=\S+\/node (.*)$/m.exec(unit)?.[1];
+    expect(scripts.start).toMatch(/^node --\S+/);
+    expect(execStart).toBe(scripts.start.replace(/^node /, ''));
+  });
+
   it('seeds demo data only into an embedded database, unless asked', () => {
     expect(loadConfig({ DATABASE_URL: 'memory://' }).DEMO_DATA).toBe(true);
     expect(loadConfig({ DATABASE_URL: 'file://./data/db' }).DEMO_DATA).toBe(true);
