@@ -129,14 +129,15 @@ export interface Step {
 
 type OrderChanges = Partial<Pick<OrderRow, 'outcome' | 'method' | 'codeUrl'>>;
 
-/** Moves a locked order through `steps` to the last one's state, with a timeline event for each: two statements however many steps. */
+/** Moves a locked order through `steps` to the last one's state, with a timeline event for each: one statement however many steps. */
 export async function advanceThrough(tx: Transaction, row: OrderRow, steps: [Step, ...Step[]], changes: OrderChanges = {}): Promise<OrderRow> {
+  const events = tx.$with('events').as(tx.insert(orderEvents).values(steps.map((step) => ({ orderId: row.id, ...step }))));
   const [updated] = await tx
+    .with(events)
     .update(orders)
     .set({ state: steps[steps.length - 1].state, ...changes })
     .where(eq(orders.id, row.id))
     .returning();
-  await tx.insert(orderEvents).values(steps.map((step) => ({ orderId: row.id, ...step })));
   return updated;
 }
 
