@@ -92,11 +92,13 @@ export async function signInFresh(page: Page, phone = newPhone()): Promise<{ pho
   return { phone, auth: await keep(page, result), userId: result.User.Id };
 }
 
-/** Logs a new account in on the English login page the browser is on, by SMS code, as a visitor would. */
+/** Logs a new account in on the English login page the browser is on, by SMS code, as a visitor would; returns once the login is stored and the page has moved on. */
 export async function logInOnPage(page: Page, phone = newPhone()): Promise<void> {
   await page.getByRole('checkbox').check();
   await page.locator('input[name="phone"]').fill(phone);
   const code = await codeSentBy(page, phone, () => page.getByRole('button', { name: 'Send code' }).click());
   await page.locator('input[name="code"]').fill(code);
   await page.getByRole('button', { name: 'Log in / Register' }).click();
+  // The login page leaves once the login is stored: a page opened before then would open logged out.
+  await page.waitForURL((url) => !url.pathname.endsWith('/account/login'));
 }
