@@ -136,17 +136,16 @@ type Queries = Pick<PGlite, 'query'>;
  * handed over the same way.
  */
 function withoutQueryParsers<T extends Queries & Partial<Pick<PGlite, 'transaction'>>>(connection: T): T {
+  // Made once per connection: drizzle reads `query` on every query.
+  const query = (text: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) => {
+    const { parsers: _, ...rest } = options ?? {};
+    return connection.query(text, params, rest);
+  };
+  const transaction = <R>(callback: (tx: Transaction) => Promise<R>) => connection.transaction!((tx) => callback(withoutQueryParsers(tx)));
   return new Proxy(connection, {
     get(target, property) {
-      if (property === 'query') {
-        return (query: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) => {
-          const { parsers: _, ...rest } = options ?? {};
-          return target.query(query, params, rest);
-        };
-      }
-      if (property === 'transaction') {
-        return <R>(callback: (tx: Transaction) => Promise<R>) => target.transaction!((tx) => callback(withoutQueryParsers(tx)));
-      }
+      if (property === 'query') return query;
+      if (property === 'transaction') return transaction;
       const value: unknown = Reflect.get(target, property, target);
       // PGlite's methods use private fields: they run on the connection itself, not on this proxy.
       return typeof value === 'function' ? value.bind(target) : value;

@@ -41,3 +41,6 @@ export function createAction<K extends string = never>() {
 }
 
 export type Action<K extends string = never> = ReturnType<typeof createAction<K>>;
+
+/** What an island reads of one of its store's actions, when a store has several: whether it runs, and its outcome. */
+export const outcomeOf = <K extends string>(action: Action<K>) => ({ $busy: action.$busy, $notice: action.$notice });

@@ -10,26 +10,20 @@
 import { atom } from 'nanostores';
 import { accountCalls, type QuickLoginProvider } from '#contract/account.ts';
 import type { ExternalProvider } from '#contract/external-login.ts';
-import { identity, type UserInfo } from '#contract/identity.ts';
-import { createAction } from '@/stores/action.ts';
+import { identity } from '#contract/identity.ts';
+import { createAction, outcomeOf } from '@/stores/action.ts';
 import type { CenterEnvironment } from './center-environment.ts';
 import { showLinkOutcome, type LinkOutcome, type LinkOutcomeKey } from './link-outcome.ts';
 
 export type BindKey = 'account.bind.codeSent' | 'account.bind.phoneSaved' | 'account.bind.unbound' | LinkOutcomeKey;
 
-export interface BindEnvironment extends Pick<CenterEnvironment, 'call' | '$user'> {
-  /** Reads the user afresh from the server, past every cache. */
-  refreshUser(): Promise<void>;
-  /** Keeps the user as a call that changed them answered. */
-  updateUser(info: UserInfo): void;
+export interface BindEnvironment extends Pick<CenterEnvironment, 'call' | '$user' | 'refreshUser' | 'updateUser' | 'confirm'> {
   /** Quick login: the providers this server offers, the start of a linking, and the outcome this page came back with (once). */
   quick: {
     providers(): Promise<ExternalProvider[]>;
     startLinking(provider: QuickLoginProvider): Promise<void>;
     takeLinkOutcome(): LinkOutcome | null;
   };
-  /** Asks the user `question`; true when they agree. */
-  confirm(question: string): boolean;
   location: { assign(url: string): void };
 }
 
@@ -108,14 +102,13 @@ export function createBinding(env: BindEnvironment, options: BindOptions) {
     if (updated) env.updateUser(updated);
   }
 
-  const outcome = (action: typeof phone) => ({ $busy: action.$busy, $notice: action.$notice });
   return {
     $user: env.$user,
     $offered,
     $form,
-    phone: outcome(phone),
-    email: outcome(email),
-    identities: outcome(identities),
+    phone: outcomeOf(phone),
+    email: outcomeOf(email),
+    identities: outcomeOf(identities),
     load,
     sendOldCode,
     sendNewCode,

@@ -1,5 +1,5 @@
-/** The edit-profile page's world in the browser: the account centre's, the session's way to keep the changed user, and the browser's file reader. */
-import { $user, authCall, updateUser } from '@/stores/session.ts';
+/** The edit-profile page's world in the browser: the account centre's, with the browser's file reader. */
+import { centerEnvironment } from './center-environment.ts';
 import type { ProfileEnvironment } from './profile-store.ts';
 
 /** The file's bytes as base64, without the data-URL prefix. */
@@ -12,4 +12,6 @@ function base64Of(file: File): Promise<string> {
   });
 }
 
-export const profileEnvironment: ProfileEnvironment = { call: authCall, $user, updateUser, readBase64: base64Of };
+const { call, $user, updateUser } = centerEnvironment;
+
+export const profileEnvironment: ProfileEnvironment = { call, $user, updateUser, readBase64: base64Of };

@@ -7,15 +7,12 @@
  */
 import { atom, computed } from 'nanostores';
 import { accountCalls, avatarRules, nicknameProblem } from '#contract/account.ts';
-import type { UserInfo } from '#contract/identity.ts';
-import { createAction } from '@/stores/action.ts';
+import { createAction, outcomeOf } from '@/stores/action.ts';
 import type { CenterEnvironment } from './center-environment.ts';
 
 export type ProfileKey = 'account.edit.fileType' | 'account.edit.fileTooLarge' | 'account.edit.avatarSaved' | 'account.edit.nicknameSaved';
 
-export interface ProfileEnvironment extends Pick<CenterEnvironment, 'call' | '$user'> {
-  /** Keeps the user as a call that changed them answered. */
-  updateUser(info: UserInfo): void;
+export interface ProfileEnvironment extends Pick<CenterEnvironment, 'call' | '$user' | 'updateUser'> {
   /** The file's bytes as base64, without a data-URL prefix. */
   readBase64(file: File): Promise<string>;
 }
@@ -60,13 +57,12 @@ export function createProfile(env: ProfileEnvironment) {
     $edited.set(null);
   }
 
-  const outcome = (action: typeof avatar) => ({ $busy: action.$busy, $notice: action.$notice });
   return {
     $user: env.$user,
     $fileName,
     $nickname,
-    avatar: outcome(avatar),
-    nickname: outcome(nickname),
+    avatar: outcomeOf(avatar),
+    nickname: outcomeOf(nickname),
     upload,
     editNickname,
     saveNickname,

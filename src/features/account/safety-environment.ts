@@ -1,9 +1,12 @@
-/** The security page's world in the browser: the account centre's, and the session's ways to change the user or end the login. */
-import { $user, authCall, leaveNotice, signOutHere, updateUser } from '@/stores/session.ts';
+/** The security page's world in the browser: the account centre's, with the session's ways to end the login. */
+import { leaveNotice, signOutHere } from '@/stores/session.ts';
+import { centerEnvironment } from './center-environment.ts';
 import type { SafetyEnvironment } from './safety-store.ts';
 
+const { call, $user, updateUser } = centerEnvironment;
+
 export const safetyEnvironment: SafetyEnvironment = {
-  call: authCall,
+  call,
   $user,
   updateUser,
   leaveNotice,

@@ -8,15 +8,13 @@
  */
 import { atom } from 'nanostores';
 import { accountCalls, type DeletionLosses, type LoginEvent } from '#contract/account.ts';
-import { identity, type Session, type UserInfo } from '#contract/identity.ts';
-import { createAction } from '@/stores/action.ts';
+import { identity, type Session } from '#contract/identity.ts';
+import { createAction, outcomeOf } from '@/stores/action.ts';
 import type { CenterEnvironment } from './center-environment.ts';
 
 export type SafetyKey = 'account.safe.passwordsDiffer' | 'account.safe.passwordSaved' | 'account.safe.signedOut' | 'account.safe.codeSent';
 
-export interface SafetyEnvironment extends Pick<CenterEnvironment, 'call' | '$user'> {
-  /** Keeps the user as changed here (a password now set). */
-  updateUser(info: UserInfo): void;
+export interface SafetyEnvironment extends Pick<CenterEnvironment, 'call' | '$user' | 'updateUser'> {
   /** Leaves the login page the message it shows next. */
   leaveNotice(key: 'session.accountDeleted'): void;
   /** Forgets the login in this browser. */
@@ -126,7 +124,6 @@ export function createSafety(env: SafetyEnvironment, options: SafetyOptions) {
     env.location.assign(options.loginPath);
   }
 
-  const outcome = (action: typeof password) => ({ $busy: action.$busy, $notice: action.$notice });
   return {
     $user: env.$user,
     $sessions,
@@ -134,9 +131,9 @@ export function createSafety(env: SafetyEnvironment, options: SafetyOptions) {
     $losses,
     $form,
     $understood,
-    password: outcome(password),
-    devices: outcome(devices),
-    removal: outcome(removal),
+    password: outcomeOf(password),
+    devices: outcomeOf(devices),
+    removal: outcomeOf(removal),
     load,
     savePassword,
     signOut,

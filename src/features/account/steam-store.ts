@@ -18,17 +18,11 @@ type LinkedAccount = UserInfo['ExternalAccounts'][number];
 
 export type SteamKey = 'account.steam.unlinked' | LinkOutcomeKey;
 
-export interface SteamEnvironment extends Pick<CenterEnvironment, 'call' | '$user'> {
-  /** Reads the user afresh from the server, into `$user`. */
-  refreshUser(): Promise<void>;
-  /** Keeps the user as a call that changed them answered. */
-  updateUser(user: UserInfo): void;
+export interface SteamEnvironment extends Pick<CenterEnvironment, 'call' | '$user' | 'refreshUser' | 'updateUser' | 'confirm'> {
   /** Leaves for the provider's sign-in, to link the identity there to this account; the login page comes back here. */
   startLinking(provider: 'steam', lang: LocaleCode): Promise<void>;
   /** How a linking went, when the page came back from one; once. */
   takeLinkOutcome(): LinkOutcome | null;
-  /** Asks the user `question`; true when they agree. */
-  confirm(question: string): boolean;
 }
 
 export interface SteamOptions {
