@@ -1,5 +1,5 @@
 /**
- * API benchmark (`npm run bench:api [-- --duration 10 --connections 50 --warmup 2]`):
+ * API benchmark (`npm run bench:api [-- --duration 10 --connections 50 --warmup 2 --cpu-prof]`):
  * starts the one-process server (`bench/api-server.ts`) in a child process on
  * loopback, logs a user in through the real API, then runs autocannon from
  * this process against three targets:
@@ -12,6 +12,7 @@
  * RSA-2048 private-key operations, the cost every encrypted call pays once:
  * the encrypted goal is a share of it. Every run must have 0 non-2xx answers
  * and 0 errors. Prints a table with the goals and writes bench/results/api.json.
+ * `--cpu-prof` has the server write a CPU profile into bench/results/ as it stops.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -26,7 +27,7 @@ import { identity, system } from '#contract/identity.ts';
 import { createSealer, importPublicKey } from '../src/lib/api/crypto.ts';
 import { runBenchmark, serverRequests, startServerChild } from './child-server.ts';
 import { watchLoad } from './load.ts';
-import { deploymentEnv, deploymentExecArgv } from './server-env.ts';
+import { deploymentEnv, serverExecArgv } from './server-env.ts';
 
 /** The part of autocannon's programmatic API used here (the package ships no types). */
 interface CannonOptions {
@@ -54,6 +55,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     warmup: { type: 'string', default: '2' },
+    'cpu-prof': { type: 'boolean', default: false },
   },
 });
 const duration = Number(values.duration);
@@ -79,6 +81,7 @@ interface ServerSample {
   loopDelayMs: { p50: number; p99: number; max: number };
 }
 const root = path.resolve(import.meta.dirname, '..');
+const results = path.join(root, 'bench', 'results');
 const work = mkdtempSync(path.join(tmpdir(), 'bench-api-'));
 /** The account the server creates for the benchmark to log in with. */
 const account = { phone: '+15550100001', password: 'bench-password-2026' };
@@ -95,7 +98,7 @@ async function run(): Promise<void> {
       BENCH_ACCOUNT: account.phone,
       BENCH_PASSWORD: account.password,
     },
-    { execArgv: deploymentExecArgv },
+    { execArgv: serverExecArgv(values['cpu-prof'] ? results : undefined) },
   );
   const { port } = ready;
   const askServer = serverRequests(child);
@@ -234,7 +237,7 @@ async function run(): Promise<void> {
     },
   };
 
-  const results = {
+  const report = {
     date: new Date().toISOString(),
     node: process.version,
     cpus: { count: availableParallelism(), model: cpus()[0]?.model ?? 'unknown' },
@@ -267,8 +270,8 @@ async function run(): Promise<void> {
   );
   console.table(Object.fromEntries(Object.entries(goalRows).map(([goal, row]) => [goal, { measured: row.measured, result: row.met ? 'met' : 'NOT MET' }])));
 
-  mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
-  writeFileSync(path.join(root, 'bench', 'results', 'api.json'), `${JSON.stringify({ ...results, load: load.end() }, null, 2)}\n`);
+  mkdirSync(results, { recursive: true });
+  writeFileSync(path.join(results, 'api.json'), `${JSON.stringify({ ...report, load: load.end() }, null, 2)}\n`);
   console.log('Wrote bench/results/api.json');
 }
 

@@ -22,7 +22,8 @@
  * than throughput on a machine that others share; and the database statements
  * the server sent per order (bench/query-count.ts). At the end the server must
  * hold every acknowledged order fulfilled, with exactly one payment. Prints a
- * table with the goal and writes bench/results/pay.json.
+ * table with the goal and writes bench/results/pay.json. `--cpu-prof` has the
+ * server write a CPU profile into bench/results/ as it stops.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -36,7 +37,7 @@ import { freePort } from '../tests/setup/free-port.ts';
 import { runBenchmark, serverRequests, startServerChild } from './child-server.ts';
 import { databaseKinds, startDatabase, type BenchDatabase, type DatabaseKind } from './database.ts';
 import { watchLoad } from './load.ts';
-import { deploymentEnv, deploymentExecArgv } from './server-env.ts';
+import { deploymentEnv, serverExecArgv } from './server-env.ts';
 import { percentile } from './stats.ts';
 
 const load = watchLoad();
@@ -46,6 +47,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '32' },
     warmup: { type: 'string', default: '2' },
     database: { type: 'string', default: 'file' },
+    'cpu-prof': { type: 'boolean', default: false },
   },
 });
 const duration = Number(values.duration);
@@ -60,6 +62,7 @@ const databaseKind = values.database as DatabaseKind;
 /** The goal is for the embedded database, which a fresh machine runs. */
 const goal = { ordersPerSecond: 500 };
 const root = path.resolve(import.meta.dirname, '..');
+const results = path.join(root, 'bench', 'results');
 const work = mkdtempSync(path.join(tmpdir(), 'bench-pay-'));
 
 /** Stops the database the server runs on, once started. */
@@ -100,7 +103,7 @@ async function run(): Promise<void> {
       PORT: String(port),
       BENCH_USERS: String(concurrency),
     },
-    { execArgv: deploymentExecArgv },
+    { execArgv: serverExecArgv(values['cpu-prof'] ? results : undefined) },
   );
   console.log(`Server (pid ${server.child.pid}, production) listening on ${origin}`);
   const askServer = serverRequests(server.child);
@@ -209,7 +212,6 @@ async function run(): Promise<void> {
   console.log(
     `Checked: ${acknowledged.length} orders acknowledged (warm-up included), ${fulfilled} fulfilled, ${held.payments} payments (none missing, none doubled).`,
   );
-  const results = path.join(root, 'bench', 'results');
   mkdirSync(results, { recursive: true });
   writeFileSync(path.join(results, 'pay.json'), `${JSON.stringify({ ...result, load: load.end() }, null, 2)}\n`);
   console.log('Wrote bench/results/pay.json');

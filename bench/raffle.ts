@@ -32,7 +32,7 @@ import { raffleCalls } from '#contract/raffle.ts';
 import { runBenchmark, serverRequests, startServerChild } from './child-server.ts';
 import { databaseKinds, startDatabase, type BenchDatabase, type DatabaseKind } from './database.ts';
 import { watchLoad } from './load.ts';
-import { deploymentEnv, deploymentExecArgv } from './server-env.ts';
+import { deploymentEnv, serverExecArgv } from './server-env.ts';
 import { percentile } from './stats.ts';
 
 const load = watchLoad();
@@ -70,7 +70,7 @@ async function run(): Promise<void> {
   const { child, ready } = await startServerChild<{ port: number; users: Array<{ id: number; token: string }> }>(
     path.join(import.meta.dirname, 'raffle-server.ts'),
     { ...deploymentEnv(work, database.url), BENCH_USERS: String(userCount) },
-    { execArgv: [...deploymentExecArgv, ...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', results] : [])] },
+    { execArgv: serverExecArgv(values['cpu-prof'] ? results : undefined) },
   );
   const ask = serverRequests(child);
   const origin = `http://127.0.0.1:${ready.port}`;

@@ -18,6 +18,11 @@ export const deploymentExecArgv: string[] = (() => {
   return scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
 })();
 
+/** The server child's Node flags: a deployment's, and with `cpuProfileDir` a CPU profile written there as it stops (a benchmark's `--cpu-prof`). */
+export function serverExecArgv(cpuProfileDir?: string): string[] {
+  return cpuProfileDir ? [...deploymentExecArgv, '--cpu-prof', '--cpu-prof-dir', cpuProfileDir] : deploymentExecArgv;
+}
+
 export function deploymentEnv(work: string, databaseUrl: string): NodeJS.ProcessEnv {
   const siteDir = path.join(work, 'site');
   mkdirSync(siteDir, { recursive: true });

@@ -19,6 +19,8 @@ import type { Database } from './database.ts';
 import { lockFolder } from './folder-lock.ts';
 import { memoryTemplate } from './memory-template.ts';
 import { applyMigrations } from './migrate.ts';
+import { createFolderDatabase } from './new-folder.ts';
+import { pgliteStartParams } from './pglite-settings.ts';
 import * as schema from './schema.ts';
 
 export interface OpenDatabase {
@@ -51,7 +53,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   const progress = options.progress ?? (() => {});
   const opened = isPostgresUrl(url)
     ? await openPostgres(url, options.connectTimeoutSeconds ?? defaultConnectTimeoutSeconds)
-    : await openPglite(url, progress, options.log ?? (() => {}), options.loadDataDir);
+    : await openPglite(url, { ...options, progress, log: options.log ?? (() => {}) });
   if (options.migrate !== false) {
     try {
       await applyMigrations(opened.db, progress);
@@ -81,32 +83,29 @@ async function openPostgres(url: string, connectTimeoutSeconds: number): Promise
   return { db: drizzlePg(pool, { schema }) as unknown as Database, kind: 'postgres', pglite: null, close: () => pool.end() };
 }
 
-/**
- * PostgreSQL's buffer cache inside PGlite: its default of 128 MB lives in the
- * WebAssembly memory, grows it to some 190 MB and stays resident. The data
- * files are read through the operating system's own cache anyway, so 16 MB
- * costs a lookup little and takes some 170 MB off the server's RSS (measured
- * with a fresh folder: 470–521 MB → 303–326 MB).
- */
-const pgliteStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
-
-async function openPglite(url: string, progress: (step: string) => void, log: (line: string) => void, loadDataDir?: Blob): Promise<OpenDatabase> {
+async function openPglite(
+  url: string,
+  { progress, log, loadDataDir, migrate }: OpenOptions & Required<Pick<OpenOptions, 'progress' | 'log'>>,
+): Promise<OpenDatabase> {
   let client: PGlite;
   let release = () => {};
-  if (url === 'memory://') {
-    client = new PGlite({ loadDataDir: await memoryTemplate(progress), startParams: pgliteStartParams });
-  } else if (url.startsWith('file://')) {
-    const folder = pgliteFolder(url);
-    mkdirSync(folder, { recursive: true });
-    release = lockFolder(folder, log);
-    if (loadDataDir) progress(`Loading the backup into ${folder}…`);
-    else
-      progress(existsSync(path.join(folder, 'PG_VERSION')) ? `Opening the database in ${folder}…` : `Creating the database in ${folder} (first start only)…`);
-    client = new PGlite(folder, { loadDataDir, startParams: pgliteStartParams });
-  } else {
-    throw new StartupError(`DATABASE_URL must start with file://, memory:// or postgres:// (got "${url}")`);
-  }
   try {
+    if (url === 'memory://') {
+      client = new PGlite({ loadDataDir: await memoryTemplate(progress), startParams: pgliteStartParams });
+    } else if (url.startsWith('file://')) {
+      const folder = pgliteFolder(url);
+      mkdirSync(folder, { recursive: true });
+      release = lockFolder(folder, log);
+      if (loadDataDir) progress(`Loading the backup into ${folder}…`);
+      else if (existsSync(path.join(folder, 'PG_VERSION'))) progress(`Opening the database in ${folder}…`);
+      else {
+        progress(`Creating the database in ${folder} (first start only)…`);
+        await createFolderDatabase(folder, { migrate: migrate !== false, progress });
+      }
+      client = new PGlite(folder, { loadDataDir, startParams: pgliteStartParams });
+    } else {
+      throw new StartupError(`DATABASE_URL must start with file://, memory:// or postgres:// (got "${url}")`);
+    }
     await client.waitReady;
   } catch (error) {
     release();
