@@ -5,6 +5,14 @@ export type LocaleCode = (typeof localeCodes)[number];
 
 export const defaultLocale: LocaleCode = 'zh-CN';
 
+/**
+ * The language content is written in first and translated from: a page a
+ * locale lacks shows this locale's text with a notice, and a translation is
+ * outdated when this locale's file changed after it. Changing it means
+ * rewording each locale's `content.fallbackNotice`, which names the language.
+ */
+export const sourceLocale: LocaleCode = 'zh-CN';
+
 /** The first segment of a locale's URLs: none for the default locale, else the code in lower case (`/zh-tw/…`). */
 export function localeSegment(code: LocaleCode): string {
   return code === defaultLocale ? '' : code.toLowerCase();

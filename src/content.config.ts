@@ -4,6 +4,14 @@ import { z } from 'zod';
 
 const contentRoot = process.env.CONTENT_DIR ?? './content';
 
+/**
+ * Every entry may say `untranslated: true`: a translation scaffolded from its
+ * source (`npm run new:article -- --locales all`) that no one has translated
+ * yet. Readers get the source with the fallback notice until a translator
+ * removes the line.
+ */
+const untranslated = { untranslated: z.boolean().optional() };
+
 /** Markdown under content/<collection>/<locale>/; ids are `<locale>/<slug>`. */
 function localized(collection: string) {
   return glob({
@@ -16,6 +24,7 @@ function localized(collection: string) {
 const articles = defineCollection({
   loader: localized('articles'),
   schema: z.object({
+    ...untranslated,
     title: z.string().min(1).max(90),
     description: z.string().min(1).max(200),
     category: z.enum(['DR', 'DG']),
@@ -29,6 +38,7 @@ const changelog = defineCollection({
   loader: localized('changelog'),
   // Version, date and the item keys are in content/changelog/index.json; a locale translates them.
   schema: z.object({
+    ...untranslated,
     summary: z.string().min(1),
     items: z.record(z.string(), z.string().min(1)),
   }),
@@ -37,6 +47,7 @@ const changelog = defineCollection({
 const faq = defineCollection({
   loader: localized('faq'),
   schema: z.object({
+    ...untranslated,
     question: z.string().min(1),
     order: z.number().int().positive(),
     group: z.enum(['general', 'account', 'payment', 'acceleration']),
@@ -46,6 +57,7 @@ const faq = defineCollection({
 const pages = defineCollection({
   loader: localized('pages'),
   schema: z.object({
+    ...untranslated,
     title: z.string().min(1),
     description: z.string().min(1).max(200),
     updated: z.coerce.date(),
@@ -57,6 +69,7 @@ const plugins = defineCollection({
   // Version, dates, categories, platforms, licence, compatibility and the screenshot files are in
   // content/plugins/catalogue.json (src/lib/plugins.ts checks that each locale covers them); a locale writes the words.
   schema: z.object({
+    ...untranslated,
     name: z.string().min(1),
     summary: z.string().min(1).max(160),
     author: z.string().min(1),

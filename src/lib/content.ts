@@ -1,17 +1,19 @@
 /**
  * Reads content collections for one locale. Every locale gets every entry:
- * where a translation is missing, the zh-CN entry stands in, marked as a
- * fallback so the page can say so.
+ * where a translation is missing (or scaffolded and still `untranslated`),
+ * the source locale's entry stands in, marked as a fallback so the page can
+ * say so.
  */
 import { getCollection, type CollectionEntry, type CollectionKey } from 'astro:content';
 import { fillFacts } from '#contract/facts.ts';
-import { defaultLocale, localizePath, type LocaleCode } from '@/i18n/locales.ts';
+import { sourceLocale } from '#contract/locales.ts';
+import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { localePaths } from '@/i18n/paths.ts';
 
 export interface LocalizedEntry<C extends CollectionKey> {
   slug: string;
   entry: CollectionEntry<C>;
-  /** True when this is zh-CN content shown in another locale. */
+  /** True when this is the source locale's content shown in another locale. */
   fallback: boolean;
 }
 
@@ -38,19 +40,20 @@ async function load<C extends CollectionKey>(collection: C, locale: LocaleCode):
   const bySlug = new Map<string, LocalizedEntry<C>>();
   for (const entry of all) {
     const [entryLocale, slug] = entry.id.split('/');
-    if (entryLocale === locale) bySlug.set(slug, { slug, entry: withFacts(entry, locale), fallback: false });
+    if (entryLocale === locale && (locale === sourceLocale || entry.data.untranslated !== true))
+      bySlug.set(slug, { slug, entry: withFacts(entry, locale), fallback: false });
   }
-  if (locale !== defaultLocale) {
+  if (locale !== sourceLocale) {
     for (const entry of all) {
       const [entryLocale, slug] = entry.id.split('/');
-      // A zh-CN stand-in is zh-CN text, so its facts read as zh-CN writes them.
-      if (entryLocale === defaultLocale && !bySlug.has(slug)) bySlug.set(slug, { slug, entry: withFacts(entry, defaultLocale), fallback: true });
+      // A stand-in is the source locale's text, so its facts read as that locale writes them.
+      if (entryLocale === sourceLocale && !bySlug.has(slug)) bySlug.set(slug, { slug, entry: withFacts(entry, sourceLocale), fallback: true });
     }
   }
   return [...bySlug.values()];
 }
 
-/** Every entry of a collection as the given locale shows it (translations first, zh-CN fallbacks). */
+/** Every entry of a collection as the given locale shows it (translations first, the source locale's as fallbacks). */
 export function localizedEntries<C extends CollectionKey>(collection: C, locale: LocaleCode): Promise<LocalizedEntry<C>[]> {
   const key = `${collection}:${locale}`;
   let entries = cache.get(key);
@@ -61,10 +64,10 @@ export function localizedEntries<C extends CollectionKey>(collection: C, locale:
   return entries as Promise<LocalizedEntry<C>[]>;
 }
 
-/** One entry by slug; throws when even zh-CN lacks it, so a broken link fails the build. */
+/** One entry by slug; throws when even the source locale lacks it, so a broken link fails the build. */
 export async function localizedEntry<C extends CollectionKey>(collection: C, locale: LocaleCode, slug: string): Promise<LocalizedEntry<C>> {
   const found = (await localizedEntries(collection, locale)).find((e) => e.slug === slug);
-  if (!found) throw new Error(`content/${collection}/${defaultLocale}/${slug}.md is missing`);
+  if (!found) throw new Error(`content/${collection}/${sourceLocale}/${slug}.md is missing`);
   return found;
 }
 

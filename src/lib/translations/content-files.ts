@@ -1,0 +1,83 @@
+/**
+ * Reads content/ as an editor wrote it, file by file: for the translation
+ * status, the editor's checks and the content tests. Paths are relative to
+ * the project's root (`content/articles/ja/getting-started.md`), as editors
+ * and git name them.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import yaml from 'js-yaml';
+import { localeCodes, type LocaleCode } from '#contract/locales.ts';
+
+/** The collections written per locale, one markdown file per entry (src/content.config.ts). */
+export const collections = ['articles', 'changelog', 'faq', 'pages', 'plugins'] as const;
+export type Collection = (typeof collections)[number];
+
+/** The interface strings, one flat JSON dictionary per locale in each folder: the site's, the API's and the server's. */
+export const dictionaryFolders = ['content/i18n', 'contract/messages', 'server/i18n'] as const;
+export type DictionaryFolder = (typeof dictionaryFolders)[number];
+
+/** The project's root: where `npm run …` runs. */
+export const projectRoot = path.resolve(import.meta.dirname, '..', '..', '..');
+
+export interface SourceFile {
+  path: string;
+  collection: Collection;
+  locale: LocaleCode;
+  slug: string;
+  data: Record<string, unknown>;
+  body: string;
+  /** The line of the file the body starts on, so a problem in the body can name its line. */
+  bodyLine: number;
+}
+
+export const entryPath = (collection: Collection, locale: LocaleCode, slug: string) => `content/${collection}/${locale}/${slug}.md`;
+
+/** Frontmatter between `---` lines, then the body. */
+const frontmatter = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
+
+export function sourceFile(collection: Collection, locale: LocaleCode, slug: string, root = projectRoot): SourceFile {
+  const file = entryPath(collection, locale, slug);
+  const text = readFileSync(path.join(root, file), 'utf8');
+  const match = frontmatter.exec(text);
+  if (!match) throw new Error(`${file} has no frontmatter: it starts with a line "---", the fields, and another "---"`);
+  const data = (yaml.load(match[1]) ?? {}) as Record<string, unknown>;
+  return { path: file, collection, locale, slug, data, body: match[2], bodyLine: match[1].split('\n').length + 3 };
+}
+
+export function slugsOf(collection: Collection, locale: LocaleCode, root = projectRoot): string[] {
+  const folder = path.join(root, 'content', collection, locale);
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => name.slice(0, -3))
+    .sort();
+}
+
+export function filesOf(locale: LocaleCode, root = projectRoot): SourceFile[] {
+  return collections.flatMap((collection) => slugsOf(collection, locale, root).map((slug) => sourceFile(collection, locale, slug, root)));
+}
+
+export const dictionaryPath = (folder: DictionaryFolder, locale: LocaleCode) => `${folder}/${locale}.json`;
+
+export function dictionary(folder: DictionaryFolder, locale: LocaleCode, root = projectRoot): Record<string, string> {
+  const file = path.join(root, dictionaryPath(folder, locale));
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
+}
+
+/** The site's interface strings of a locale (content/i18n). */
+export const dictionarySource = (locale: LocaleCode, root = projectRoot) => dictionary('content/i18n', locale, root);
+
+/** Every string a reader sees in a file: frontmatter text (not dates or versions) and the body. */
+export function readableText(file: SourceFile): string {
+  const strings: string[] = [];
+  const walk = (value: unknown) => {
+    if (typeof value === 'string') strings.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object' && !(value instanceof Date)) Object.values(value).forEach(walk);
+  };
+  for (const [key, value] of Object.entries(file.data)) if (!['date', 'updated', 'version'].includes(key)) walk(value);
+  return [...strings, file.body].join('\n');
+}
+
+export { localeCodes, type LocaleCode };

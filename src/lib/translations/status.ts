@@ -1,0 +1,171 @@
+/**
+ * How far each locale's translation has come, page by page and string by
+ * string, against the source locale (contract/locales.ts `sourceLocale`):
+ *   done      the translation exists and changed after (or with) its source;
+ *   missing   no translation, or one scaffolded and still marked
+ *             `untranslated: true` (readers see the source with a notice);
+ *   outdated  the source changed after the translation last did (git history),
+ *             and after content/translations.json's `translatedThrough`: the
+ *             moment up to which every translation was checked against its
+ *             source (a translation written before its source's last edit in
+ *             one sitting is no worse for it).
+ * Also what must never ship (`refusals`): an interface string a locale lacks,
+ * and a fact placeholder that names no fact. `npm run translations` prints
+ * it; the build publishes it at /translation-status.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { formatFact, factPlaceholder } from '#contract/facts.ts';
+import { sourceLocale } from '#contract/locales.ts';
+import {
+  collections,
+  dictionary,
+  dictionaryFolders,
+  dictionaryPath,
+  entryPath,
+  filesOf,
+  localeCodes,
+  projectRoot,
+  readableText,
+  slugsOf,
+  sourceFile,
+  type Collection,
+  type DictionaryFolder,
+  type LocaleCode,
+} from './content-files.ts';
+import { gitHistory, type History } from './history.ts';
+
+export type TranslationState = 'done' | 'missing' | 'outdated';
+
+export const translatedLocales = localeCodes.filter((code) => code !== sourceLocale);
+
+export interface EntryStatus {
+  collection: Collection;
+  slug: string;
+  sourcePath: string;
+  /** Each translated locale's state and the file that holds (or would hold) its translation. */
+  locales: Record<LocaleCode, { state: TranslationState; path: string }>;
+}
+
+export interface DictionaryStatus {
+  folder: DictionaryFolder;
+  locale: LocaleCode;
+  total: number;
+  missing: string[];
+  outdated: string[];
+}
+
+export interface LocaleSummary {
+  pages: Record<TranslationState, number>;
+  strings: Record<TranslationState, number>;
+}
+
+export interface TranslationStatus {
+  sourceLocale: LocaleCode;
+  /** False without git history: nothing can be known to be outdated then. */
+  history: boolean;
+  entries: EntryStatus[];
+  dictionaries: DictionaryStatus[];
+  summary: Record<LocaleCode, LocaleSummary>;
+  /** What CI refuses: interface strings a locale lacks, and fact placeholders naming no fact. */
+  refusals: string[];
+}
+
+/** Until when (seconds since the epoch) every translation under `root` was checked against its source: content/translations.json. */
+function checkedUntil(root: string): number {
+  const file = path.join(root, 'content', 'translations.json');
+  if (!existsSync(file)) return 0;
+  const { translatedThrough } = JSON.parse(readFileSync(file, 'utf8')) as { translatedThrough?: string };
+  const time = Date.parse(translatedThrough ?? '');
+  if (Number.isNaN(time)) throw new Error(`content/translations.json: "translatedThrough" is a date and time such as "2026-11-28T04:30:00Z"`);
+  return time / 1000;
+}
+
+type StateOf = (exists: boolean, translated: number | undefined, source: number | undefined) => TranslationState;
+
+/** Outdated only when both times are known, the translation's is older, and the source changed after `since`. */
+const stateSince =
+  (since: number): StateOf =>
+  (exists, translated, source) => {
+    if (!exists) return 'missing';
+    return translated !== undefined && source !== undefined && translated < source && source > since ? 'outdated' : 'done';
+  };
+
+function entryStatuses(root: string, history: History, stateOf: StateOf): EntryStatus[] {
+  return collections.flatMap((collection) => {
+    const translatedSlugs = new Map(translatedLocales.map((locale) => [locale, new Set(slugsOf(collection, locale, root))]));
+    return slugsOf(collection, sourceLocale, root).map((slug): EntryStatus => {
+      const sourcePath = entryPath(collection, sourceLocale, slug);
+      const locales = {} as EntryStatus['locales'];
+      for (const locale of translatedLocales) {
+        const file = entryPath(collection, locale, slug);
+        const exists = translatedSlugs.get(locale)!.has(slug) && sourceFile(collection, locale, slug, root).data.untranslated !== true;
+        locales[locale] = { state: stateOf(exists, history.fileChanged(file), history.fileChanged(sourcePath)), path: file };
+      }
+      return { collection, slug, sourcePath, locales };
+    });
+  });
+}
+
+function dictionaryStatuses(root: string, history: History, stateOf: StateOf): DictionaryStatus[] {
+  return dictionaryFolders.flatMap((folder) => {
+    const sourcePath = dictionaryPath(folder, sourceLocale);
+    const source = dictionary(folder, sourceLocale, root);
+    return translatedLocales.map((locale): DictionaryStatus => {
+      const file = dictionaryPath(folder, locale);
+      const strings = dictionary(folder, locale, root);
+      const missing: string[] = [];
+      const outdated: string[] = [];
+      for (const key of Object.keys(source)) {
+        const state = stateOf(key in strings, history.keyChanged(file, key), history.keyChanged(sourcePath, key));
+        if (state === 'missing') missing.push(key);
+        else if (state === 'outdated') outdated.push(key);
+      }
+      return { folder, locale, total: Object.keys(source).length, missing, outdated };
+    });
+  });
+}
+
+/** Every fact placeholder, in every locale's content and strings, that names no fact in content/facts.json. */
+function unknownFacts(root: string): string[] {
+  const unknown: string[] = [];
+  const check = (where: string, text: string) => {
+    for (const [placeholder, factPath, modifier] of text.matchAll(factPlaceholder)) {
+      try {
+        formatFact(factPath, 'en', modifier as '|number' | '|or' | undefined);
+      } catch {
+        unknown.push(`${where}: ${placeholder} names no fact in content/facts.json`);
+      }
+    }
+  };
+  for (const locale of localeCodes) {
+    for (const file of filesOf(locale, root)) check(file.path, readableText(file));
+    for (const folder of dictionaryFolders)
+      for (const [key, text] of Object.entries(dictionary(folder, locale, root))) check(`${dictionaryPath(folder, locale)} "${key}"`, text);
+  }
+  return unknown;
+}
+
+const zero = (): Record<TranslationState, number> => ({ done: 0, missing: 0, outdated: 0 });
+
+/** The status of every translation under `root` (the project by default), from the files and their git history there. */
+export function translationStatus(root = projectRoot, history: History = gitHistory(root, ['content', ...dictionaryFolders])): TranslationStatus {
+  const stateOf = stateSince(checkedUntil(root));
+  const entries = entryStatuses(root, history, stateOf);
+  const dictionaries = dictionaryStatuses(root, history, stateOf);
+  const summary = Object.fromEntries(translatedLocales.map((locale) => [locale, { pages: zero(), strings: zero() }])) as TranslationStatus['summary'];
+  for (const entry of entries) for (const locale of translatedLocales) summary[locale].pages[entry.locales[locale].state]++;
+  for (const { locale, total, missing, outdated } of dictionaries) {
+    const strings = summary[locale].strings;
+    strings.missing += missing.length;
+    strings.outdated += outdated.length;
+    strings.done += total - missing.length - outdated.length;
+  }
+  const refusals = [
+    ...dictionaries.flatMap(({ folder, locale, missing }) =>
+      missing.map((key) => `${dictionaryPath(folder, locale)} lacks "${key}" (${dictionaryPath(folder, sourceLocale)} has it)`),
+    ),
+    ...unknownFacts(root),
+  ];
+  return { sourceLocale, history: history.available, entries, dictionaries, summary, refusals };
+}

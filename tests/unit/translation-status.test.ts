@@ -1,0 +1,127 @@
+/**
+ * The translation status (src/lib/translations/status.ts) of a small project
+ * in a git repository of its own, with commits at chosen times: a page or a
+ * string is missing until translated, outdated once its source changes after
+ * it, done again once translated anew; a scaffolded translation is missing;
+ * an edit not yet committed counts at once; content/translations.json's
+ * `translatedThrough` forgives source changes made before it; and only a
+ * missing interface string or a placeholder naming no fact is refused.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { translationStatus } from '../../src/lib/translations/status.ts';
+
+let root: string;
+
+function write(file: string, text: string): void {
+  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+  writeFileSync(path.join(root, file), text);
+}
+
+/** Commits everything as of `seconds` since the epoch. */
+function commit(seconds: number): void {
+  const date = `@${seconds} +0000`;
+  const env = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', root, '-c', 'user.name=Editor', '-c', 'user.email=editor@example.test', ...args], { env, stdio: 'ignore' });
+  git('add', '-A');
+  git('commit', '-q', '-m', `as of ${seconds}`);
+}
+
+const article = (title: string, extra = '') => `---\ntitle: ${title}\n${extra}---\n\n## ${title}\n`;
+const strings = (entries: Record<string, string>) => `${JSON.stringify(entries, null, 2)}\n`;
+
+const day = 86_400;
+const t1 = 1_700_000_000;
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'beacon-translations-'));
+  execFileSync('git', ['init', '-q', root]);
+  write('content/articles/zh-CN/guide.md', article('指南'));
+  write('content/articles/en/guide.md', article('Guide'));
+  write('content/i18n/zh-CN.json', strings({ 'home.title': '首页', 'home.more': '更多' }));
+  write('content/i18n/en.json', strings({ 'home.title': 'Home', 'home.more': 'More' }));
+  commit(t1);
+});
+
+const stateOf = (locale: 'en' | 'ja', slug = 'guide') => translationStatus(root).entries.find((entry) => entry.slug === slug)!.locales[locale].state;
+
+describe('the translation status', () => {
+  it('is done for a translation, missing where there is none, and names each file', () => {
+    const status = translationStatus(root);
+    expect(status.history).toBe(true);
+    expect(status.entries).toEqual([expect.objectContaining({ collection: 'articles', slug: 'guide', sourcePath: 'content/articles/zh-CN/guide.md' })]);
+    expect(status.entries[0].locales.en).toEqual({ state: 'done', path: 'content/articles/en/guide.md' });
+    expect(status.entries[0].locales.ja).toEqual({ state: 'missing', path: 'content/articles/ja/guide.md' });
+    expect(status.summary.en).toEqual({ pages: { done: 1, outdated: 0, missing: 0 }, strings: { done: 2, outdated: 0, missing: 0 } });
+  });
+
+  it('makes a translation outdated when its source changes after it, and done when it is translated again', () => {
+    write('content/articles/zh-CN/guide.md', article('新指南'));
+    commit(t1 + day);
+    expect(stateOf('en')).toBe('outdated');
+    write('content/articles/en/guide.md', article('New guide'));
+    commit(t1 + 2 * day);
+    expect(stateOf('en')).toBe('done');
+  });
+
+  it('counts an edit of the source that is not committed yet', () => {
+    write('content/articles/zh-CN/guide.md', article('新指南'));
+    expect(stateOf('en')).toBe('outdated');
+  });
+
+  it('keeps a translation done when its source changed before content/translations.json’s translatedThrough', () => {
+    write('content/articles/zh-CN/guide.md', article('新指南'));
+    commit(t1 + day);
+    write('content/translations.json', `{ "translatedThrough": "${new Date((t1 + day + 60) * 1000).toISOString()}" }\n`);
+    expect(stateOf('en')).toBe('done');
+  });
+
+  it('counts a scaffolded translation, still marked untranslated, as missing', () => {
+    write('content/articles/ja/guide.md', article('指南', 'untranslated: true\n'));
+    commit(t1 + day);
+    expect(stateOf('ja')).toBe('missing');
+    write('content/articles/ja/guide.md', article('ガイド'));
+    commit(t1 + 2 * day);
+    expect(stateOf('ja')).toBe('done');
+  });
+
+  it('follows each interface string by itself: a changed value makes that key outdated, a comma does not', () => {
+    // "home.more" gains a comma because a key follows it; only "home.title" changes value.
+    write('content/i18n/zh-CN.json', strings({ 'home.title': '主页', 'home.more': '更多', 'home.new': '新' }));
+    write('content/i18n/en.json', strings({ 'home.title': 'Home', 'home.more': 'More', 'home.new': 'New' }));
+    commit(t1 + day);
+    write('content/i18n/zh-CN.json', strings({ 'home.title': '主页面', 'home.more': '更多', 'home.new': '新' }));
+    commit(t1 + 2 * day);
+    const en = translationStatus(root).dictionaries.find((item) => item.folder === 'content/i18n' && item.locale === 'en')!;
+    expect(en).toEqual({ folder: 'content/i18n', locale: 'en', total: 3, missing: [], outdated: ['home.title'] });
+  });
+
+  it('refuses an interface string a locale lacks and a placeholder naming no fact, never a missing or outdated page', () => {
+    write('content/articles/zh-CN/guide.md', article('新指南'));
+    expect(translationStatus(root).refusals).toEqual([
+      // Every locale but the source lacks both keys here except English.
+      ...['zh-TW', 'es', 'it', 'ja', 'ko', 'ru'].flatMap((locale) => [
+        `content/i18n/${locale}.json lacks "home.title" (content/i18n/zh-CN.json has it)`,
+        `content/i18n/${locale}.json lacks "home.more" (content/i18n/zh-CN.json has it)`,
+      ]),
+    ]);
+    write('content/articles/en/guide.md', article('Guide', 'description: Renew within {{cloudIdle.refundWindw}}\n'));
+    expect(translationStatus(root).refusals).toContain('content/articles/en/guide.md: {{cloudIdle.refundWindw}} names no fact in content/facts.json');
+  });
+
+  it('without git history knows only done and missing', () => {
+    const plain = mkdtempSync(path.join(tmpdir(), 'beacon-translations-plain-'));
+    mkdirSync(path.join(plain, 'content/articles/zh-CN'), { recursive: true });
+    mkdirSync(path.join(plain, 'content/articles/en'), { recursive: true });
+    writeFileSync(path.join(plain, 'content/articles/zh-CN/guide.md'), article('新指南'));
+    writeFileSync(path.join(plain, 'content/articles/en/guide.md'), article('Guide'));
+    const status = translationStatus(plain);
+    expect(status.history).toBe(false);
+    expect(status.entries[0].locales.en.state).toBe('done');
+    expect(status.entries[0].locales.ja.state).toBe('missing');
+  });
+});
