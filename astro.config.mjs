@@ -4,6 +4,7 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import { defaultSiteUrl } from './contract/site.ts';
 import { defaultLocale, locales } from './src/i18n/locales.ts';
+import { editorialChecks } from './src/integrations/editorial-checks.ts';
 
 /** Where the site is published; canonical URLs, hreflang alternates, og:image, feeds and the sitemap use it. */
 const site = process.env.SITE_URL || defaultSiteUrl;
@@ -61,10 +62,12 @@ export default defineConfig({
     },
   },
   integrations: [
+    editorialChecks(),
     react(),
     sitemap({
-      // Box pages are embedded in the desktop client and not-found pages are not documents.
-      filter: (page) => !/(box|not-found)(\/|$)/.test(new URL(page).pathname),
+      // Box pages are embedded in the desktop client, not-found pages are not documents, and the
+      // translation status is for translators.
+      filter: (page) => !/(box|not-found|translation-status)(\/|$)/.test(new URL(page).pathname),
       i18n: {
         defaultLocale: defaultLocale,
         locales: Object.fromEntries(locales.map((l) => [l.segment || l.code, l.tag])),

@@ -1,6 +1,6 @@
 /**
  * `npm run translations [-- --locale ja] [-- --summary]`: the translation
- * status of every page and interface string (src/lib/translations/status.ts),
+ * status of every page and interface string (src/lib/editorial/status.ts),
  * as a table per collection, the interface strings each locale lacks or has
  * fallen behind on, and a summary per locale. `--locale` shows one locale
  * (with the keys of its unfinished strings); `--summary` only the summary.
@@ -10,8 +10,8 @@
  * missing or outdated: those fall back to the source with a notice.
  */
 import { parseArgs } from 'node:util';
-import { localeCodes, type LocaleCode } from '../src/lib/translations/content-files.ts';
-import { translatedLocales, translationStatus, type TranslationState } from '../src/lib/translations/status.ts';
+import { localeCodes, type LocaleCode } from '../src/lib/editorial/content-files.ts';
+import { translatedLocales, translationStatus, type TranslationState } from '../src/lib/editorial/status.ts';
 
 const { values } = parseArgs({ options: { locale: { type: 'string' }, summary: { type: 'boolean', default: false } } });
 if (values.locale !== undefined && !translatedLocales.includes(values.locale as LocaleCode)) {

@@ -1,16 +1,8 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
-import { z } from 'zod';
+import * as schemas from './content-schemas.ts';
 
 const contentRoot = process.env.CONTENT_DIR ?? './content';
-
-/**
- * Every entry may say `untranslated: true`: a translation scaffolded from its
- * source (`npm run new:article -- --locales all`) that no one has translated
- * yet. Readers get the source with the fallback notice until a translator
- * removes the line.
- */
-const untranslated = { untranslated: z.boolean().optional() };
 
 /** Markdown under content/<collection>/<locale>/; ids are `<locale>/<slug>`. */
 function localized(collection: string) {
@@ -21,63 +13,10 @@ function localized(collection: string) {
   });
 }
 
-const articles = defineCollection({
-  loader: localized('articles'),
-  schema: z.object({
-    ...untranslated,
-    title: z.string().min(1).max(90),
-    description: z.string().min(1).max(200),
-    category: z.enum(['DR', 'DG']),
-    date: z.coerce.date(),
-    author: z.string().min(1),
-    tags: z.array(z.string()).max(4).default([]),
-  }),
-});
-
-const changelog = defineCollection({
-  loader: localized('changelog'),
-  // Version, date and the item keys are in content/changelog/index.json; a locale translates them.
-  schema: z.object({
-    ...untranslated,
-    summary: z.string().min(1),
-    items: z.record(z.string(), z.string().min(1)),
-  }),
-});
-
-const faq = defineCollection({
-  loader: localized('faq'),
-  schema: z.object({
-    ...untranslated,
-    question: z.string().min(1),
-    order: z.number().int().positive(),
-    group: z.enum(['general', 'account', 'payment', 'acceleration']),
-  }),
-});
-
-const pages = defineCollection({
-  loader: localized('pages'),
-  schema: z.object({
-    ...untranslated,
-    title: z.string().min(1),
-    description: z.string().min(1).max(200),
-    updated: z.coerce.date(),
-  }),
-});
-
-const plugins = defineCollection({
-  loader: localized('plugins'),
-  // Version, dates, categories, platforms, licence, compatibility and the screenshot files are in
-  // content/plugins/catalogue.json (src/lib/plugins.ts checks that each locale covers them); a locale writes the words.
-  schema: z.object({
-    ...untranslated,
-    name: z.string().min(1),
-    summary: z.string().min(1).max(160),
-    author: z.string().min(1),
-    /** Each screenshot's alternative text, by the name catalogue.json gives it. */
-    screenshots: z.record(z.string(), z.string().min(1).max(200)),
-    /** What each release changed, by version, newest first as in catalogue.json. */
-    changes: z.record(z.string(), z.array(z.string().min(1).max(300)).min(1)),
-  }),
-});
-
-export const collections = { articles, changelog, faq, pages, plugins };
+export const collections = {
+  articles: defineCollection({ loader: localized('articles'), schema: schemas.articles }),
+  changelog: defineCollection({ loader: localized('changelog'), schema: schemas.changelog }),
+  faq: defineCollection({ loader: localized('faq'), schema: schemas.faq }),
+  pages: defineCollection({ loader: localized('pages'), schema: schemas.pages }),
+  plugins: defineCollection({ loader: localized('plugins'), schema: schemas.plugins }),
+};

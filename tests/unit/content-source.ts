@@ -12,7 +12,7 @@ export {
   type Collection,
   type LocaleCode,
   type SourceFile,
-} from '../../src/lib/translations/content-files.ts';
+} from '../../src/lib/editorial/content-files.ts';
 
 /**
  * The numbers a text states by itself — not through a fact placeholder, not

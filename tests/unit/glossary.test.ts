@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { factPlaceholder, pricePlaceholder } from '#contract/facts.ts';
+import { finder, prose } from '../../src/lib/editorial/checks.ts';
 import { dictionarySource, filesOf, localeCodes, readableText, sourceFile, type LocaleCode } from './content-source.ts';
 
 interface Glossary {
@@ -16,21 +16,6 @@ interface Glossary {
 }
 
 const glossaryOf = (locale: LocaleCode) => JSON.parse(readFileSync(`content/glossary/${locale}.json`, 'utf8')) as Glossary;
-
-/** What a reader reads: link addresses, URLs, code and fact placeholders are not prose. */
-const prose = (text: string) =>
-  text
-    .replace(factPlaceholder, ' ')
-    .replace(pricePlaceholder, ' ')
-    .replace(/\]\([^)]*\)/g, ']')
-    .replace(/https?:\/\/\S+/g, ' ')
-    .replace(/`[^`]*`/g, ' ');
-
-/** Alphabetic words match whole and in any case; CJK terms have no word boundaries to respect. */
-function finder(term: string): RegExp {
-  const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return /[\p{Script=Latin}\p{Script=Cyrillic}]/u.test(term) ? new RegExp(`(?<!\\p{L})${escaped}(?!\\p{L})`, 'iu') : new RegExp(escaped, 'u');
-}
 
 function textsOf(locale: LocaleCode): [string, string][] {
   return [

@@ -1,5 +1,5 @@
 /**
- * The translation status (src/lib/translations/status.ts) of a small project
+ * The translation status (src/lib/editorial/status.ts) of a small project
  * in a git repository of its own, with commits at chosen times: a page or a
  * string is missing until translated, outdated once its source changes after
  * it, done again once translated anew; a scaffolded translation is missing;
@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { translationStatus } from '../../src/lib/translations/status.ts';
+import { translationStatus } from '../../src/lib/editorial/status.ts';
 
 let root: string;
 

@@ -17,8 +17,8 @@ export type Collection = (typeof collections)[number];
 export const dictionaryFolders = ['content/i18n', 'contract/messages', 'server/i18n'] as const;
 export type DictionaryFolder = (typeof dictionaryFolders)[number];
 
-/** The project's root: where `npm run …` runs. */
-export const projectRoot = path.resolve(import.meta.dirname, '..', '..', '..');
+/** The project's root: where `npm run …` (and so the build, the tests and the scripts) runs. */
+export const projectRoot = process.cwd();
 
 export interface SourceFile {
   path: string;
