@@ -5,6 +5,7 @@ import sitemap from '@astrojs/sitemap';
 import { defaultSiteUrl } from './contract/site.ts';
 import { defaultLocale, locales } from './src/i18n/locales.ts';
 import { editorialChecks } from './src/integrations/editorial-checks.ts';
+import { localeReport } from './src/integrations/locale-report.ts';
 
 /** Where the site is published; canonical URLs, hreflang alternates, og:image, feeds and the sitemap use it. */
 const site = process.env.SITE_URL || defaultSiteUrl;
@@ -63,6 +64,7 @@ export default defineConfig({
   },
   integrations: [
     editorialChecks(),
+    localeReport(),
     react(),
     sitemap({
       // Box pages are embedded in the desktop client, not-found pages are not documents, and the

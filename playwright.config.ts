@@ -8,7 +8,7 @@ export default defineConfig({
   workers: 2,
   // A test that fails once has failed: a retry would turn a flake into a pass.
   retries: 0,
-  reporter: [['list']],
+  reporter: [['list'], ['./tests/e2e/locale-reporter.ts']],
   timeout: 60_000,
   use: {
     baseURL: `http://localhost:${port}`,

@@ -11,7 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { localeCodes, type LocaleCode } from '../src/lib/editorial/content-files.ts';
-import { translatedLocales, translationStatus, type TranslationState } from '../src/lib/editorial/status.ts';
+import { countsText, translatedLocales, translationStatus, type TranslationState } from '../src/lib/editorial/status.ts';
 
 const { values } = parseArgs({ options: { locale: { type: 'string' }, summary: { type: 'boolean', default: false } } });
 if (values.locale !== undefined && !translatedLocales.includes(values.locale as LocaleCode)) {
@@ -51,12 +51,10 @@ if (!values.summary) {
   }
 }
 
-console.log('\nSummary per locale (pages, then interface strings: done / outdated / missing)');
+console.log('\nSummary per locale');
 for (const locale of shown) {
   const { pages, strings } = status.summary[locale];
-  console.log(
-    `  ${locale.padEnd(6)} pages ${pages.done} / ${pages.outdated} / ${pages.missing}   strings ${strings.done} / ${strings.outdated} / ${strings.missing}`,
-  );
+  console.log(`  ${locale.padEnd(6)} pages ${countsText(pages)}; interface strings ${countsText(strings)}`);
 }
 
 if (status.refusals.length) {

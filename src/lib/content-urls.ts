@@ -6,7 +6,7 @@
  * translation status links to them, and the editor's checks accept links to
  * them.
  */
-import type { Collection } from './translations/content-files.ts';
+import type { Collection } from './editorial/content-files.ts';
 
 export const contentPagePaths = {
   accelerate: '/accelerate',

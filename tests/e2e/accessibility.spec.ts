@@ -23,6 +23,7 @@ const pageTypes = [
   '/raffle/forthwith',
   '/customer/service',
   '/search',
+  '/translation-status',
   '/account/login',
   '/account/center/info',
   '/account/center/steam/cloudidea',

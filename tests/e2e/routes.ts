@@ -97,6 +97,7 @@ export const routes: Array<{ path: string; title: Title; chrome?: false; login?:
   { path: '/raffle/verify', title: ui('raffle.verify.title') },
   { path: '/payment', title: ui('pay.title'), chrome: false },
   { path: '/search', title: ui('search.title') },
+  { path: '/translation-status', title: ui('translations.title') },
   { path: '/account/login', title: ui('login.title') },
   ...['info', 'edit', 'bind', 'wallet', 'safe', 'game', 'agreements'].map((p) => ({
     path: `/account/center/${p}`,

@@ -67,7 +67,7 @@ describe('the editor’s checks', () => {
     const problems = problemsWith(file, (text) => `${text}\n[Ссылка](/article/no-such-article) и [страница](/no-such-page).\n`);
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(
-      /^content\/articles\/ru\/getting-started\.md:\d+  the link \/article\/no-such-article leads nowhere: no article has the slug "no-such-article"; the articles are anniversary-raffle, /,
+      /^content\/articles\/ru\/getting-started\.md:\d+ {2}the link \/article\/no-such-article leads nowhere: no article has the slug "no-such-article"; the articles are anniversary-raffle, /,
     );
     expect(problems[1]).toMatch(/the link \/no-such-page leads nowhere: no page of the site has this path; link a page without its locale prefix/);
     // A link to a page that exists, with an anchor, is fine.

@@ -148,6 +148,9 @@ function unknownFacts(root: string): string[] {
 
 const zero = (): Record<TranslationState, number> => ({ done: 0, missing: 0, outdated: 0 });
 
+/** Counts as people read them: "54 done, 1 outdated, 1 missing". */
+export const countsText = (counts: Record<TranslationState, number>) => `${counts.done} done, ${counts.outdated} outdated, ${counts.missing} missing`;
+
 /** The status of every translation under `root` (the project by default), from the files and their git history there. */
 export function translationStatus(root = projectRoot, history: History = gitHistory(root, ['content', ...dictionaryFolders])): TranslationStatus {
   const stateOf = stateSince(checkedUntil(root));
