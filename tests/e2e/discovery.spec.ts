@@ -39,6 +39,15 @@ test('the sitemap lists pages with hreflang alternates, and robots.txt points to
   expect(sitemap).toContain('/en/download');
   expect(sitemap).toMatch(/hreflang="zh-TW" href="[^"]*\/zh-tw\/download"/);
   expect(sitemap).not.toContain('privacybox');
+  expect(sitemap).not.toContain('translation-status');
+});
+
+test('the translation status is for translators: noindex, and not in the search index', async ({ page }) => {
+  await page.goto('/ja/translation-status');
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+  await expect(page.locator('[data-pagefind-body]')).toHaveCount(0);
+  await expect(page.getByRole('row', { name: /English/ })).toBeVisible();
+  await expect(page.locator('#locale-ru')).toBeVisible();
 });
 
 test('no page links to a page that does not exist', async ({ request }) => {
