@@ -1,10 +1,13 @@
 /** Reads content/ as an editor wrote it, for the tests that hold every locale to one set of facts and terms. */
 import { factPlaceholder, pricePlaceholder } from '#contract/facts.ts';
+import { filesOf as everyFileOf, type LocaleCode, type SourceFile } from '../../src/lib/editorial/content-files.ts';
+
+/** The files a locale has written: a copy scaffolded for translators (`untranslated: true`) is still the source's text. */
+export const filesOf = (locale: LocaleCode): SourceFile[] => everyFileOf(locale).filter((file) => file.data.untranslated !== true);
 
 export {
   collections,
   dictionarySource,
-  filesOf,
   localeCodes,
   readableText,
   slugsOf,

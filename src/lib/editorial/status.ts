@@ -172,3 +172,8 @@ export function translationStatus(root = projectRoot, history: History = gitHist
   ];
   return { sourceLocale, history: history.available, entries, dictionaries, summary, refusals };
 }
+
+let ofThisBuild: TranslationStatus | undefined;
+
+/** The project's status, computed once per process: a build's status page renders it in each locale. */
+export const statusOfThisBuild = (): TranslationStatus => (ofThisBuild ??= translationStatus());
