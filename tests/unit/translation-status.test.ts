@@ -7,7 +7,7 @@
  * `translatedThrough` forgives source changes made before it; and only a
  * missing interface string or a placeholder naming no fact is refused.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -111,6 +111,21 @@ describe('the translation status', () => {
     ]);
     write('content/articles/en/guide.md', article('Guide', 'description: Renew within {{cloudIdle.refundWindw}}\n'));
     expect(translationStatus(root).refusals).toContain('content/articles/en/guide.md: {{cloudIdle.refundWindw}} names no fact in content/facts.json');
+  });
+
+  it('npm run translations exits with status 1 only on a refusal, naming it', () => {
+    const script = path.resolve('scripts/translations.ts');
+    const run = () => spawnSync(process.execPath, [script, '--summary'], { cwd: root, encoding: 'utf8' });
+    const refused = run();
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('✗ content/i18n/ja.json lacks "home.title" (content/i18n/zh-CN.json has it)');
+    expect(refused.stdout).toContain('  en     pages 1 done, 0 outdated, 0 missing; interface strings 2 done, 0 outdated, 0 missing');
+    // Missing and outdated pages are no refusal.
+    write('content/i18n/zh-CN.json', strings({}));
+    write('content/articles/zh-CN/guide.md', article('新指南'));
+    const passed = run();
+    expect(passed.stdout).toContain('  en     pages 0 done, 1 outdated, 0 missing');
+    expect(passed.status).toBe(0);
   });
 
   it('without git history knows only done and missing', () => {
