@@ -120,6 +120,40 @@ export type EvaluationEntry = z.infer<typeof EvaluationEntry>;
 export const ServerKeyInUse = z.object({ fingerprint: text(), acceptedUntil: z.nullable(Timestamp) });
 export type ServerKeyInUse = z.infer<typeof ServerKeyInUse>;
 
+/**
+ * Who may run the shop, each role including the one before it: support reads
+ * customers and orders (and refunds up to a limit); an operator also runs
+ * cdkeys, raffles, reviews, status and fulfilment; an admin also grants roles
+ * and reads the audit log.
+ */
+export const operatorRoles = ['support', 'operator', 'admin'] as const;
+export const OperatorRole = z.enum(operatorRoles);
+export type OperatorRole = z.infer<typeof OperatorRole>;
+
+export const OperatorEntry = z.object({
+  userId: z.int(),
+  phone: z.nullable(text()),
+  email: z.nullable(text()),
+  nickname: text(),
+  role: OperatorRole,
+  grantedAt: Timestamp,
+});
+export type OperatorEntry = z.infer<typeof OperatorEntry>;
+
+/** One line of the audit log: who did what to which record, when and from where, and the record before and after. */
+export const AuditEntry = z.object({
+  id: z.int(),
+  at: Timestamp,
+  actor: text(),
+  actorUserId: z.nullable(z.int()),
+  address: z.nullable(text()),
+  action: text(),
+  target: z.nullable(text()),
+  before: z.unknown(),
+  after: z.unknown(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
 export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('users list'), users: z.array(UserSummary) }),
   z.object({ command: z.literal('users show'), key: text(), user: z.nullable(UserDetail) }),
@@ -169,6 +203,18 @@ export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('status list'), services: z.array(ServiceStatus) }),
   /** `pushed`: sent to open accelerate pages (false when no server or backplane could be reached to do it). */
   z.object({ command: z.literal('status set'), service: ServiceStatus, pushed: z.boolean() }),
+  /** `role grant|revoke <user> …`: the user's role before and after (null: none), or null for a user there is none of. */
+  z.object({
+    command: z.enum(['role grant', 'role revoke']),
+    key: text(),
+    userId: z.nullable(z.int()),
+    previous: z.nullable(OperatorRole),
+    role: z.nullable(OperatorRole),
+  }),
+  z.object({ command: z.literal('role list'), operators: z.array(OperatorEntry) }),
+  z.object({ command: z.literal('audit list'), entries: z.array(AuditEntry) }),
+  /** `audit export`: the entries as CSV, oldest first, for a spreadsheet. */
+  z.object({ command: z.literal('audit export'), csv: z.string() }),
 ]);
 export type CommandResult = z.infer<typeof CommandResult>;
 
@@ -179,7 +225,8 @@ export const admin = {
     encrypted: false,
     auth: 'admin',
     shape: 'envelope',
-    request: z.object({ command: z.array(text(z.maxLength(500))).check(z.maxLength(100)) }),
+    /** `actor`: who typed the command (`user@host` of the CLI's process), for the audit log. */
+    request: z.object({ command: z.array(text(z.maxLength(500))).check(z.maxLength(100)), actor: z.optional(text(z.maxLength(200))) }),
     response: CommandResult,
   }),
 };

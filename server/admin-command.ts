@@ -11,6 +11,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { CommandResult } from '#contract/admin.ts';
+import type { Actor } from './db/audit.ts';
 import type { Database } from './db/database.ts';
 import type { Metrics } from './plugins/metrics.ts';
 import type { Pusher } from './realtime/backplane.ts';
@@ -50,6 +51,8 @@ export interface CommandContext {
   secret(): Buffer;
   /** The server's DATA_DIR, where uploaded files are kept. */
   dataDir: string;
+  /** Who runs the command, for the audit log. */
+  actor: Actor;
 }
 
 /** One command's result, by the command's name. */
@@ -137,8 +140,9 @@ export const commandsPlugin = (module: string, commands: readonly AnyCommand[]) 
   fp(async (app) => app.adminCommands.add(commands), { name: `${module}-commands`, dependencies: ['admin-commands'] });
 
 /** What a command runs with, from the app's plugins: the server's (buildApp) or the CLI's (openForCommands, app.ts). */
-export function commandContext(app: FastifyInstance): CommandContext {
+export function commandContext(app: FastifyInstance, actor: Actor): CommandContext {
   return {
+    actor,
     db: app.db,
     pglite: app.pglite,
     pusher: app.pusher,

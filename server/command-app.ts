@@ -8,12 +8,14 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { adminCommandRegistry, commandContext, type CommandContext } from './admin-command.ts';
 import type { Config } from './config.ts';
+import type { Actor } from './db/audit.ts';
 import activationCommands from './modules/activation/commands.ts';
 import adminCommands from './modules/admin/commands.ts';
 import cloudIdleCommands from './modules/cloud-idle/commands.ts';
 import commerceCommands from './modules/commerce/commands.ts';
 import donationCommands from './modules/donation/commands.ts';
 import identityCommands from './modules/identity/commands.ts';
+import operatorsCommands from './modules/operators/commands.ts';
 import pluginsCommands from './modules/plugins/commands.ts';
 import raffleCommands from './modules/raffle/commands.ts';
 import statusCommands from './modules/status/commands.ts';
@@ -39,6 +41,7 @@ const commandPlugins = [
   raffleCommands,
   pluginsCommands,
   statusCommands,
+  operatorsCommands,
   systemCommands,
   adminCommands,
 ];
@@ -73,7 +76,7 @@ function warningText(line: string): string {
  * is set (the only way to reach open pages from here), and the payment provider (the sandbox's
  * lives inside a server, so it is not reachable). Closing the app closes them.
  */
-export async function openForCommands(app: FastifyInstance, config: Config): Promise<CommandContext> {
+export async function openForCommands(app: FastifyInstance, config: Config, actor: Actor): Promise<CommandContext> {
   await app.register(configPlugin, { config });
   await app.register(database, { forCommands: true });
   await app.register(keys);
@@ -81,5 +84,5 @@ export async function openForCommands(app: FastifyInstance, config: Config): Pro
   await app.register(publisher);
   await app.register(payments);
   await app.ready();
-  return commandContext(app);
+  return commandContext(app, actor);
 }

@@ -7,15 +7,20 @@
  * when REDIS_URL is set.
  */
 import { existsSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { admin, adminTokenHeader, type CommandResult } from '#contract/admin.ts';
 import { SUCCESS } from '#contract/envelope.ts';
 import type { RunCommand } from '../admin-command.ts';
 import { openForCommands } from '../command-app.ts';
 import type { Config } from '../config.ts';
+import { shellActor } from '../db/audit.ts';
 import { DatabaseLockedError } from '../db/folder-lock.ts';
 import { pgliteFolder } from '../db/open.ts';
 import { adminFilePath, databaseFingerprint, readAdminFile, type AdminEndpoint } from '../modules/admin/admin-file.ts';
+
+/** Who runs this CLI, for the audit log: the account and machine of its process. */
+const operator = () => `${userInfo().username}@${hostname()}`;
 
 /** A failure the operator can act on; printed as is, without a stack. */
 export class CliError extends Error {}
@@ -36,7 +41,7 @@ export async function runAdminCommand(config: Config, app: FastifyInstance, run:
 
   let context;
   try {
-    context = await openForCommands(app, config);
+    context = await openForCommands(app, config, shellActor(operator(), null));
   } catch (error) {
     if (!(error instanceof DatabaseLockedError)) throw error;
     throw new CliError(`${error.message} No server answered at the address in ${adminFilePath(config.DATA_DIR)} (is DATA_DIR the one the server uses?).`);
@@ -56,7 +61,7 @@ async function runThroughServer(config: Config, endpoint: AdminEndpoint, words: 
     response = await fetch(url, {
       method: admin.run.method,
       headers: { 'content-type': 'application/json', [adminTokenHeader]: endpoint.token },
-      body: JSON.stringify({ command: words }),
+      body: JSON.stringify({ command: words, actor: operator() }),
       signal: AbortSignal.timeout(30_000),
     });
   } catch {

@@ -21,3 +21,4 @@ export * from './schema/donation.ts';
 export * from './schema/raffle.ts';
 export * from './schema/plugins.ts';
 export * from './schema/status.ts';
+export * from './schema/operators.ts';

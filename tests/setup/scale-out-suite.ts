@@ -31,6 +31,7 @@ const databaseSensitive = [
   'device-login',
   'donation',
   'identity',
+  'operators',
   'plugins',
   'quick-login',
   'raffle',

@@ -14,6 +14,7 @@ import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { isAdminCaller, newAdminToken } from './access.ts';
 import { commandContext, parseCommand, UsageError } from '../../admin-command.ts';
+import { shellActor } from '../../db/audit.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,9 +36,7 @@ export const adminAccess = fp(
 /** Runs the commands every module added to `app.adminCommands`, with the server's database, hub, metrics and payments. */
 export default fp(
   async (app) => {
-    const context = commandContext(app);
-
-    registerRoute(app, admin.run, async ({ body }) => {
+    registerRoute(app, admin.run, async ({ body, request }) => {
       let run;
       try {
         run = parseCommand(app.adminCommands.all, body.command);
@@ -45,7 +44,7 @@ export default fp(
         if (error instanceof UsageError) throw new ApiError(ErrorCode.BadRequest, 'badRequest');
         throw error;
       }
-      return { data: await run(context) };
+      return { data: await run(commandContext(app, shellActor(body.actor ?? 'an unnamed operator', request.ip))) };
     });
   },
   { name: 'admin', dependencies: ['admin-access', 'admin-commands', 'identity-commands', 'database', 'hub', 'payments', 'metrics'] },

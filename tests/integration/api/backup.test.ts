@@ -35,6 +35,7 @@ import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
 import { tar, untar } from '../../../server/db/tar.ts';
 import { loginBySms } from './codes.ts';
 import { loggedInUsers, runAdmin, startApp, type TestApp } from './harness.ts';
+import { shellActor } from '../../../server/db/audit.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const work = mkdtempSync(path.join(tmpdir(), 'beacon-backup-'));
@@ -394,6 +395,7 @@ describe('backup and restore', () => {
     const target = path.join(work, 'postgres.dump');
     const run = parseCommand(backupCommands, ['backup', target]);
     const answer = await run({
+      actor: shellActor('tester@test', null),
       db: t.app.db,
       pglite: null,
       metrics: null,

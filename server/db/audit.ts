@@ -1,0 +1,80 @@
+/**
+ * The audit log (table `audit_log`, append-only by a trigger): one line per
+ * operator's action — who, when, from where, what, on which record, and the
+ * record before and after. Writing a line belongs in the same transaction as
+ * the change it records, so neither exists without the other. Read by admins
+ * (`npm run admin -- audit list|export`).
+ */
+import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
+import type { AuditEntry } from '#contract/admin.ts';
+import type { Database, Transaction } from './database.ts';
+import { auditLog } from './schema/operators.ts';
+
+/** Who acts: a console user, or an operator at the server's shell. */
+export interface Actor {
+  label: string;
+  userId: number | null;
+  address: string | null;
+}
+
+/** An operator at the server's shell (`npm run admin`), named as the CLI's process runs: `user@host`. */
+export const shellActor = (who: string, address: string | null): Actor => ({ label: `${who} (operators' command)`, userId: null, address });
+
+export interface AuditLine {
+  action: string;
+  target: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+export async function recordAudit(db: Database | Transaction, actor: Actor, line: AuditLine): Promise<void> {
+  await db.insert(auditLog).values({
+    actor: actor.label,
+    actorUserId: actor.userId,
+    address: actor.address,
+    action: line.action,
+    target: line.target,
+    before: line.before ?? null,
+    after: line.after ?? null,
+  });
+}
+
+export interface AuditQuery {
+  /** Only this action (`role grant`). */
+  action?: string;
+  /** Only lines older than this id: the next page. */
+  before?: number;
+  limit: number;
+}
+
+/** The newest lines first. */
+export async function auditEntries(db: Database, query: AuditQuery): Promise<AuditEntry[]> {
+  const filters: SQL[] = [];
+  if (query.action) filters.push(eq(auditLog.action, query.action));
+  if (query.before) filters.push(lt(auditLog.id, query.before));
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(filters.length ? and(...filters) : undefined)
+    .orderBy(desc(auditLog.id))
+    .limit(query.limit);
+  return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
+}
+
+/**
+ * A CSV field: JSON for a record; a leading quote mark before text a
+ * spreadsheet would run as a formula (a nickname "=HYPERLINK(…)"); quoted when
+ * it holds a comma, a quote or a line break (RFC 4180).
+ */
+function csvField(value: unknown): string {
+  const raw = value === null || value === undefined ? '' : typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
+  const text = /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** Every line, oldest first, as CSV with a header row. */
+export function auditCsv(entries: AuditEntry[]): string {
+  const columns = ['id', 'at', 'actor', 'actorUserId', 'address', 'action', 'target', 'before', 'after'] as const;
+  const rows = [...entries].sort((a, b) => a.id - b.id).map((entry) => columns.map((column) => csvField(entry[column])).join(','));
+  return `${[columns.join(','), ...rows].join('\r\n')}\r\n`;
+}

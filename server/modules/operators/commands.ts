@@ -1,0 +1,121 @@
+/**
+ * The operators' commands about who runs the shop and what they did:
+ * `role grant <user> support|operator|admin`, `role revoke <user>`,
+ * `role list`, `audit list [--limit N] [--action <words>]` and `audit export`.
+ */
+import { operatorRoles, type OperatorRole } from '#contract/admin.ts';
+import { commandsPlugin, oneUser, UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
+import { noUser, orDash, table, time } from '../../admin-text.ts';
+import { auditCsv, auditEntries } from '../../db/audit.ts';
+import { grantRole, listOperators, revokeRole } from './roles.ts';
+
+const defaultLimit = 50;
+const maxLimit = 10_000;
+/** All of it, for a spreadsheet; a log larger than this is exported in pages by id (`--before`, a later change). */
+const exportLimit = 100_000;
+
+function parseRole(word: string | undefined): OperatorRole {
+  const role = operatorRoles.find((name) => name === word);
+  if (!role) throw new UsageError(`role grant takes a user and one of ${operatorRoles.join(', ')}`);
+  return role;
+}
+
+function parseAuditOptions(rest: string[]): { limit: number; action?: string } {
+  const options: { limit: number; action?: string } = { limit: defaultLimit };
+  for (let i = 0; i < rest.length; i += 2) {
+    const [flag, value] = [rest[i], rest[i + 1]];
+    if (flag === '--limit' && /^\d+$/.test(value ?? '') && Number(value) >= 1 && Number(value) <= maxLimit) options.limit = Number(value);
+    else if (flag === '--action' && value?.trim()) options.action = value.trim();
+    else throw new UsageError(`audit list takes --limit N (1 to ${maxLimit}) and --action "<words>" (quote them), such as --action "role grant"`);
+  }
+  return options;
+}
+
+const roleChange = (result: ResultOf<'role grant' | 'role revoke'>) => {
+  if (result.userId === null) return noUser(result.key);
+  if (result.previous === result.role) return result.role ? `User ${result.userId} is already ${result.role}.` : `User ${result.userId} has no role.`;
+  return `User ${result.userId}: ${result.previous ?? 'no role'} → ${result.role ?? 'no role'}.`;
+};
+
+export const operatorCommands: AdminCommand[] = [
+  {
+    name: 'role grant',
+    usage: `role grant <user> <role>        give a user a role in the console: ${operatorRoles.join(', ')}`,
+    parse(rest) {
+      const key = oneUser('role grant', rest.slice(0, 1));
+      if (rest.length !== 2) throw new UsageError(`role grant takes a user and one of ${operatorRoles.join(', ')}`);
+      const role = parseRole(rest[1]);
+      return async ({ db, findUser, actor }) => {
+        const user = await findUser(key);
+        if (!user) return { command: 'role grant', key, userId: null, previous: null, role: null };
+        return { command: 'role grant', key, userId: user.id, ...(await grantRole(db, actor, user.id, role)) };
+      };
+    },
+    format: roleChange,
+    found: (result: ResultOf<'role grant'>) => result.userId !== null,
+  },
+  {
+    name: 'role revoke',
+    usage: 'role revoke <user>              take a user’s role away',
+    parse(rest) {
+      const key = oneUser('role revoke', rest);
+      return async ({ db, findUser, actor }) => {
+        const user = await findUser(key);
+        if (!user) return { command: 'role revoke', key, userId: null, previous: null, role: null };
+        return { command: 'role revoke', key, userId: user.id, ...(await revokeRole(db, actor, user.id)) };
+      };
+    },
+    format: roleChange,
+    found: (result: ResultOf<'role revoke'>) => result.userId !== null,
+  },
+  {
+    name: 'role list',
+    usage: 'role list                       everyone with a role',
+    parse(rest) {
+      if (rest.length) throw new UsageError('role list takes nothing more');
+      return async ({ db }) => ({ command: 'role list', operators: await listOperators(db) });
+    },
+    format: ({ operators }: ResultOf<'role list'>) =>
+      operators.length
+        ? table(
+            ['USER', 'ROLE', 'PHONE', 'EMAIL', 'NICKNAME', 'GRANTED'],
+            operators.map((entry) => [entry.userId, entry.role, orDash(entry.phone), orDash(entry.email), entry.nickname, time(entry.grantedAt)]),
+          )
+        : 'Nobody has a role yet: npm run admin -- role grant <user> admin',
+  },
+  {
+    name: 'audit list',
+    usage: 'audit list [--limit N] [--action "<words>"]   the audit log, newest first (default 50)',
+    parse(rest) {
+      const options = parseAuditOptions(rest);
+      return async ({ db }) => ({ command: 'audit list', entries: await auditEntries(db, options) });
+    },
+    format: ({ entries }: ResultOf<'audit list'>) =>
+      entries.length
+        ? table(
+            ['ID', 'AT', 'ACTOR', 'FROM', 'ACTION', 'TARGET', 'BEFORE', 'AFTER'],
+            entries.map((entry) => [
+              entry.id,
+              time(entry.at),
+              entry.actor,
+              orDash(entry.address),
+              entry.action,
+              orDash(entry.target),
+              JSON.stringify(entry.before),
+              JSON.stringify(entry.after),
+            ]),
+          )
+        : 'The audit log is empty.',
+  },
+  {
+    name: 'audit export',
+    usage: 'audit export                    the whole audit log as CSV, oldest first (> audit.csv)',
+    parse(rest) {
+      if (rest.length) throw new UsageError('audit export takes nothing more; send it to a file: npm run admin -- audit export > audit.csv');
+      return async ({ db }) => ({ command: 'audit export', csv: auditCsv(await auditEntries(db, { limit: exportLimit })) });
+    },
+    format: ({ csv }: ResultOf<'audit export'>) => csv.trimEnd(),
+  },
+];
+
+export default commandsPlugin('operators', operatorCommands);
