@@ -214,7 +214,7 @@ export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('role list'), operators: z.array(OperatorEntry) }),
   z.object({ command: z.literal('audit list'), entries: z.array(AuditEntry) }),
   /** `audit export`: the entries as CSV, oldest first, for a spreadsheet. */
-  z.object({ command: z.literal('audit export'), csv: z.string() }),
+  z.object({ command: z.literal('audit export'), csv: multilineText() }),
 ]);
 export type CommandResult = z.infer<typeof CommandResult>;
 

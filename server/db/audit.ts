@@ -64,17 +64,18 @@ export async function auditEntries(db: Database, query: AuditQuery): Promise<Aud
 /**
  * A CSV field: JSON for a record; a leading quote mark before text a
  * spreadsheet would run as a formula (a nickname "=HYPERLINK(…)"); quoted when
- * it holds a comma, a quote or a line break (RFC 4180).
+ * it holds a comma, a quote or a line break (RFC 4180's quoting; lines end in
+ * \n, which every spreadsheet reads, as the API's text allows no \r).
  */
 function csvField(value: unknown): string {
   const raw = value === null || value === undefined ? '' : typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
-  const text = /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const text = /^[=+\-@]/.test(raw) ? `'${raw}` : raw;
+  return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** Every line, oldest first, as CSV with a header row. */
 export function auditCsv(entries: AuditEntry[]): string {
   const columns = ['id', 'at', 'actor', 'actorUserId', 'address', 'action', 'target', 'before', 'after'] as const;
   const rows = [...entries].sort((a, b) => a.id - b.id).map((entry) => columns.map((column) => csvField(entry[column])).join(','));
-  return `${[columns.join(','), ...rows].join('\r\n')}\r\n`;
+  return `${[columns.join(','), ...rows].join('\n')}\n`;
 }

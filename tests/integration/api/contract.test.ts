@@ -74,7 +74,7 @@ describe('compression', () => {
     const plain = await run(['users', 'list'], 'identity');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(large.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
-    const small = await run(['migrations', 'status']);
+    const small = await run(['maintenance', 'status']);
     expect(small.headers['content-encoding']).toBeUndefined();
   });
 });

@@ -104,7 +104,7 @@ describe('operators’ roles and the audit log', () => {
     await throughServer(['role', 'grant', String(bob), 'admin'], '=HYPERLINK("http://evil.test")');
     const result = await command(['audit', 'export']);
     if (result.command !== 'audit export') throw new Error('not an export');
-    const [header, ...rows] = result.csv.trimEnd().split('\r\n');
+    const [header, ...rows] = result.csv.trimEnd().split('\n');
     expect(header).toBe('id,at,actor,actorUserId,address,action,target,before,after');
     const ids = rows.map((row) => Number(row.split(',')[0]));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
