@@ -1,7 +1,7 @@
 /** The sealed-body format of contract/crypto.ts, on node:crypto. */
 import { createCipheriv, createDecipheriv, randomBytes, type KeyObject } from 'node:crypto';
 import { encryption } from '#contract/crypto.ts';
-import { decryptOaep } from './rsa-pool.ts';
+import { decryptOaep } from '../services/rsa-pool.ts';
 
 /** One error for every way opening can fail, so failures tell an attacker nothing. */
 export class SealError extends Error {

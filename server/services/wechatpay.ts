@@ -6,7 +6,7 @@
  * The payment adapter uses one side, the development sandbox the other.
  */
 import { createCipheriv, createDecipheriv, createVerify, randomBytes, type KeyObject } from 'node:crypto';
-import { signSha256 } from '../crypto/rsa-pool.ts';
+import { signSha256 } from './rsa-pool.ts';
 
 export const authorizationScheme = 'WECHATPAY2-SHA256-RSA2048';
 
