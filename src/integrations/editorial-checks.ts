@@ -2,8 +2,8 @@
  * Runs the editor's checks (src/lib/editorial/checks.ts) where editors work:
  * `npm run build` stops before building anything when content/ has a
  * problem, listing each with its file, line and what to write instead;
- * `astro dev` prints them at start and again whenever a file under content/
- * changes, and shows them in the browser's error overlay.
+ * `astro dev` prints them in its terminal at start and again whenever a file
+ * under content/ changes.
  */
 import path from 'node:path';
 import type { AstroIntegration } from 'astro';
@@ -24,9 +24,7 @@ export function editorialChecks(): AstroIntegration {
       'astro:server:setup': ({ server, logger }) => {
         const report = () => {
           const problems = checkContent();
-          if (!problems.length) return;
-          logger.error(summary(problems));
-          server.ws.send({ type: 'error', err: { message: summary(problems), stack: '', plugin: 'editorial-checks' } });
+          if (problems.length) logger.error(summary(problems));
         };
         report();
         const contentFolder = `${path.sep}content${path.sep}`;
