@@ -118,6 +118,18 @@ export function formatFact(path: string, locale: string, modifier?: Modifier): s
   return format(value, formattingTag(locale), modifier);
 }
 
+/** The fact placeholders in `text` that name no fact (or one their modifier does not fit), with where each starts: what editors must fix. */
+export function brokenFactPlaceholders(text: string): Array<{ placeholder: string; index: number }> {
+  return [...text.matchAll(factPlaceholder)].flatMap((match) => {
+    try {
+      formatFact(match[1], 'en', match[2] as Modifier);
+      return [];
+    } catch {
+      return [{ placeholder: match[0], index: match.index }];
+    }
+  });
+}
+
 /** Text with every fact placeholder filled for the locale. */
 export function fillFacts(text: string, locale: string): string {
   return text

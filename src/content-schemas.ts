@@ -23,6 +23,9 @@ export const articles = z.object({
   tags: z.array(z.string()).max(4).default([]),
 });
 
+/** The sections of a release in content/changelog/index.json, in the order pages show them. */
+export const changeKinds = ['features', 'improvements', 'fixes'] as const;
+
 // Version, date and the item keys are in content/changelog/index.json; a locale translates them.
 export const changelog = z.object({
   ...untranslated,

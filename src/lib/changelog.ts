@@ -7,8 +7,8 @@ import type { TFunction } from 'i18next';
 import index from '../../content/changelog/index.json';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { localizedEntries } from './content.ts';
+import { changeKinds } from '@/content-schemas.ts';
 
-export const changeKinds = ['features', 'improvements', 'fixes'] as const;
 export type ChangeKind = (typeof changeKinds)[number];
 
 export interface Release {

@@ -10,11 +10,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as z from 'zod';
-import { factPlaceholder, formatFact, pricePlaceholder } from '#contract/facts.ts';
+import { brokenFactPlaceholders, factPlaceholder, pricePlaceholder } from '#contract/facts.ts';
 import { sourceLocale } from '#contract/locales.ts';
 import * as schemas from '../../content-schemas.ts';
 import { entryUrl } from '../content-urls.ts';
-import { collections, entryPath, localeCodes, projectRoot, slugsOf, sourceFile, type SourceFile } from './content-files.ts';
+import { collections, entryPath, localeCodes, projectRoot, slugsOf, sourceFile, type LocaleCode, type SourceFile } from './content-files.ts';
 
 export interface Problem {
   file: string;
@@ -95,20 +95,11 @@ function frontmatterProblems(file: SourceFile, raw: string): Problem[] {
 }
 
 function factProblems(file: SourceFile, raw: string): Problem[] {
-  const problems: Problem[] = [];
-  for (const match of raw.matchAll(factPlaceholder)) {
-    const [placeholder, factPath, modifier] = match;
-    try {
-      formatFact(factPath, 'en', modifier as '|number' | '|or' | undefined);
-    } catch {
-      problems.push({
-        file: file.path,
-        line: lineAt(raw, match.index, 1),
-        message: `${placeholder} names no fact: write one of content/facts.json's (such as {{cloudIdle.monthlyPrice}}), or add the fact there`,
-      });
-    }
-  }
-  return problems;
+  return brokenFactPlaceholders(raw).map(({ placeholder, index }) => ({
+    file: file.path,
+    line: lineAt(raw, index, 1),
+    message: `${placeholder} names no fact: write one of content/facts.json's (such as {{cloudIdle.monthlyPrice}}), or add the fact there`,
+  }));
 }
 
 function glossaryProblems(file: SourceFile, raw: string, glossary: Glossary): Problem[] {
@@ -166,28 +157,32 @@ function linkProblems(file: SourceFile, map: SiteMap, root: string): Problem[] {
   return problems;
 }
 
-/** The problems of one content file (a path such as content/articles/ja/x.md). */
-export function checkFile(file: SourceFile, map: SiteMap, root = projectRoot): Problem[] {
-  const raw = readFileSync(path.join(root, file.path), 'utf8');
-  const glossaryFile = path.join(root, 'content', 'glossary', `${file.locale}.json`);
-  const glossary: Glossary = existsSync(glossaryFile) ? JSON.parse(readFileSync(glossaryFile, 'utf8')) : { avoid: {} };
+function glossaryOf(root: string, locale: LocaleCode): Glossary {
+  const file = path.join(root, 'content', 'glossary', `${locale}.json`);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Glossary) : { avoid: {} };
+}
+
+/** The problems of one content file, against its locale's glossary and the site's pages. */
+function checkFile(file: SourceFile, map: SiteMap, glossary: Glossary, root: string): Problem[] {
   // A copy scaffolded for translators is still the source's text, which another locale's glossary does not describe.
-  const wording = file.data.untranslated === true ? [] : glossaryProblems(file, raw, glossary);
-  return [...frontmatterProblems(file, raw), ...factProblems(file, raw), ...wording, ...linkProblems(file, map, root)];
+  const wording = file.data.untranslated === true ? [] : glossaryProblems(file, file.text, glossary);
+  return [...frontmatterProblems(file, file.text), ...factProblems(file, file.text), ...wording, ...linkProblems(file, map, root)];
 }
 
 /** Every problem of every content file, in every locale. A file that cannot be read at all is one problem. */
 export function checkContent(root = projectRoot): Problem[] {
   const map = siteMap(root);
   const problems: Problem[] = [];
-  for (const locale of localeCodes)
+  for (const locale of localeCodes) {
+    const glossary = glossaryOf(root, locale);
     for (const collection of collections)
       for (const slug of slugsOf(collection, locale, root)) {
         try {
-          problems.push(...checkFile(sourceFile(collection, locale, slug, root), map, root));
+          problems.push(...checkFile(sourceFile(collection, locale, slug, root), map, glossary, root));
         } catch (error) {
           problems.push({ file: entryPath(collection, locale, slug), line: 1, message: error instanceof Error ? error.message : String(error) });
         }
       }
+  }
   return problems;
 }

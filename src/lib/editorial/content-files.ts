@@ -27,6 +27,8 @@ export interface SourceFile {
   slug: string;
   data: Record<string, unknown>;
   body: string;
+  /** The whole file as written, frontmatter included, for checks that name a line. */
+  text: string;
   /** The line of the file the body starts on, so a problem in the body can name its line. */
   bodyLine: number;
 }
@@ -42,7 +44,7 @@ export function sourceFile(collection: Collection, locale: LocaleCode, slug: str
   const match = frontmatter.exec(text);
   if (!match) throw new Error(`${file} has no frontmatter: it starts with a line "---", the fields, and another "---"`);
   const data = (yaml.load(match[1]) ?? {}) as Record<string, unknown>;
-  return { path: file, collection, locale, slug, data, body: match[2], bodyLine: match[1].split('\n').length + 3 };
+  return { path: file, collection, locale, slug, data, body: match[2], text, bodyLine: match[1].split('\n').length + 3 };
 }
 
 export function slugsOf(collection: Collection, locale: LocaleCode, root = projectRoot): string[] {

@@ -10,14 +10,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { sourceLocale } from '#contract/locales.ts';
+import * as schemas from '../../content-schemas.ts';
 import { entryPath, localeCodes, projectRoot, slugsOf, sourceFile, type Collection, type LocaleCode } from './content-files.ts';
 
 /** A mistake in what the editor asked for; its message says what to write instead. */
 export class ScaffoldError extends Error {}
 
-export const articleCategories = ['DR', 'DG'] as const;
-export const faqGroups = ['general', 'account', 'payment', 'acceleration'] as const;
-export const releaseSections = ['features', 'improvements', 'fixes'] as const;
+/** What the build accepts, from the schemas it checks with. */
+const articleCategories = schemas.articles.shape.category.options;
+const faqGroups = schemas.faq.shape.group.options;
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -143,7 +144,7 @@ interface Release {
   slug: string;
   version: string;
   date: string;
-  sections: Partial<Record<(typeof releaseSections)[number], string[]>>;
+  sections: Partial<Record<(typeof schemas.changeKinds)[number], string[]>>;
 }
 
 const sectionFlags = { features: 'feature', improvements: 'improvement', fixes: 'fix' } as const;
@@ -161,7 +162,7 @@ export function newRelease(request: ReleaseRequest, root = projectRoot): string[
   if (releases.some((release) => release.version === version)) throw new ScaffoldError(`Version ${version} is in content/changelog/index.json already`);
   const sections: Release['sections'] = {};
   const items: Record<string, string> = {};
-  for (const section of releaseSections) {
+  for (const section of schemas.changeKinds) {
     const flag = sectionFlags[section];
     for (const item of request[flag] ?? []) {
       const [, key, text] = /^([^=]*)=(.*)$/s.exec(item) ?? [];

@@ -15,10 +15,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatFact, factPlaceholder } from '#contract/facts.ts';
+import { brokenFactPlaceholders } from '#contract/facts.ts';
 import { sourceLocale } from '#contract/locales.ts';
 import {
-  collections,
   dictionary,
   dictionaryFolders,
   dictionaryPath,
@@ -27,11 +26,10 @@ import {
   localeCodes,
   projectRoot,
   readableText,
-  slugsOf,
-  sourceFile,
   type Collection,
   type DictionaryFolder,
   type LocaleCode,
+  type SourceFile,
 } from './content-files.ts';
 import { gitHistory, type History } from './history.ts';
 
@@ -91,29 +89,48 @@ const stateSince =
     return translated !== undefined && source !== undefined && translated < source && source > since ? 'outdated' : 'done';
   };
 
-function entryStatuses(root: string, history: History, stateOf: StateOf): EntryStatus[] {
-  return collections.flatMap((collection) => {
-    const translatedSlugs = new Map(translatedLocales.map((locale) => [locale, new Set(slugsOf(collection, locale, root))]));
-    return slugsOf(collection, sourceLocale, root).map((slug): EntryStatus => {
-      const sourcePath = entryPath(collection, sourceLocale, slug);
-      const locales = {} as EntryStatus['locales'];
-      for (const locale of translatedLocales) {
-        const file = entryPath(collection, locale, slug);
-        const exists = translatedSlugs.get(locale)!.has(slug) && sourceFile(collection, locale, slug, root).data.untranslated !== true;
-        locales[locale] = { state: stateOf(exists, history.fileChanged(file), history.fileChanged(sourcePath)), path: file };
-      }
-      return { collection, slug, sourcePath, locales };
-    });
+/** Every content file and dictionary under `root`, each read once for everything the status asks of them. */
+interface Sources {
+  files: Map<LocaleCode, SourceFile[]>;
+  dictionaries: Map<string, Record<string, string>>;
+}
+
+function readSources(root: string): Sources {
+  return {
+    files: new Map(localeCodes.map((locale) => [locale, filesOf(locale, root)])),
+    dictionaries: new Map(
+      dictionaryFolders.flatMap((folder) => localeCodes.map((locale) => [dictionaryPath(folder, locale), dictionary(folder, locale, root)] as const)),
+    ),
+  };
+}
+
+function entryStatuses(sources: Sources, history: History, stateOf: StateOf): EntryStatus[] {
+  // A scaffolded copy still marked untranslated counts as no translation.
+  const translated = new Set(
+    translatedLocales.flatMap((locale) =>
+      sources.files
+        .get(locale)!
+        .filter((file) => file.data.untranslated !== true)
+        .map((file) => file.path),
+    ),
+  );
+  return sources.files.get(sourceLocale)!.map(({ collection, slug, path: sourcePath }): EntryStatus => {
+    const locales = {} as EntryStatus['locales'];
+    for (const locale of translatedLocales) {
+      const file = entryPath(collection, locale, slug);
+      locales[locale] = { state: stateOf(translated.has(file), history.fileChanged(file), history.fileChanged(sourcePath)), path: file };
+    }
+    return { collection, slug, sourcePath, locales };
   });
 }
 
-function dictionaryStatuses(root: string, history: History, stateOf: StateOf): DictionaryStatus[] {
+function dictionaryStatuses(sources: Sources, history: History, stateOf: StateOf): DictionaryStatus[] {
   return dictionaryFolders.flatMap((folder) => {
     const sourcePath = dictionaryPath(folder, sourceLocale);
-    const source = dictionary(folder, sourceLocale, root);
+    const source = sources.dictionaries.get(sourcePath)!;
     return translatedLocales.map((locale): DictionaryStatus => {
       const file = dictionaryPath(folder, locale);
-      const strings = dictionary(folder, locale, root);
+      const strings = sources.dictionaries.get(file)!;
       const missing: string[] = [];
       const outdated: string[] = [];
       for (const key of Object.keys(source)) {
@@ -127,23 +144,14 @@ function dictionaryStatuses(root: string, history: History, stateOf: StateOf): D
 }
 
 /** Every fact placeholder, in every locale's content and strings, that names no fact in content/facts.json. */
-function unknownFacts(root: string): string[] {
-  const unknown: string[] = [];
-  const check = (where: string, text: string) => {
-    for (const [placeholder, factPath, modifier] of text.matchAll(factPlaceholder)) {
-      try {
-        formatFact(factPath, 'en', modifier as '|number' | '|or' | undefined);
-      } catch {
-        unknown.push(`${where}: ${placeholder} names no fact in content/facts.json`);
-      }
-    }
-  };
-  for (const locale of localeCodes) {
-    for (const file of filesOf(locale, root)) check(file.path, readableText(file));
-    for (const folder of dictionaryFolders)
-      for (const [key, text] of Object.entries(dictionary(folder, locale, root))) check(`${dictionaryPath(folder, locale)} "${key}"`, text);
-  }
-  return unknown;
+function unknownFacts(sources: Sources): string[] {
+  const texts = [
+    ...[...sources.files.values()].flat().map((file) => [file.path, readableText(file)] as const),
+    ...[...sources.dictionaries].flatMap(([file, strings]) => Object.entries(strings).map(([key, text]) => [`${file} "${key}"`, text] as const)),
+  ];
+  return texts.flatMap(([where, text]) =>
+    brokenFactPlaceholders(text).map(({ placeholder }) => `${where}: ${placeholder} names no fact in content/facts.json`),
+  );
 }
 
 const zero = (): Record<TranslationState, number> => ({ done: 0, missing: 0, outdated: 0 });
@@ -154,8 +162,9 @@ export const countsText = (counts: Record<TranslationState, number>) => `${count
 /** The status of every translation under `root` (the project by default), from the files and their git history there. */
 export function translationStatus(root = projectRoot, history: History = gitHistory(root, ['content', ...dictionaryFolders])): TranslationStatus {
   const stateOf = stateSince(checkedUntil(root));
-  const entries = entryStatuses(root, history, stateOf);
-  const dictionaries = dictionaryStatuses(root, history, stateOf);
+  const sources = readSources(root);
+  const entries = entryStatuses(sources, history, stateOf);
+  const dictionaries = dictionaryStatuses(sources, history, stateOf);
   const summary = Object.fromEntries(translatedLocales.map((locale) => [locale, { pages: zero(), strings: zero() }])) as TranslationStatus['summary'];
   for (const entry of entries) for (const locale of translatedLocales) summary[locale].pages[entry.locales[locale].state]++;
   for (const { locale, total, missing, outdated } of dictionaries) {
@@ -168,7 +177,7 @@ export function translationStatus(root = projectRoot, history: History = gitHist
     ...dictionaries.flatMap(({ folder, locale, missing }) =>
       missing.map((key) => `${dictionaryPath(folder, locale)} lacks "${key}" (${dictionaryPath(folder, sourceLocale)} has it)`),
     ),
-    ...unknownFacts(root),
+    ...unknownFacts(sources),
   ];
   return { sourceLocale, history: history.available, entries, dictionaries, summary, refusals };
 }
