@@ -13,9 +13,10 @@ export interface ApiRoute<
   encrypted: boolean;
   /**
    * 'required' calls need `Authorization: Bearer`; 'optional' ones use it when present;
-   * 'admin' calls come from the operators' command on the server's own machine (`admin.ts`).
+   * 'admin' calls come from the operators' command on the server's own machine (`admin.ts`);
+   * 'console' calls need the operators' console session (`console.ts`), and its CSRF header unless they only read.
    */
-  auth: 'none' | 'optional' | 'required' | 'admin';
+  auth: 'none' | 'optional' | 'required' | 'admin' | 'console';
   /**
    * `envelope` answers are `{code, message, data}` with `response` as data; `raw` answers are `response` itself;
    * `redirect` answers send the browser on to `response`, a URL (pages a browser navigates to, not calls).

@@ -101,6 +101,18 @@ export const ErrorCode = {
   EvaluationOwn: 4047,
   /** The SMS or e-mail gateway could not be reached or refused the message: nothing was sent. */
   MessageNotSent: 4048,
+  /** The console (contract/console.ts): no console session, or it ended (signed out, idle, too old, its login ended); sign in again. */
+  ConsoleSignIn: 4049,
+  /** The signed-in account has no operator's role, or its role does not include this action. */
+  ConsoleForbidden: 4050,
+  /** The authenticator code or recovery code is wrong, or was used already. */
+  ConsoleCodeInvalid: 4051,
+  /** An authenticator is confirmed for this account already; an admin resets it (`role reset-factor`). */
+  ConsoleEnrolled: 4052,
+  /** A state-changing console call without the session's own token, or from another site's page. */
+  ConsoleCrossSite: 4053,
+  /** A refund over what the operator's role may refund. */
+  RefundOverLimit: 4054,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -138,6 +150,13 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.SteamTargetInvalid]: 400,
   [ErrorCode.SteamNotLinked]: 409,
   [ErrorCode.PaymentProviderFailed]: 502,
+  // Not 401: the site takes a 401 as "the customer login expired", and the console session is a different thing.
+  [ErrorCode.ConsoleSignIn]: 403,
+  [ErrorCode.ConsoleForbidden]: 403,
+  [ErrorCode.ConsoleCodeInvalid]: 400,
+  [ErrorCode.ConsoleEnrolled]: 409,
+  [ErrorCode.ConsoleCrossSite]: 403,
+  [ErrorCode.RefundOverLimit]: 403,
   [ErrorCode.MessageNotSent]: 502,
   [ErrorCode.AgreementSigned]: 409,
   [ErrorCode.UserSigned]: 409,

@@ -10,7 +10,8 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { CommandResult } from '#contract/admin.ts';
+import type { CommandResult, OperatorRole } from '#contract/admin.ts';
+import type { LocaleCode } from '#contract/locales.ts';
 import type { Actor } from './db/audit.ts';
 import type { Database } from './db/database.ts';
 import type { Metrics } from './plugins/metrics.ts';
@@ -53,6 +54,10 @@ export interface CommandContext {
   dataDir: string;
   /** Who runs the command, for the audit log. */
   actor: Actor;
+  /** The language a refusal is told in: the console user's, or English at the shell. */
+  locale: LocaleCode;
+  /** The most the actor may refund at once (fen): a support user's limit, null for everyone else. */
+  refundLimit: number | null;
 }
 
 /** One command's result, by the command's name. */
@@ -64,6 +69,8 @@ export type RunCommand<R extends CommandResult = CommandResult> = (context: Comm
 interface CommandWords<R extends CommandResult> {
   /** The words that name it: two (`idle set`), or one (`backup`). */
   name: string;
+  /** The least role that may run it from the console (contract/admin.ts `operatorRoles`); absent, it runs only at the server's shell. */
+  role?: OperatorRole;
   /** Its lines in the usage text, starting with its name and arguments. */
   usage: string;
   /** The result as text for a terminal (`--json` prints it as it is). */
@@ -140,9 +147,11 @@ export const commandsPlugin = (module: string, commands: readonly AnyCommand[]) 
   fp(async (app) => app.adminCommands.add(commands), { name: `${module}-commands`, dependencies: ['admin-commands'] });
 
 /** What a command runs with, from the app's plugins: the server's (buildApp) or the CLI's (openForCommands, app.ts). */
-export function commandContext(app: FastifyInstance, actor: Actor): CommandContext {
+export function commandContext(app: FastifyInstance, actor: Actor, locale: LocaleCode = 'en'): CommandContext {
   return {
     actor,
+    locale,
+    refundLimit: actor.role === 'support' ? app.config.SUPPORT_REFUND_LIMIT_FEN : null,
     db: app.db,
     pglite: app.pglite,
     pusher: app.pusher,

@@ -21,6 +21,7 @@ import raffle from './modules/raffle/plugin.ts';
 import plugins from './modules/plugins/plugin.ts';
 import status from './modules/status/plugin.ts';
 import admin, { adminAccess } from './modules/admin/plugin.ts';
+import operatorsConsole from './modules/operators/console-routes.ts';
 import cloudIdle from './modules/cloud-idle/plugin.ts';
 import commerce from './modules/commerce/plugin.ts';
 import dev from './modules/dev/plugin.ts';
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await calls.register(plugins);
         await calls.register(status);
         await calls.register(admin);
+        await calls.register(operatorsConsole);
         if (devStandInsAllowed(config)) await calls.register(dev);
       });
       await hubRoutes(api);

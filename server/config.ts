@@ -72,6 +72,8 @@ const schema = z
     TRUST_PROXY: flag.default(false),
     /** Requests per minute and client address to the API as a whole. */
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+    /** The most a support user may refund in one refund from the console, in fen; operators and admins have no limit. */
+    SUPPORT_REFUND_LIMIT_FEN: z.coerce.number().int().min(0).default(10_000),
     /** Login attempts per minute and client address; code sends get a quarter of it. */
     IDENTITY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(4).default(20),
     /**

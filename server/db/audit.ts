@@ -6,7 +6,7 @@
  * (`npm run admin -- audit list|export`).
  */
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
-import type { AuditEntry } from '#contract/admin.ts';
+import type { AuditEntry, OperatorRole } from '#contract/admin.ts';
 import type { Database, Transaction } from './database.ts';
 import { auditLog } from './schema/operators.ts';
 
@@ -15,10 +15,20 @@ export interface Actor {
   label: string;
   userId: number | null;
   address: string | null;
+  /** The console user's role, which bounds what they may do (a support user's refunds); null at the shell, where the server's own machine answers for it. */
+  role: OperatorRole | null;
 }
 
 /** An operator at the server's shell (`npm run admin`), named as the CLI's process runs: `user@host`. */
-export const shellActor = (who: string, address: string | null): Actor => ({ label: `${who} (operators' command)`, userId: null, address });
+export const shellActor = (who: string, address: string | null): Actor => ({ label: `${who} (operators' command)`, userId: null, address, role: null });
+
+/** A console user, by nickname, id and role. */
+export const consoleActor = (user: { userId: number; nickname: string; role: OperatorRole }, address: string | null): Actor => ({
+  label: `${user.nickname} (user ${user.userId}, ${user.role})`,
+  userId: user.userId,
+  address,
+  role: user.role,
+});
 
 export interface AuditLine {
   action: string;

@@ -1,13 +1,24 @@
 /**
  * Who is calling. The contract says which calls need whom; the modules that
  * know the answers provide them as decorators — identity the sessions behind
- * bearer tokens, admin the operators' command — so this layer never imports a
- * module.
+ * bearer tokens, admin the operators' command, operators the console session —
+ * so this layer never imports a module.
  */
+import type { OperatorRole } from '#contract/admin.ts';
 
 export interface Authenticated {
   userId: number;
   sessionId: string;
+}
+
+/** Who is at the operators' console: the operator's account and role, and the console session's token hash. */
+export interface ConsoleCaller {
+  userId: number;
+  nickname: string;
+  role: OperatorRole;
+  sessionHash: string;
+  /** When the console session ends at the latest (ms since the epoch). */
+  expiresAt: number;
 }
 
 declare module 'fastify' {
@@ -16,6 +27,8 @@ declare module 'fastify' {
     authenticate(accessToken: string): Promise<Authenticated | null>;
     /** Whether a request comes from the operators' command on this machine (the admin module provides it). */
     isAdminCaller(request: FastifyRequest): boolean;
+    /** The console session a request carries, checked for cross-site use; throws the console's refusal (the operators module provides it). */
+    consoleCaller(request: FastifyRequest): Promise<ConsoleCaller>;
   }
 }
 

@@ -12,10 +12,16 @@ import { SUCCESS } from '#contract/envelope.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { message, type MessageKey } from '../i18n/messages.ts';
 import { ApiError, loginRequired, unauthorized } from './api-error.ts';
-import { bearerToken, type Authenticated } from './auth.ts';
+import { bearerToken, type Authenticated, type ConsoleCaller } from './auth.ts';
 import { openSealedBody } from './sealed-body.ts';
 
-type AuthOf<R extends ApiRoute> = R['auth'] extends 'required' ? Authenticated : R['auth'] extends 'optional' ? Authenticated | null : null;
+type AuthOf<R extends ApiRoute> = R['auth'] extends 'required'
+  ? Authenticated
+  : R['auth'] extends 'optional'
+    ? Authenticated | null
+    : R['auth'] extends 'console'
+      ? ConsoleCaller
+      : null;
 type ParamsOf<R extends ApiRoute> = R['params'] extends z.ZodMiniType ? z.output<R['params']> : Record<string, never>;
 
 export interface Call<R extends ApiRoute> {
@@ -78,7 +84,7 @@ async function authOf(app: FastifyInstance, route: ApiRoute, request: FastifyReq
 }
 
 /** What each request's `onRequest` decided about its caller, for the handler. */
-const callers = new WeakMap<FastifyRequest, Authenticated | null>();
+const callers = new WeakMap<FastifyRequest, Authenticated | ConsoleCaller | null>();
 
 export function registerRoute<R extends ApiRoute>(
   app: FastifyInstance,
@@ -104,7 +110,11 @@ export function registerRoute<R extends ApiRoute>(
           ? async (request) => {
               callers.set(request, await authOf(app, route, request));
             }
-          : undefined,
+          : route.auth === 'console'
+            ? async (request) => {
+                callers.set(request, await app.consoleCaller(request));
+              }
+            : undefined,
     handler: async (request, reply) => {
       const body = route.request.safeParse(await rawRequest(app, route, request));
       if (!body.success) throw validationError(body.error);

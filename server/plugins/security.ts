@@ -8,6 +8,7 @@ import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { consoleCsrfHeader } from '#contract/console.ts';
 import { encryption } from '#contract/crypto.ts';
 import { tooManyRequests } from '../http/api-error.ts';
 
@@ -48,7 +49,7 @@ export async function apiProtection(api: FastifyInstance): Promise<void> {
     credentials: true,
     methods: ['GET', 'POST', 'DELETE'],
     // The realtime client adds the last two to every request (dotnet/aspnetcore#4457).
-    allowedHeaders: ['authorization', 'content-type', 'accept-language', encryption.keyHeader, 'x-requested-with', 'x-signalr-user-agent'],
+    allowedHeaders: ['authorization', 'content-type', 'accept-language', encryption.keyHeader, consoleCsrfHeader, 'x-requested-with', 'x-signalr-user-agent'],
     // A limit's answer says when to try again; a page on another origin may read that.
     exposedHeaders: ['retry-after'],
     maxAge: 600,

@@ -32,6 +32,7 @@ const databaseSensitive = [
   'donation',
   'identity',
   'operators',
+  'console',
   'plugins',
   'quick-login',
   'raffle',

@@ -119,6 +119,7 @@ const batchFound = (result: ResultOf<'cdkey export' | 'cdkey show'>) => result.b
 export const activationCommands: AdminCommand[] = [
   {
     name: 'cdkey create',
+    role: 'operator',
     usage: `cdkey create --batch NAME --count N --grants GRANT [--expires YYYY-MM-DD [--force]]
                                   make a batch of keys and print them; GRANT is
                                   wallet:<fen>, membership:<days> or
@@ -141,6 +142,7 @@ export const activationCommands: AdminCommand[] = [
   },
   {
     name: 'cdkey export',
+    role: 'operator',
     usage: "cdkey export <batch> [--limit N]   the batch's unused keys, to hand out",
     parse(rest) {
       const name = oneName('cdkey export', rest.slice(0, 1));
@@ -160,6 +162,7 @@ export const activationCommands: AdminCommand[] = [
   },
   {
     name: 'cdkey show',
+    role: 'operator',
     usage: 'cdkey show <batch>              a batch: what it grants, how many used',
     parse(rest) {
       const name = oneName('cdkey show', rest);
@@ -170,6 +173,7 @@ export const activationCommands: AdminCommand[] = [
   },
   {
     name: 'cdkey revoke',
+    role: 'operator',
     usage: 'cdkey revoke <key> | --batch <batch>   no longer redeemable (unused keys only)',
     parse(rest) {
       if (rest[0] === '--batch') {
@@ -186,6 +190,7 @@ export const activationCommands: AdminCommand[] = [
   },
   {
     name: 'cdkey check',
+    role: 'support',
     usage: 'cdkey check <key>               a key: its batch, whether and by whom it was used',
     parse(rest) {
       if (rest.length !== 1 || cdkeyShape(rest[0]) !== 'ok') usage('cdkey check takes one key, e.g. ABCDE-FGHJK-LMNPQ-RSTUV');

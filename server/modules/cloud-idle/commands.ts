@@ -65,6 +65,7 @@ const userFound = (result: ResultOf<'idle show' | 'idle games' | 'idle set'>) =>
 export const cloudIdleCommands: AdminCommand[] = [
   {
     name: 'idle show',
+    role: 'support',
     usage: "idle show <user>                a user's cloud-idling status",
     parse(rest) {
       const key = oneUser('idle show', rest);
@@ -81,6 +82,7 @@ export const cloudIdleCommands: AdminCommand[] = [
   },
   {
     name: 'idle games',
+    role: 'support',
     usage: 'idle games <user>               the games a user wants idled (their game list)',
     parse(rest) {
       const key = oneUser('idle games', rest);
@@ -101,6 +103,7 @@ export const cloudIdleCommands: AdminCommand[] = [
   },
   {
     name: 'idle set',
+    role: 'operator',
     usage: `idle set <user> --state <state> [--game <appid>:<cards>[:<name>]]... [--cards N]
                                   store a user's cloud-idling status and push it
                                   to their open pages; state is one of

@@ -88,7 +88,7 @@ async function orderStep(context: CommandContext, command: 'order fulfil' | 'ord
     const row = await step();
     return { command, key, order: withUser(row), refused: null, pushed: await push(context, row) };
   } catch (error) {
-    if (error instanceof ApiError) return { command, key, order: null, refused: message('en', error.messageKey), pushed: false };
+    if (error instanceof ApiError) return { command, key, order: null, refused: message(context.locale, error.messageKey, error.messageParams), pushed: false };
     throw error;
   }
 }
@@ -130,6 +130,7 @@ const orderStepText = {
 export const commerceCommands: AdminCommand[] = [
   {
     name: 'product list',
+    role: 'support',
     usage: 'product list                    every product, sold or not',
     parse(rest) {
       if (rest.length > 0) throw new UsageError('product list takes no arguments');
@@ -142,6 +143,7 @@ export const commerceCommands: AdminCommand[] = [
   },
   {
     name: 'product set',
+    role: 'operator',
     usage: `product set <code> --kind <kind> [flags]
                                   add or change a product; kind is membership
                                   (--months N --price FEN [--renewal-plan ID],
@@ -165,6 +167,7 @@ export const commerceCommands: AdminCommand[] = [
   },
   {
     name: 'order list',
+    role: 'support',
     usage: `order list [--state <state>]    the latest 100 orders; state is one of
                                   ${OrderState.options.join(', ')}`,
     parse(rest) {
@@ -180,21 +183,23 @@ export const commerceCommands: AdminCommand[] = [
   },
   {
     name: 'order fulfil',
+    role: 'operator',
     usage: "order fulfil <order>            a paid Steam recharge was delivered; tells the customer's open pages",
     parse(rest) {
       const key = oneOrder('order fulfil', rest);
-      return (context) => orderStep(context, 'order fulfil', key, () => fulfilOrder(context.db, key));
+      return (context) => orderStep(context, 'order fulfil', key, () => fulfilOrder(context.db, context.actor, key));
     },
     ...orderStepText,
   },
   {
     name: 'order refund',
+    role: 'support',
     usage: "order refund <order>            give a paid order's money back the way it came (wallet or provider)",
     parse(rest) {
       const key = oneOrder('order refund', rest);
       return (context) =>
         orderStep(context, 'order refund', key, async () => {
-          const row = await refundOrder(context.db, context.paymentProvider, key);
+          const row = await refundOrder(context.db, context.paymentProvider, context.actor, context.refundLimit, key);
           context.metrics?.paymentSettled('refunded', row.method);
           return row;
         });
@@ -203,6 +208,7 @@ export const commerceCommands: AdminCommand[] = [
   },
   ...(['on', 'off', 'status'] as const).map((action): AdminCommand => ({
     name: `maintenance ${action}`,
+    role: action === 'status' ? 'support' : 'operator',
     usage:
       action === 'status'
         ? 'maintenance status              whether payments are paused'

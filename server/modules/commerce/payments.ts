@@ -10,6 +10,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { OrderItem, PayOutcome } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
+import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database, Transaction as Tx } from '../../db/database.ts';
 import { memberships, orders, payments, settings } from '../../db/schema/commerce.ts';
 import { preparedOn } from '../../db/prepared.ts';
@@ -274,10 +275,11 @@ export async function closeExpiredOrder(context: PayContext, key: string): Promi
 }
 
 /** An operator delivered a paid Steam recharge. */
-export async function fulfilOrder(db: Database, key: string): Promise<OrderRow> {
+export async function fulfilOrder(db: Database, actor: Actor, key: string): Promise<OrderRow> {
   return db.transaction(async (tx) => {
     const row = await lockOrder(tx, key);
     if (row.state !== 'paid') throw new ApiError(ErrorCode.OrderClosed, 'orderNotFulfillable');
+    await recordAudit(tx, actor, { action: 'order fulfil', target: `order ${key}`, before: { state: row.state }, after: { state: 'fulfilled' } });
     return advance(tx, row, 'fulfilled', 'operator', 'rechargeDelivered');
   });
 }
@@ -286,11 +288,13 @@ export async function fulfilOrder(db: Database, key: string): Promise<OrderRow> 
  * Gives a paid order's money back the way it came: to the wallet, or through
  * the provider (asked first, with a refund number derived from the order, so
  * asking again after a failure cannot refund twice). A membership loses the
- * months it added.
+ * months it added. `limit` is the most the actor may refund (fen), null for
+ * no limit.
  */
-export async function refundOrder(db: Database, provider: PayContext['provider'], key: string): Promise<OrderRow> {
+export async function refundOrder(db: Database, provider: PayContext['provider'], actor: Actor, limit: number | null, key: string): Promise<OrderRow> {
   const current = await findOrder(db, key);
   if (current.state !== 'paid' && current.state !== 'fulfilled') throw new ApiError(ErrorCode.OrderClosed, 'orderNotRefundable');
+  if (limit !== null && current.price > limit) throw new ApiError(ErrorCode.RefundOverLimit, 'refundOverLimit', { limit: (limit / 100).toFixed(2) });
   if (current.method === 'wechatpay') {
     const [payment] = await db
       .select({ transactionId: payments.reference })
@@ -309,6 +313,12 @@ export async function refundOrder(db: Database, provider: PayContext['provider']
         .set({ until: sql`greatest(now(), ${memberships.until} - make_interval(months => ${row.item.Months ?? 0}))` })
         .where(eq(memberships.userId, row.userId));
     }
+    await recordAudit(tx, actor, {
+      action: 'order refund',
+      target: `order ${key}`,
+      before: { state: row.state },
+      after: { state: 'refunded', amount: row.price, to: row.method },
+    });
     return advance(tx, row, 'refunded', 'operator', row.method === 'wallet' ? 'refundedToWallet' : 'refunded');
   });
 }

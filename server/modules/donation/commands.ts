@@ -32,6 +32,7 @@ const donationRow = (entry: DonationEntry) => [
 
 const visibility = (name: 'donation hide' | 'donation show', hidden: boolean): AdminCommand => ({
   name,
+  role: 'operator',
   usage: hidden ? 'donation hide <id>              take a name off the sponsor page' : 'donation show <id>              put a hidden name back',
   parse(rest) {
     const id = oneId(name, rest);
@@ -50,6 +51,7 @@ const visibility = (name: 'donation hide' | 'donation show', hidden: boolean): A
 export const donationCommands: AdminCommand[] = [
   {
     name: 'donation list',
+    role: 'operator',
     usage: `donation list                   the latest ${listLimit} named donations, hidden ones too`,
     parse(rest) {
       if (rest.length > 0) throw new UsageError('donation list takes nothing more');

@@ -118,6 +118,7 @@ function userDetail(user: UserDetail): string {
 export const userCommands: AdminCommand[] = [
   {
     name: 'users list',
+    role: 'support',
     usage: 'users list [--limit N]          newest users first (default 50)',
     parse(rest) {
       const limit = parseLimit(rest);
@@ -133,6 +134,7 @@ export const userCommands: AdminCommand[] = [
   },
   {
     name: 'users show',
+    role: 'support',
     usage: 'users show <id|phone|email>     one user, bound accounts and active sessions',
     parse(rest) {
       if (rest.length !== 1 || !rest[0].trim()) throw new UsageError('users show takes one id, phone or e-mail');

@@ -40,6 +40,7 @@ const roleChange = (result: ResultOf<'role grant' | 'role revoke'>) => {
 export const operatorCommands: AdminCommand[] = [
   {
     name: 'role grant',
+    role: 'admin',
     usage: `role grant <user> <role>        give a user a role in the console: ${operatorRoles.join(', ')}`,
     parse(rest) {
       const key = oneUser('role grant', rest.slice(0, 1));
@@ -56,6 +57,7 @@ export const operatorCommands: AdminCommand[] = [
   },
   {
     name: 'role revoke',
+    role: 'admin',
     usage: 'role revoke <user>              take a user’s role away',
     parse(rest) {
       const key = oneUser('role revoke', rest);
@@ -70,6 +72,7 @@ export const operatorCommands: AdminCommand[] = [
   },
   {
     name: 'role list',
+    role: 'admin',
     usage: 'role list                       everyone with a role',
     parse(rest) {
       if (rest.length) throw new UsageError('role list takes nothing more');
@@ -85,6 +88,7 @@ export const operatorCommands: AdminCommand[] = [
   },
   {
     name: 'audit list',
+    role: 'admin',
     usage: 'audit list [--limit N] [--action "<words>"]   the audit log, newest first (default 50)',
     parse(rest) {
       const options = parseAuditOptions(rest);
@@ -109,6 +113,7 @@ export const operatorCommands: AdminCommand[] = [
   },
   {
     name: 'audit export',
+    role: 'admin',
     usage: 'audit export                    the whole audit log as CSV, oldest first (> audit.csv)',
     parse(rest) {
       if (rest.length) throw new UsageError('audit export takes nothing more; send it to a file: npm run admin -- audit export > audit.csv');

@@ -63,6 +63,7 @@ type ByIdName = 'evaluation show' | 'evaluation hide' | 'evaluation unhide';
 
 const byId = (name: ByIdName, usage: string, hidden?: boolean): AdminCommand => ({
   name,
+  role: 'operator',
   usage: `${name} <id>`.padEnd(32) + usage,
   parse(rest) {
     if (rest.length !== 1 || !/^[1-9][0-9]{0,9}$/.test(rest[0])) throw new UsageError(`${name} takes one review id (evaluation reported shows them)`);
@@ -82,6 +83,7 @@ const byId = (name: ByIdName, usage: string, hidden?: boolean): AdminCommand => 
 export const evaluationCommands: AdminCommand[] = [
   {
     name: 'evaluation reported',
+    role: 'operator',
     usage: 'evaluation reported             reviews users reported, most reported first',
     parse(rest) {
       if (rest.length > 0) throw new UsageError('evaluation reported takes nothing more');

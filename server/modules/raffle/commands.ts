@@ -108,6 +108,7 @@ const detail = {
 
 const byId = (name: 'raffle show' | 'raffle close', run: (context: CommandContext, row: RaffleRow) => Promise<Awaited<ReturnType<typeof answer>>>) => ({
   name,
+  role: 'operator' as const,
   usage:
     name === 'raffle show'
       ? 'raffle show <id>                a raffle, with its winners once drawn'
@@ -126,6 +127,7 @@ const byId = (name: 'raffle show' | 'raffle close', run: (context: CommandContex
 export const raffleCommands: AdminCommand[] = [
   {
     name: 'raffle create',
+    role: 'operator',
     usage: 'raffle create --file <raffle.json>\n                                  a raffle as described in the file (docs/tour.md, "Raffles")',
     parse(rest) {
       if (rest.length !== 2 || rest[0] !== '--file') throw new UsageError('raffle create takes --file <raffle.json>');
@@ -146,6 +148,7 @@ export const raffleCommands: AdminCommand[] = [
   },
   {
     name: 'raffle list',
+    role: 'operator',
     usage: 'raffle list                     every raffle, newest first',
     parse(rest) {
       if (rest.length > 0) throw new UsageError('raffle list takes nothing more');
@@ -164,6 +167,7 @@ export const raffleCommands: AdminCommand[] = [
   }),
   {
     name: 'raffle value',
+    role: 'operator',
     usage: 'raffle value <id> <value>       enter the public value for the scheduled draw, once it is published',
     parse(rest) {
       if (rest.length !== 2 || !rest[1].trim() || rest[1].length > 200)
@@ -185,6 +189,7 @@ export const raffleCommands: AdminCommand[] = [
   },
   {
     name: 'raffle draw',
+    role: 'operator',
     usage:
       'raffle draw <id> [--public-value <value>]\n                                  draw now (closing registration), with the value given or the one entered',
     parse(rest) {

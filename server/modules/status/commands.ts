@@ -44,6 +44,7 @@ const statusRow = (service: ServiceStatus) => [
 export const statusCommands: AdminCommand[] = [
   {
     name: 'status list',
+    role: 'support',
     usage: 'status list                     every acceleration region and service, with its state',
     parse(rest) {
       if (rest.length > 0) throw new UsageError('status list takes nothing more');
@@ -53,6 +54,7 @@ export const statusCommands: AdminCommand[] = [
   },
   {
     name: 'status set',
+    role: 'operator',
     usage:
       'status set <service> <up|degraded|down> [--note <text>] [--note-<locale> <text>]…\n' +
       '                                  set a state (and note) on the status board; open pages see it at once',

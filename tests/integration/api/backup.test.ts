@@ -396,6 +396,8 @@ describe('backup and restore', () => {
     const run = parseCommand(backupCommands, ['backup', target]);
     const answer = await run({
       actor: shellActor('tester@test', null),
+      locale: 'en',
+      refundLimit: null,
       db: t.app.db,
       pglite: null,
       metrics: null,

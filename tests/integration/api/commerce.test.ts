@@ -15,6 +15,7 @@ import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
 import { closeExpiredOrder, refundOrder } from '../../../server/modules/commerce/payments.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
+import { shellActor } from '../../../server/db/audit.ts';
 import { loginBySms } from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
 import { deliverNotification, notification } from './wechatpay-notifications.ts';
@@ -227,7 +228,7 @@ describe('paying in WeChat on the phone (H5) through the sandbox', () => {
     ]);
 
     // A refund goes back through the transaction that paid, whichever trade number it had.
-    expect((await refundOrder(t.app.db, t.app.payments.provider, order.Key)).state).toBe('refunded');
+    expect((await refundOrder(t.app.db, t.app.payments.provider, shellActor('test', null), null, order.Key)).state).toBe('refunded');
     expect((await t.call(paymentSandbox.transaction, { params: { id: prepayOfPage(started.H5Url) } })).body.data.State).toBe('REFUND');
   });
 

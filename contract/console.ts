@@ -1,0 +1,94 @@
+/**
+ * The operators' console (`/admin`): signing in with the normal login and a
+ * second factor (TOTP, with recovery codes shown once), the console's own
+ * short session, and running an operators' command from it. The console runs
+ * exactly the commands `npm run admin` runs (contract/admin.ts `CommandResult`),
+ * each allowed from a role up.
+ */
+import * as z from 'zod/mini';
+import { route } from './api.ts';
+import { CommandResult, OperatorRole, operatorRoles } from './admin.ts';
+import { Empty, text } from './fields.ts';
+
+/** Whether a role includes another: each role includes the ones before it in `operatorRoles`. */
+export const roleIncludes = (role: OperatorRole, needed: OperatorRole): boolean => operatorRoles.indexOf(role) >= operatorRoles.indexOf(needed);
+
+export const consoleSessionLimits = {
+  /** A console left alone this long signs out. */
+  idleMs: 15 * 60_000,
+  /** And no console session lasts longer than this, in use or not. */
+  lifetimeMs: 8 * 60 * 60_000,
+  /** Recovery codes made at enrolment, each good for one sign-in without the authenticator. */
+  recoveryCodes: 10,
+};
+
+/** The header every console call but a read sends, with the session's `Csrf` value: a page on another site cannot know it. */
+export const consoleCsrfHeader = 'x-console-csrf';
+
+/** Where the console session's cookie is sent: the console's calls and nothing else. */
+export const consolePath = '/api/console';
+
+const TotpCode = text(z.regex(/^\d{6}$/));
+/** As shown: five groups of four letters and digits, dash-separated; typed in any case, with or without dashes. */
+const RecoveryCode = text(z.regex(/^[A-Za-z0-9-]{16,30}$/));
+
+/** The console session as the page keeps it: who, with what role, the token for state-changing calls, and until when. */
+export const ConsoleSession = z.object({
+  UserId: z.int(),
+  Nickname: text(),
+  Role: OperatorRole,
+  Csrf: text(),
+  /** When it ends at the latest (ms since the epoch), used or not. */
+  ExpiresAt: z.int(),
+});
+export type ConsoleSession = z.infer<typeof ConsoleSession>;
+
+/** What the signed-in customer may do next: nothing (no role), enrol an authenticator, or sign in with it. */
+export const ConsoleAccess = z.object({ Role: z.nullable(OperatorRole), Enrolled: z.boolean() });
+export type ConsoleAccess = z.infer<typeof ConsoleAccess>;
+
+export const consoleCalls = {
+  access: route({ method: 'GET', path: '/console/access', encrypted: false, auth: 'required', shape: 'envelope', request: z.object({}), response: ConsoleAccess }),
+  /** A new secret for the authenticator (replacing one not yet confirmed); refused once one is confirmed. */
+  enrol: route({
+    method: 'POST',
+    path: '/console/factor',
+    encrypted: false,
+    auth: 'required',
+    shape: 'envelope',
+    request: z.object({}),
+    response: z.object({ Secret: text(), Uri: text() }),
+  }),
+  /** A code from the new secret confirms it: the recovery codes come back once, and the console session opens. */
+  confirm: route({
+    method: 'POST',
+    path: '/console/factor/confirm',
+    encrypted: false,
+    auth: 'required',
+    shape: 'envelope',
+    request: z.object({ Code: TotpCode }),
+    response: z.object({ RecoveryCodes: z.array(text()), Session: ConsoleSession }),
+  }),
+  signIn: route({
+    method: 'POST',
+    path: '/console/session',
+    encrypted: false,
+    auth: 'required',
+    shape: 'envelope',
+    request: z.union([z.object({ Code: TotpCode }), z.object({ RecoveryCode })]),
+    response: ConsoleSession,
+  }),
+  /** The open console session (a new tab asks for its `Csrf`). */
+  session: route({ method: 'GET', path: '/console/session', encrypted: false, auth: 'console', shape: 'envelope', request: z.object({}), response: ConsoleSession }),
+  signOut: route({ method: 'DELETE', path: '/console/session', encrypted: false, auth: 'console', shape: 'envelope', request: Empty, response: z.null() }),
+  /** One operators' command, by its words as `npm run admin` takes them; refused unless the session's role may run it. */
+  run: route({
+    method: 'POST',
+    path: '/console/run',
+    encrypted: false,
+    auth: 'console',
+    shape: 'envelope',
+    request: z.object({ Command: z.array(text(z.maxLength(2000))).check(z.minLength(1), z.maxLength(100)) }),
+    response: CommandResult,
+  }),
+};

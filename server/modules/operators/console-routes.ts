@@ -1,0 +1,151 @@
+/**
+ * The operators' console calls (contract/console.ts): what the signed-in
+ * customer may do at the console, enrolling and confirming an authenticator,
+ * signing in and out, and running an operators' command — the same commands
+ * `npm run admin` runs, each allowed from the role its module gave it, and
+ * written to the audit log as the console user who ran it.
+ */
+import fastifyCookie from '@fastify/cookie';
+import { timingSafeEqual } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { OperatorRole } from '#contract/admin.ts';
+import { consoleCalls, consoleCsrfHeader, consolePath, roleIncludes, type ConsoleSession } from '#contract/console.ts';
+import { ErrorCode } from '#contract/errors.ts';
+import { commandContext, findCommand, UsageError } from '../../admin-command.ts';
+import { consoleActor, recordAudit } from '../../db/audit.ts';
+import type { Transaction } from '../../db/database.ts';
+import { users } from '../../db/schema/identity.ts';
+import { operatorRoleGrants } from '../../db/schema/operators.ts';
+import { ApiError } from '../../http/api-error.ts';
+import type { Authenticated, ConsoleCaller } from '../../http/auth.ts';
+import { registerRoute } from '../../http/route.ts';
+import { ConsoleSessions } from './console-sessions.ts';
+import { confirm, enrol, isEnrolled, proveSecondFactor } from './second-factor.ts';
+
+const cookieName = 'beacon_console';
+
+const signInAgain = () => new ApiError(ErrorCode.ConsoleSignIn, 'consoleSignIn');
+const forbidden = () => new ApiError(ErrorCode.ConsoleForbidden, 'consoleForbidden');
+
+/** Compares as equal-length digests never leak where they differ. */
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** The customer's account and operator's role (null: none). */
+async function operatorOf(app: FastifyInstance, userId: number) {
+  const [row] = await app.db
+    .select({ userId: users.id, nickname: users.nickname, phone: users.phone, email: users.email, role: operatorRoleGrants.role })
+    .from(users)
+    .leftJoin(operatorRoleGrants, eq(operatorRoleGrants.userId, users.id))
+    .where(eq(users.id, userId));
+  return row;
+}
+
+/** The signed-in customer as an operator; refused without a role. */
+async function requireOperator(app: FastifyInstance, auth: Authenticated) {
+  const operator = await operatorOf(app, auth.userId);
+  if (!operator?.role) throw forbidden();
+  return { ...operator, role: operator.role };
+}
+
+export default fp(
+  async (app) => {
+    const consoleSessions = new ConsoleSessions(app.db, app.keys.secret);
+    const signInLimit = { rateLimit: { max: app.config.IDENTITY_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 } };
+
+    await app.register(async (calls) => {
+      await calls.register(fastifyCookie);
+
+      // Every console call but a read must carry the session's CSRF value, and none may come from another site's page.
+      calls.decorate('consoleCaller', async (request: FastifyRequest): Promise<ConsoleCaller> => {
+        const token = request.cookies[cookieName];
+        const caller = token ? await consoleSessions.authenticate(token) : null;
+        if (!caller) throw signInAgain();
+        const crossSite = request.headers['sec-fetch-site'] === 'cross-site';
+        const given = request.headers[consoleCsrfHeader];
+        const reads = request.method === 'GET';
+        if (crossSite || (!reads && !(typeof given === 'string' && sameText(given, consoleSessions.csrfFor(caller.sessionHash)))))
+          throw new ApiError(ErrorCode.ConsoleCrossSite, 'consoleCrossSite');
+        return caller;
+      });
+
+      const cookieOptions = (request: FastifyRequest) => ({ path: consolePath, httpOnly: true, sameSite: 'strict' as const, secure: request.protocol === 'https' });
+
+      /** Opens the console session in the transaction that proved the second factor, with its audit line, and sets its cookie. */
+      async function openSession(
+        tx: Transaction,
+        request: FastifyRequest,
+        reply: FastifyReply,
+        auth: Authenticated,
+        operator: { userId: number; nickname: string; role: OperatorRole },
+        how: string,
+      ): Promise<ConsoleSession> {
+        const opened = await consoleSessions.open(tx, operator, auth.sessionId, request.ip);
+        await recordAudit(tx, consoleActor(operator, request.ip), { action: 'console sign-in', target: `user ${operator.userId}`, before: null, after: { with: how } });
+        reply.setCookie(cookieName, opened.token, cookieOptions(request));
+        return opened.session;
+      }
+
+      registerRoute(calls, consoleCalls.access, async ({ auth }) => {
+        const operator = await operatorOf(app, auth.userId);
+        return { data: { Role: operator?.role ?? null, Enrolled: operator?.role ? await isEnrolled(app.db, auth.userId) : false } };
+      });
+
+      registerRoute(calls, consoleCalls.enrol, async ({ auth }) => {
+        const operator = await requireOperator(app, auth);
+        return { data: await enrol(app.db, auth.userId, operator.phone ?? operator.email ?? operator.nickname) };
+      });
+
+      registerRoute(
+        calls,
+        consoleCalls.confirm,
+        async ({ auth, body, request, reply }) => {
+          const operator = await requireOperator(app, auth);
+          const data = await app.db.transaction(async (tx) => {
+            const codes = await confirm(tx, auth.userId, body.Code);
+            return { RecoveryCodes: codes, Session: await openSession(tx, request, reply, auth, operator, 'a new authenticator') };
+          });
+          return { data };
+        },
+        signInLimit,
+      );
+
+      registerRoute(
+        calls,
+        consoleCalls.signIn,
+        async ({ auth, body, request, reply }) => {
+          const operator = await requireOperator(app, auth);
+          const data = await app.db.transaction(async (tx) =>
+            openSession(tx, request, reply, auth, operator, await proveSecondFactor(tx, auth.userId, body)),
+          );
+          return { data };
+        },
+        signInLimit,
+      );
+
+      registerRoute(calls, consoleCalls.session, async ({ auth }) => ({ data: consoleSessions.describe(auth) }));
+
+      registerRoute(calls, consoleCalls.signOut, async ({ auth, request, reply }) => {
+        await consoleSessions.end(auth.sessionHash);
+        reply.clearCookie(cookieName, cookieOptions(request));
+        return { data: null };
+      });
+
+      registerRoute(calls, consoleCalls.run, async ({ auth, body, request }) => {
+        const found = findCommand(app.adminCommands.all, body.Command);
+        if (!found || found.command.local || !found.command.role) throw new ApiError(ErrorCode.BadRequest, 'badRequest');
+        if (!roleIncludes(auth.role, found.command.role)) throw forbidden();
+        let run;
+        try {
+          run = found.command.parse(found.rest);
+        } catch (error) {
+          if (error instanceof UsageError) throw new ApiError(ErrorCode.BadRequest, 'badRequest');
+          throw error;
+        }
+        return { data: await run(commandContext(app, consoleActor(auth, request.ip), request.locale)) };
+      });
+    });
+  },
+  { name: 'console', dependencies: ['admin-commands', 'database', 'keys', 'config', 'hub', 'payments', 'metrics'] },
+);

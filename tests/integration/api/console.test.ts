@@ -1,0 +1,283 @@
+/**
+ * The operators' console's sign-in and commands (contract/console.ts): an
+ * operator enrols an authenticator and signs in with its codes (never the
+ * same one twice) or a recovery code (once each); the console session lives in
+ * an http-only cookie, ends when idle, old, signed out, when its login ends or
+ * its role goes; a state-changing call needs the session's CSRF value and is
+ * refused from another site; every command is allowed from its role up and
+ * refused below it; a support user cannot refund past the limit; and what the
+ * console does is audited as the console user, from their address.
+ */
+import { sql } from 'drizzle-orm';
+import { generate } from 'otplib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operatorRoles, type CommandResult, type OperatorRole } from '#contract/admin.ts';
+import type { Order } from '#contract/commerce.ts';
+import { commerceCalls } from '#contract/commerce.ts';
+import { consoleCalls, consoleCsrfHeader, consoleSessionLimits, roleIncludes } from '#contract/console.ts';
+import { ErrorCode } from '#contract/errors.ts';
+import { identity } from '#contract/identity.ts';
+import { commandContext, parseCommand } from '../../../server/admin-command.ts';
+import { shellActor } from '../../../server/db/audit.ts';
+import { consoleFactors, products } from '../../../server/db/schema.ts';
+import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
+import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
+import { expectBadTokensRefused } from './bad-tokens.ts';
+import { loginBySms } from './codes.ts';
+import { startApp, type TestApp } from './harness.ts';
+
+let t: TestApp;
+let phoneSeq = 0;
+
+beforeAll(async () => {
+  t = await startApp({ SUPPORT_REFUND_LIMIT_FEN: '3000' });
+  await t.app.db.insert(products).values(demoProducts);
+});
+afterAll(() => t.close());
+
+/** A command at the server's shell, as `npm run admin` runs it. */
+const shell = (...words: string[]): Promise<CommandResult> => parseCommand(t.app.adminCommands.all, words)(commandContext(t.app, shellActor('root@shop', null)));
+
+async function customer() {
+  const phone = `1370000${String(++phoneSeq).padStart(4, '0')}`;
+  const login = await loginBySms(t, phone, `device-${phoneSeq}`);
+  return { phone, token: login.AccessToken, userId: login.User.Id };
+}
+
+/** The current code of the user's authenticator, as their phone shows it. */
+async function currentCode(userId: number): Promise<string> {
+  const [factor] = await t.app.db.select().from(consoleFactors).where(sql`${consoleFactors.userId} = ${userId}`);
+  return generate({ secret: factor.secret });
+}
+
+/** Lets the next sign-in use the current step again (a real operator waits the 30 s for the next code). */
+const forgetLastStep = (userId: number) => t.app.db.execute(sql`update console_factors set last_time_step = null where user_id = ${userId}`);
+
+/** The console session's cookie, as the browser sends it back. */
+function cookieOf(headers: Record<string, unknown>): string {
+  const set = [headers['set-cookie']].flat().find((value) => typeof value === 'string' && value.startsWith('beacon_console=')) as string;
+  return set.split(';')[0];
+}
+
+interface Operator {
+  userId: number;
+  token: string;
+  cookie: string;
+  csrf: string;
+  recoveryCodes: string[];
+}
+
+/** A customer given a role at the shell, enrolled and signed in at the console. */
+async function operator(role: OperatorRole): Promise<Operator> {
+  const user = await customer();
+  await shell('role', 'grant', String(user.userId), role);
+  expect((await t.call(consoleCalls.enrol, { token: user.token, body: {} })).body.code).toBe(200);
+  const confirmed = await t.call(consoleCalls.confirm, { token: user.token, body: { Code: await currentCode(user.userId) } });
+  expect(confirmed.body.code).toBe(200);
+  return {
+    userId: user.userId,
+    token: user.token,
+    cookie: cookieOf(confirmed.headers),
+    csrf: confirmed.body.data.Session.Csrf,
+    recoveryCodes: confirmed.body.data.RecoveryCodes,
+  };
+}
+
+/** A console command as the console page sends it. */
+const run = (who: Pick<Operator, 'cookie' | 'csrf'>, command: string[], headers: Record<string, string> = {}) =>
+  t.call(consoleCalls.run, { body: { Command: command }, headers: { cookie: who.cookie, [consoleCsrfHeader]: who.csrf, ...headers } });
+
+describe('enrolling and signing in', () => {
+  it.each([
+    ['access', consoleCalls.access, {}],
+    ['enrol', consoleCalls.enrol, { body: {} }],
+    ['confirm', consoleCalls.confirm, { body: { Code: '123456' } }],
+    ['signIn', consoleCalls.signIn, { body: { Code: '123456' } }],
+  ] as const)('%s refuses no token, an expired token and a revoked token with 401', (_, route, options) =>
+    expectBadTokensRefused(t, route, options, async () => {
+      const { token, userId } = await customer();
+      return { token, userId };
+    }),
+  );
+
+  it('tells a customer without a role so, and lets them enrol nothing', async () => {
+    const { token } = await customer();
+    expect((await t.call(consoleCalls.access, { token })).body.data).toEqual({ Role: null, Enrolled: false });
+    const enrol = await t.call(consoleCalls.enrol, { token, body: {} });
+    expect(enrol.status).toBe(403);
+    expect(enrol.body).toMatchObject({ code: ErrorCode.ConsoleForbidden, message: 'Your account’s console role does not allow this.' });
+  });
+
+  it('enrols an authenticator, shows the recovery codes once, and opens a console session in an http-only, same-site cookie', async () => {
+    const user = await customer();
+    await shell('role', 'grant', String(user.userId), 'support');
+    expect((await t.call(consoleCalls.access, { token: user.token })).body.data).toEqual({ Role: 'support', Enrolled: false });
+
+    const enrolled = await t.call(consoleCalls.enrol, { token: user.token, body: {} });
+    expect(enrolled.body.data.Uri).toMatch(/^otpauth:\/\/totp\/Beacon%20Toolkit%20console:(%2B)?\d+\?secret=[A-Z2-7]+&issuer=Beacon%20Toolkit%20console/);
+    const wrong = await t.call(consoleCalls.confirm, { token: user.token, body: { Code: '000000' } });
+    expect(wrong.body.code).toBe(ErrorCode.ConsoleCodeInvalid);
+
+    const confirmed = await t.call(consoleCalls.confirm, { token: user.token, body: { Code: await currentCode(user.userId) } });
+    expect(confirmed.body.data.RecoveryCodes).toHaveLength(consoleSessionLimits.recoveryCodes);
+    expect(new Set(confirmed.body.data.RecoveryCodes).size).toBe(consoleSessionLimits.recoveryCodes);
+    expect(confirmed.body.data.RecoveryCodes[0]).toMatch(/^[A-Z2-9]{4}(-[A-Z2-9]{4}){4}$/);
+    expect(confirmed.body.data.Session).toMatchObject({ UserId: user.userId, Role: 'support' });
+    const setCookie = String([confirmed.headers['set-cookie']].flat()[0]);
+    expect(setCookie).toMatch(/^beacon_console=[\w-]+; Path=\/api\/console; HttpOnly; SameSite=Strict$/);
+    expect((await t.call(consoleCalls.access, { token: user.token })).body.data).toEqual({ Role: 'support', Enrolled: true });
+
+    // Once confirmed, the authenticator stays until an admin resets it: a thief with the login cannot swap in theirs.
+    expect((await t.call(consoleCalls.enrol, { token: user.token, body: {} })).body.code).toBe(ErrorCode.ConsoleEnrolled);
+  });
+
+  it('never takes the same code twice, takes each recovery code once in any case and spacing, and audits every sign-in', async () => {
+    const op = await operator('support');
+    const code = await currentCode(op.userId);
+    const replayed = await t.call(consoleCalls.signIn, { token: op.token, body: { Code: code } });
+    expect(replayed.body.code).toBe(ErrorCode.ConsoleCodeInvalid);
+    await forgetLastStep(op.userId);
+    expect((await t.call(consoleCalls.signIn, { token: op.token, body: { Code: code } })).body.code).toBe(200);
+
+    const recovery = op.recoveryCodes[3];
+    const typed = recovery.toLowerCase().replaceAll('-', '');
+    const first = await t.call(consoleCalls.signIn, { token: op.token, body: { RecoveryCode: typed } });
+    expect(first.body.data).toMatchObject({ UserId: op.userId, Role: 'support' });
+    expect((await t.call(consoleCalls.signIn, { token: op.token, body: { RecoveryCode: recovery } })).body.code).toBe(ErrorCode.ConsoleCodeInvalid);
+    // Another operator's recovery code is no use either.
+    const other = await operator('support');
+    expect((await t.call(consoleCalls.signIn, { token: op.token, body: { RecoveryCode: other.recoveryCodes[0] } })).body.code).toBe(ErrorCode.ConsoleCodeInvalid);
+
+    const audit = await shell('audit', 'list', '--action', 'console sign-in', '--limit', '100');
+    if (audit.command !== 'audit list') throw new Error('not an audit list');
+    expect(audit.entries.filter((line) => line.actorUserId === op.userId).map((line) => line.after)).toEqual([
+      { with: 'recovery code' },
+      { with: 'code' },
+      { with: 'a new authenticator' },
+    ]);
+  });
+
+  it('refuses two sign-ins racing with the same code but one', async () => {
+    const op = await operator('support');
+    await forgetLastStep(op.userId);
+    const code = await currentCode(op.userId);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => t.call(consoleCalls.signIn, { token: op.token, body: { Code: code } })));
+    expect(answers.filter((answer) => answer.body.code === 200)).toHaveLength(1);
+  });
+});
+
+describe('the console session', () => {
+  it('refuses a call without the session, or with one that ended in any way', async () => {
+    const none = await t.call(consoleCalls.run, { body: { Command: ['users', 'list'] } });
+    expect(none.status).toBe(403);
+    expect(none.body).toMatchObject({ code: ErrorCode.ConsoleSignIn, message: 'Please sign in to the console again: your console session has ended.' });
+    expect((await run({ cookie: 'beacon_console=made-up', csrf: 'x' }, ['users', 'list'])).body.code).toBe(ErrorCode.ConsoleSignIn);
+
+    const ends: Array<[string, (op: Operator) => Promise<unknown>]> = [
+      ['signed out', async (op) => expect((await t.call(consoleCalls.signOut, { headers: { cookie: op.cookie, [consoleCsrfHeader]: op.csrf } })).body.code).toBe(200)],
+      ['left idle', (op) => t.app.db.execute(sql`update console_sessions set last_seen_at = now() - ${`${consoleSessionLimits.idleMs + 1000} milliseconds`}::interval where user_id = ${op.userId}`)],
+      ['too old', (op) => t.app.db.execute(sql`update console_sessions set expires_at = now() - interval '1 second' where user_id = ${op.userId}`)],
+      ['its login ended', (op) => t.call(identity.logout, { token: op.token })],
+      ['its role was taken away', (op) => shell('role', 'revoke', String(op.userId))],
+    ];
+    for (const [why, end] of ends) {
+      const op = await operator('operator');
+      expect((await run(op, ['users', 'list'])).body.code).toBe(200);
+      await end(op);
+      expect((await run(op, ['users', 'list'])).body.code, why).toBe(ErrorCode.ConsoleSignIn);
+    }
+  });
+
+  it('keeps a session in use alive, and gives a new tab its CSRF value on a read', async () => {
+    const op = await operator('support');
+    await t.app.db.execute(sql`update console_sessions set last_seen_at = now() - interval '14 minutes' where user_id = ${op.userId}`);
+    expect((await run(op, ['users', 'list'])).body.code).toBe(200);
+    const session = await t.call(consoleCalls.session, { headers: { cookie: op.cookie } });
+    expect(session.body.data).toMatchObject({ UserId: op.userId, Role: 'support', Csrf: op.csrf });
+    expect(session.body.data.ExpiresAt).toBeGreaterThan(Date.now() + consoleSessionLimits.lifetimeMs - 60_000);
+  });
+
+  it('refuses a state-changing call without the CSRF value, with another session’s, or from another site', async () => {
+    const op = await operator('admin');
+    const other = await operator('admin');
+    const tries: Array<[string, Record<string, string>]> = [
+      ['no CSRF value', { [consoleCsrfHeader]: '' }],
+      ['another session’s', { [consoleCsrfHeader]: other.csrf }],
+      ['from another site', { 'sec-fetch-site': 'cross-site' }],
+    ];
+    for (const [why, headers] of tries) {
+      const answer = await run(op, ['role', 'grant', String(other.userId), 'support'], headers);
+      expect(answer.status, why).toBe(403);
+      expect(answer.body.code, why).toBe(ErrorCode.ConsoleCrossSite);
+    }
+    // Nothing happened: the other admin is still an admin, and no grant was audited.
+    expect(await shell('role', 'list')).toMatchObject({ operators: expect.arrayContaining([expect.objectContaining({ userId: other.userId, role: 'admin' })]) });
+    expect((await run(op, ['role', 'list'], { 'sec-fetch-site': 'same-origin' })).body.code).toBe(200);
+  });
+});
+
+describe('who may run what', () => {
+  it('runs every console command from its role up and refuses it below, and runs shell-only commands for nobody', async () => {
+    const signedIn = Object.fromEntries(await Promise.all(operatorRoles.map(async (role) => [role, await operator(role)] as const))) as Record<OperatorRole, Operator>;
+    const commands = t.app.adminCommands.all;
+    expect(commands.filter((command) => command.role).length).toBeGreaterThan(30);
+    for (const command of commands) {
+      for (const role of operatorRoles) {
+        // The name alone: allowed, it runs or is refused for its missing words (400); not allowed, it is refused before that.
+        const answer = await run(signedIn[role], command.name.split(' '));
+        const allowed = command.role !== undefined && !command.local && roleIncludes(role, command.role);
+        const expected = allowed ? [200, ErrorCode.BadRequest] : command.role ? [ErrorCode.ConsoleForbidden] : [ErrorCode.BadRequest];
+        expect(expected, `${role} running "${command.name}" got ${answer.body.code}`).toContain(answer.body.code);
+      }
+    }
+    await shell('maintenance', 'off');
+  });
+});
+
+describe('refunds from the console', () => {
+  async function paidOrder(price: number): Promise<{ order: Order; userId: number }> {
+    const buyer = await customer();
+    await t.app.db.transaction((tx) => changeBalance(tx, buyer.userId, 100_000, 'credit', null));
+    const created = await t.call(commerceCalls.createOrder, { token: buyer.token, body: { Product: 'steam-cn', Amount: price, Target: '12345678' } });
+    const paid = await t.call(commerceCalls.pay, { token: buyer.token, params: { key: created.body.data.Key }, body: { Method: 'wallet' } });
+    expect(paid.body.data.Order.State).toBe('paid');
+    return { order: paid.body.data.Order, userId: buyer.userId };
+  }
+
+  it('lets support refund up to the limit, in their language past it, and audits the refund as them, from their address', async () => {
+    const support = await operator('support');
+    const small = await paidOrder(1000);
+    const large = await paidOrder(5000);
+    expect(large.order.Price).toBeGreaterThan(3000);
+
+    const refused = await t.call(consoleCalls.run, {
+      body: { Command: ['order', 'refund', large.order.Key] },
+      headers: { cookie: support.cookie, [consoleCsrfHeader]: support.csrf },
+      locale: 'ja',
+    });
+    expect(refused.body.data).toMatchObject({ order: null, refused: 'あなたのロールで一度に返金できるのは ¥30.00 までです。この返金はオペレーターに依頼してください。' });
+
+    const refunded = await t.call(consoleCalls.run, {
+      body: { Command: ['order', 'refund', small.order.Key] },
+      headers: { cookie: support.cookie, [consoleCsrfHeader]: support.csrf },
+      ip: '10.9.8.7',
+    });
+    expect(refunded.body.data).toMatchObject({ order: { State: 'refunded' }, refused: null });
+
+    const operatorUser = await operator('operator');
+    expect((await run(operatorUser, ['order', 'refund', large.order.Key])).body.data).toMatchObject({ order: { State: 'refunded' } });
+
+    const audit = await shell('audit', 'list', '--action', 'order refund');
+    if (audit.command !== 'audit list') throw new Error('not an audit list');
+    expect(audit.entries.filter((line) => line.target === `order ${small.order.Key}` || line.target === `order ${large.order.Key}`)).toMatchObject([
+      { actorUserId: operatorUser.userId, target: `order ${large.order.Key}`, after: { state: 'refunded', amount: large.order.Price } },
+      {
+        actor: expect.stringMatching(new RegExp(`\\(user ${support.userId}, support\\)$`)),
+        actorUserId: support.userId,
+        address: '10.9.8.7',
+        before: { state: 'paid' },
+        after: { state: 'refunded', amount: small.order.Price, to: 'wallet' },
+      },
+    ]);
+  });
+});
