@@ -10,7 +10,8 @@ import { multilineText, text } from './fields.ts';
 import { CloudIdleStatus } from './realtime.ts';
 import { IdleGame } from './idle-games.ts';
 import { CdkeyGrant } from './activation.ts';
-import { Order, Product } from './commerce.ts';
+import { LoginEvent } from './account.ts';
+import { LedgerEntry, Order, OrderDetail, Product } from './commerce.ts';
 import { LocalizedText, RaffleKind, RaffleState } from './raffle.ts';
 import { ServiceStatus } from './status.ts';
 
@@ -37,6 +38,8 @@ export const UserDetail = z.object({
   createdAt: Timestamp,
   externalAccounts: z.array(z.object({ id: z.int(), provider: text(), subject: text(), displayName: text(), boundAt: Timestamp })),
   activeSessions: z.array(z.object({ id: text(), device: text(), deviceId: text(), createdAt: Timestamp, lastSeenAt: Timestamp })),
+  /** The latest login attempts, newest first, as the account centre shows the user. */
+  loginHistory: z.array(LoginEvent),
 });
 export type UserDetail = z.infer<typeof UserDetail>;
 
@@ -171,6 +174,15 @@ export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('product list'), products: z.array(z.extend(Product, { Active: z.boolean() })) }),
   z.object({ command: z.literal('product set'), product: z.extend(Product, { Active: z.boolean() }) }),
   z.object({ command: z.literal('order list'), orders: z.array(z.extend(Order, { UserId: z.nullable(z.int()) })) }),
+  /** `order show <order>`: the order with its timeline, or null for a number there is none of. */
+  z.object({ command: z.literal('order show'), key: text(), order: z.nullable(z.extend(OrderDetail, { UserId: z.nullable(z.int()) })) }),
+  /** `wallet show <user>`: the balance (fen), the newest ledger rows, and until when the user's plan runs; null for no such user. */
+  z.object({
+    command: z.literal('wallet show'),
+    key: text(),
+    userId: z.nullable(z.int()),
+    wallet: z.nullable(z.object({ balance: z.int(), ledger: z.array(LedgerEntry), planUntil: z.nullable(Timestamp) })),
+  }),
   /** `order fulfil` and `order refund`: the order as it is now and whether its owner's open pages were told, or why it was refused. */
   z.object({
     command: z.enum(['order fulfil', 'order refund']),

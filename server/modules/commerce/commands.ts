@@ -2,16 +2,17 @@
  * The operators' commands about selling: `product list|set`, `order
  * list|fulfil|refund` and `maintenance on|off|status`.
  */
-import { asc, desc, eq, type SQL } from 'drizzle-orm';
-import { orderStatusEvent, OrderState, ProductKind, ratePpmScale, type Order, type Product } from '#contract/commerce.ts';
-import { commandsPlugin, UsageError, type AdminCommand, type CommandContext, type ResultOf } from '../../admin-command.ts';
-import { money, orDash, table, time } from '../../admin-text.ts';
+import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
+import { orderStatusEvent, OrderState, PayMethod, ProductKind, ratePpmScale, type Order, type Product } from '#contract/commerce.ts';
+import { commandsPlugin, oneUser, UsageError, type AdminCommand, type CommandContext, type ResultOf } from '../../admin-command.ts';
+import { money, noUser, orDash, table, time } from '../../admin-text.ts';
 import type { Database } from '../../db/database.ts';
-import { orders, products } from '../../db/schema/commerce.ts';
+import { memberships, orders, products } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { message } from '../../i18n/messages.ts';
 import { toProduct } from './catalogue.ts';
-import { orderNotice, toOrder, type OrderRow } from './orders.ts';
+import { findOrder, orderDetail, orderNotice, toOrder, type OrderRow } from './orders.ts';
+import { balanceOf, ledgerPage } from './wallet.ts';
 import { fulfilOrder, refundOrder, setMaintenance, underMaintenance } from './payments.ts';
 
 const withActive = (row: typeof products.$inferSelect): Product & { Active: boolean } => ({ ...toProduct(row), Active: row.active });
@@ -93,9 +94,38 @@ async function orderStep(context: CommandContext, command: 'order fulfil' | 'ord
   }
 }
 
-async function listOrders(db: Database, state: string | undefined): Promise<OrderRow[]> {
-  const filter: SQL | undefined = state ? eq(orders.state, state as OrderState) : undefined;
-  return db.select().from(orders).where(filter).orderBy(desc(orders.id)).limit(100);
+interface OrderFilter {
+  state?: OrderState;
+  method?: PayMethod;
+  /** The user as the operator named them (id, phone or e-mail). */
+  user?: string;
+}
+
+function parseOrderFilter(rest: string[]): OrderFilter {
+  const filter: OrderFilter = {};
+  const wrong = () => new UsageError(`order list takes --state <${OrderState.options.join('|')}>, --method <${PayMethod.options.join('|')}> and --user <user>`);
+  for (let i = 0; i < rest.length; i += 2) {
+    const [flag, value = ''] = [rest[i], rest[i + 1]];
+    if (flag === '--state' && OrderState.safeParse(value).success) filter.state = value as OrderState;
+    else if (flag === '--method' && PayMethod.safeParse(value).success) filter.method = value as PayMethod;
+    else if (flag === '--user' && value.trim() && !value.startsWith('--')) filter.user = value;
+    else throw wrong();
+  }
+  return filter;
+}
+
+/** The latest 100 orders that pass the filter, newest first (by the primary key's index: no sort of the whole table). */
+async function listOrders(db: Database, filter: { state?: OrderState; method?: PayMethod; userId?: number }): Promise<OrderRow[]> {
+  const conditions: SQL[] = [];
+  if (filter.state) conditions.push(eq(orders.state, filter.state));
+  if (filter.method) conditions.push(eq(orders.method, filter.method));
+  if (filter.userId !== undefined) conditions.push(eq(orders.userId, filter.userId));
+  return db
+    .select()
+    .from(orders)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(orders.id))
+    .limit(100);
 }
 
 const oneOrder = (name: string, rest: string[]) => {
@@ -168,18 +198,75 @@ export const commerceCommands: AdminCommand[] = [
   {
     name: 'order list',
     role: 'support',
-    usage: `order list [--state <state>]    the latest 100 orders; state is one of
-                                  ${OrderState.options.join(', ')}`,
+    usage: `order list [--state <state>] [--method <method>] [--user <user>]
+                                  the latest 100 orders, newest first; state is one of
+                                  ${OrderState.options.join(', ')}; method ${PayMethod.options.join(' or ')}`,
     parse(rest) {
-      let state: string | undefined;
-      if (rest.length > 0) {
-        const parsed = OrderState.safeParse(rest[1]);
-        if (rest[0] !== '--state' || rest.length !== 2 || !parsed.success) throw new UsageError(`order list takes --state <${OrderState.options.join('|')}>`);
-        state = parsed.data;
-      }
-      return async ({ db }) => ({ command: 'order list', orders: (await listOrders(db, state)).map(withUser) });
+      const filter = parseOrderFilter(rest);
+      return async ({ db, findUser }) => {
+        const user = filter.user === undefined ? undefined : await findUser(filter.user);
+        // A user who does not exist has no orders.
+        const found = user === null ? [] : await listOrders(db, { state: filter.state, method: filter.method, userId: user?.id });
+        return { command: 'order list', orders: found.map(withUser) };
+      };
     },
     format: (result: ResultOf<'order list'>) => (result.orders.length ? table(orderHeaders, result.orders.map(orderRow)) : 'No orders.'),
+  },
+  {
+    name: 'order show',
+    role: 'support',
+    usage: 'order show <order>              an order with its timeline',
+    parse(rest) {
+      const key = oneOrder('order show', rest);
+      return async ({ db }) => {
+        try {
+          const row = await findOrder(db, key);
+          return { command: 'order show', key, order: { ...(await orderDetail(db, key)), UserId: row.userId } };
+        } catch (error) {
+          if (error instanceof ApiError) return { command: 'order show', key, order: null };
+          throw error;
+        }
+      };
+    },
+    format({ key, order }: ResultOf<'order show'>) {
+      if (!order) return `Order ${key}: not found`;
+      const timeline = table(
+        ['AT', 'STATE', 'BY', 'NOTE'],
+        order.Timeline.map((event) => [time(event.At), event.State, event.Source, event.Note]),
+      );
+      return `${table(orderHeaders, [orderRow(order)])}\n\nTimeline\n${timeline}`;
+    },
+    found: (result: ResultOf<'order show'>) => result.order !== null,
+  },
+  {
+    name: 'wallet show',
+    role: 'support',
+    usage: "wallet show <user>              a user's balance, latest ledger rows and plan",
+    parse(rest) {
+      const key = oneUser('wallet show', rest);
+      return async ({ db, findUser }) => {
+        const user = await findUser(key);
+        if (!user) return { command: 'wallet show', key, userId: null, wallet: null };
+        const [plan] = await db.select({ until: memberships.until }).from(memberships).where(eq(memberships.userId, user.id));
+        return {
+          command: 'wallet show',
+          key,
+          userId: user.id,
+          wallet: { balance: await balanceOf(db, user.id), ledger: (await ledgerPage(db, user.id, 1)).Items, planUntil: plan?.until.toISOString() ?? null },
+        };
+      };
+    },
+    format({ key, wallet }: ResultOf<'wallet show'>) {
+      if (!wallet) return noUser(key);
+      const ledger = wallet.ledger.length
+        ? table(
+            ['AT', 'CHANGE', 'BALANCE', 'REASON', 'ORDER'],
+            wallet.ledger.map((entry) => [time(entry.At), money(entry.Delta, 'CNY'), money(entry.BalanceAfter, 'CNY'), entry.Reason, orDash(entry.Order)]),
+          )
+        : 'No ledger rows.';
+      return `Balance ${money(wallet.balance, 'CNY')}; plan ${wallet.planUntil ? `until ${time(wallet.planUntil)}` : 'none'}\n\n${ledger}`;
+    },
+    found: (result: ResultOf<'wallet show'>) => result.wallet !== null,
   },
   {
     name: 'order fulfil',

@@ -151,7 +151,8 @@ export async function note(tx: Transaction, row: OrderRow, source: Source, text:
   return advance(tx, row, row.state, source, text, changes);
 }
 
-export async function orderDetail(db: Database, key: string, userId: number): Promise<OrderDetail> {
+/** The order with its timeline; `userId` limits it to that user's orders (an operator's look leaves it out). */
+export async function orderDetail(db: Database, key: string, userId?: number): Promise<OrderDetail> {
   const row = await findOrder(db, key, userId);
   const events = await db.select().from(orderEvents).where(eq(orderEvents.orderId, row.id)).orderBy(asc(orderEvents.id));
   return {

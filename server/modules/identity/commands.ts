@@ -6,6 +6,8 @@ import type { Database } from '../../db/database.ts';
 import { externalAccounts, sessions, users } from '../../db/schema/identity.ts';
 import { UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
 import { indent, noUser, orDash, table, time } from '../../admin-text.ts';
+import { orders } from '../../db/schema/commerce.ts';
+import { loginHistory } from './login-history.ts';
 import { isActiveSession } from './sessions.ts';
 import { findByKey } from './users.ts';
 
@@ -42,8 +44,16 @@ async function listUsers(db: Database, limit: number): Promise<UserSummary[]> {
   }));
 }
 
+/** The user named by id, phone or e-mail, or by the number of one of their orders (what a customer quotes to support). */
+async function findForSupport(db: Database, key: string) {
+  const trimmed = key.trim();
+  if (!/^\d{20}$/.test(trimmed)) return findByKey(db, trimmed);
+  const [owner] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.key, trimmed));
+  return owner?.userId ? findByKey(db, String(owner.userId)) : null;
+}
+
 async function showUser(db: Database, key: string): Promise<UserDetail | null> {
-  const user = await findByKey(db, key);
+  const user = await findForSupport(db, key);
   if (!user) return null;
   const bound = await db.select().from(externalAccounts).where(eq(externalAccounts.userId, user.id)).orderBy(externalAccounts.id);
   const active = await db
@@ -72,6 +82,7 @@ async function showUser(db: Database, key: string): Promise<UserDetail | null> {
       createdAt: session.createdAt.toISOString(),
       lastSeenAt: session.lastSeenAt.toISOString(),
     })),
+    loginHistory: await loginHistory(db, user.id),
   };
 }
 
@@ -112,7 +123,15 @@ function userDetail(user: UserDetail): string {
         ),
       )
     : '  none';
-  return `${facts}\n\nExternal accounts (${user.externalAccounts.length})\n${accounts}\n\nActive sessions (${user.activeSessions.length})\n${sessions}`;
+  const logins = user.loginHistory.length
+    ? indent(
+        table(
+          ['AT', 'METHOD', 'OK', 'ADDRESS', 'PLACE', 'DEVICE'],
+          user.loginHistory.map((login) => [time(login.At), login.Method, login.Success ? 'yes' : 'no', login.Address, orDash(login.Place), login.Device]),
+        ),
+      )
+    : '  none';
+  return `${facts}\n\nExternal accounts (${user.externalAccounts.length})\n${accounts}\n\nActive sessions (${user.activeSessions.length})\n${sessions}\n\nRecent logins (${user.loginHistory.length})\n${logins}`;
 }
 
 export const userCommands: AdminCommand[] = [
@@ -135,9 +154,9 @@ export const userCommands: AdminCommand[] = [
   {
     name: 'users show',
     role: 'support',
-    usage: 'users show <id|phone|email>     one user, bound accounts and active sessions',
+    usage: 'users show <id|phone|email|order>   one user (or an order’s), bound accounts, active sessions and recent logins',
     parse(rest) {
-      if (rest.length !== 1 || !rest[0].trim()) throw new UsageError('users show takes one id, phone or e-mail');
+      if (rest.length !== 1 || !rest[0].trim()) throw new UsageError('users show takes one id, phone, e-mail or order number');
       const [key] = rest;
       return async ({ db }) => ({ command: 'users show', key, user: await showUser(db, key) });
     },

@@ -244,6 +244,27 @@ describe('refunds from the console', () => {
     return { order: paid.body.data.Order, userId: buyer.userId };
   }
 
+  it('finds a customer by an order number, and shows their logins, wallet and orders with a timeline', async () => {
+    const support = await operator('support');
+    const { order, userId } = await paidOrder(1500);
+    const shown = await run(support, ['users', 'show', order.Key]);
+    expect(shown.body.data).toMatchObject({ command: 'users show', user: { id: userId, loginHistory: [{ Method: 'sms', Success: true }] } });
+    expect((await run(support, ['users', 'show', '99999999999999999999'])).body.data).toMatchObject({ user: null });
+
+    const wallet = await run(support, ['wallet', 'show', String(userId)]);
+    expect(wallet.body.data).toMatchObject({
+      wallet: { balance: 100_000 - order.Price, planUntil: null, ledger: [{ Delta: -order.Price, Reason: 'payment', Order: order.Key }, { Delta: 100_000, Reason: 'credit' }] },
+    });
+
+    const listed = await run(support, ['order', 'list', '--user', String(userId), '--method', 'wallet', '--state', 'paid']);
+    expect(listed.body.data).toMatchObject({ orders: [{ Key: order.Key, UserId: userId }] });
+    expect((await run(support, ['order', 'list', '--user', String(userId), '--method', 'wechatpay'])).body.data).toMatchObject({ orders: [] });
+    expect((await run(support, ['order', 'list', '--method', 'cash'])).body.code).toBe(ErrorCode.BadRequest);
+
+    const detail = await run(support, ['order', 'show', order.Key]);
+    expect(detail.body.data).toMatchObject({ order: { Key: order.Key, UserId: userId, State: 'paid', Timeline: [{ State: 'created' }, { State: 'paid', Source: 'wallet' }] } });
+  });
+
   it('lets support refund up to the limit, in their language past it, and audits the refund as them, from their address', async () => {
     const support = await operator('support');
     const small = await paidOrder(1000);
