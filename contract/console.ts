@@ -57,7 +57,8 @@ export const consoleCalls = {
     auth: 'required',
     shape: 'envelope',
     request: z.object({}),
-    response: z.object({ Secret: text(), Uri: text() }),
+    /** The secret to type, and as the otpauth URI and its QR code (SVG) to scan. */
+    response: z.object({ Secret: text(), Uri: text(), QrSvg: text() }),
   }),
   /** A code from the new secret confirms it: the recovery codes come back once, and the console session opens. */
   confirm: route({

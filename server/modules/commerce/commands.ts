@@ -3,6 +3,7 @@
  * list|fulfil|refund` and `maintenance on|off|status`.
  */
 import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
+import { formatPrice } from '#contract/facts.ts';
 import { orderStatusEvent, OrderState, PayMethod, ProductKind, ratePpmScale, type Order, type Product } from '#contract/commerce.ts';
 import { commandsPlugin, oneUser, UsageError, type AdminCommand, type CommandContext, type ResultOf } from '../../admin-command.ts';
 import { money, noUser, orDash, table, time } from '../../admin-text.ts';
@@ -83,13 +84,19 @@ async function push(context: CommandContext, row: OrderRow): Promise<boolean> {
   return true;
 }
 
+/** A refusal in the operator's language; a refund limit reads as money in it. */
+function refusal(context: CommandContext, error: ApiError): string {
+  const { limitFen, ...params } = error.messageParams;
+  return message(context.locale, error.messageKey, limitFen === undefined ? params : { ...params, limit: formatPrice(Number(limitFen), context.locale) });
+}
+
 /** An order command's outcome: the order as it is now, or why it was refused (in the operator's words). */
 async function orderStep(context: CommandContext, command: 'order fulfil' | 'order refund', key: string, step: () => Promise<OrderRow>) {
   try {
     const row = await step();
     return { command, key, order: withUser(row), refused: null, pushed: await push(context, row) };
   } catch (error) {
-    if (error instanceof ApiError) return { command, key, order: null, refused: message(context.locale, error.messageKey, error.messageParams), pushed: false };
+    if (error instanceof ApiError) return { command, key, order: null, refused: refusal(context, error), pushed: false };
     throw error;
   }
 }

@@ -288,13 +288,13 @@ export async function fulfilOrder(db: Database, actor: Actor, key: string): Prom
  * Gives a paid order's money back the way it came: to the wallet, or through
  * the provider (asked first, with a refund number derived from the order, so
  * asking again after a failure cannot refund twice). A membership loses the
- * months it added. `limit` is the most the actor may refund (fen), null for
- * no limit.
+ * months it added. `limit` is the most the actor may refund (fen; null, no
+ * limit): past it, `RefundOverLimit` with the limit as `limitFen`.
  */
 export async function refundOrder(db: Database, provider: PayContext['provider'], actor: Actor, limit: number | null, key: string): Promise<OrderRow> {
   const current = await findOrder(db, key);
   if (current.state !== 'paid' && current.state !== 'fulfilled') throw new ApiError(ErrorCode.OrderClosed, 'orderNotRefundable');
-  if (limit !== null && current.price > limit) throw new ApiError(ErrorCode.RefundOverLimit, 'refundOverLimit', { limit: (limit / 100).toFixed(2) });
+  if (limit !== null && current.price > limit) throw new ApiError(ErrorCode.RefundOverLimit, 'refundOverLimit', { limitFen: String(limit) });
   if (current.method === 'wechatpay') {
     const [payment] = await db
       .select({ transactionId: payments.reference })

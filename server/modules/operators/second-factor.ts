@@ -14,6 +14,7 @@ import { hashOpaqueToken } from '../../crypto/opaque-tokens.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { consoleFactors, consoleRecoveryCodes } from '../../db/schema/operators.ts';
 import { ApiError } from '../../http/api-error.ts';
+import { qrSvg } from '../../services/qr-svg.ts';
 
 /** How far a code's step may be from now, in seconds: one 30 s step either side. */
 const toleranceSeconds = 30;
@@ -27,7 +28,7 @@ export async function isEnrolled(db: Database, userId: number): Promise<boolean>
 }
 
 /** A new secret for the user's authenticator, replacing one never confirmed; refused once one is confirmed. */
-export async function enrol(db: Database, userId: number, label: string): Promise<{ Secret: string; Uri: string }> {
+export async function enrol(db: Database, userId: number, label: string): Promise<{ Secret: string; Uri: string; QrSvg: string }> {
   const secret = generateSecret();
   await db.transaction(async (tx) => {
     const [current] = await tx.select().from(consoleFactors).where(eq(consoleFactors.userId, userId)).for('update');
@@ -37,7 +38,8 @@ export async function enrol(db: Database, userId: number, label: string): Promis
       .values({ userId, secret })
       .onConflictDoUpdate({ target: consoleFactors.userId, set: { secret, createdAt: new Date() } });
   });
-  return { Secret: secret, Uri: generateURI({ issuer, label, secret }) };
+  const uri = generateURI({ issuer, label, secret });
+  return { Secret: secret, Uri: uri, QrSvg: await qrSvg(uri) };
 }
 
 /** Checks a code against the user's secret (confirmed or, when `confirming`, not yet) and uses its step up. */

@@ -22,6 +22,8 @@ export interface CallOptions<R extends ApiRoute> {
   token?: string | null;
   /** Past the browser's HTTP cache (which the server's Cache-Control fills): for a store that keeps its own cache and asks only when that is stale. */
   fresh?: boolean;
+  /** Headers beyond the ones every call sends (the console's CSRF value). */
+  headers?: Record<string, string>;
 }
 
 /** The type of `call`, for stores that take it injected (their tests pass a stand-in). */
@@ -51,7 +53,7 @@ async function send(route: ApiRoute, options: CallOptions<ApiRoute>, sealer: Sea
   try {
     return await fetch(routeUrl(route, options), {
       method: route.method,
-      headers: parts.headers,
+      headers: { ...parts.headers, ...options.headers },
       body: parts.body,
       credentials: 'include',
       cache: options.fresh ? 'no-cache' : 'default',

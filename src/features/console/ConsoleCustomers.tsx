@@ -1,0 +1,190 @@
+/** The console's customers area: find one, and read their profile, identities, sessions, logins, wallet and orders. */
+import { useStore } from '@nanostores/react';
+import { useState, type FormEvent } from 'react';
+import { formatPrice } from '#contract/facts.ts';
+import { NoticeLine } from '@/components/island.tsx';
+import { formatDateTime } from '@/i18n/dates.ts';
+import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
+import { translator, type Strings, type UiKey } from '@/i18n/strings.ts';
+import type { KeysUnder } from '@/i18n/t.ts';
+import { itemText, orderStatus } from '@/lib/order-text.ts';
+import { ConsoleGate } from './ConsoleGate.tsx';
+import { $customer, customerAction, findCustomer, type CustomerView } from './customers-store.ts';
+import './console.css';
+
+export type ConsoleStrings = Strings<KeysUnder<'console' | 'account.order' | 'account.orderDetail' | 'account.wallet.reason' | 'account.safe.method' | 'api' | 'common'>>;
+
+interface Props {
+  strings: ConsoleStrings;
+  locale: LocaleCode;
+}
+
+function Customer({ view, t, locale }: { view: CustomerView; t: (key: UiKey, params?: Record<string, string | number>) => string; locale: LocaleCode }) {
+  const { user, wallet, orders } = view;
+  const when = (iso: string) => <time dateTime={iso}>{formatDateTime(iso, locale)}</time>;
+  return (
+    <div className="console-sections" data-customer={user.id}>
+      <section className="card" aria-labelledby="customer-profile">
+        <h2 id="customer-profile">{t('console.customers.profile')}</h2>
+        <dl className="console-facts">
+          <dt>{t('console.customers.id')}</dt>
+          <dd>{user.id}</dd>
+          <dt>{t('console.customers.nickname')}</dt>
+          <dd>{user.nickname}</dd>
+          <dt>{t('console.customers.phone')}</dt>
+          <dd>{user.phone ?? '—'}</dd>
+          <dt>{t('console.customers.email')}</dt>
+          <dd>{user.email ?? '—'}</dd>
+          <dt>{t('console.customers.password')}</dt>
+          <dd>{t(user.hasPassword ? 'console.customers.passwordSet' : 'console.customers.passwordNotSet')}</dd>
+          <dt>{t('console.customers.since')}</dt>
+          <dd>{when(user.createdAt)}</dd>
+        </dl>
+      </section>
+
+      <section className="card" aria-labelledby="customer-wallet">
+        <h2 id="customer-wallet">{t('console.customers.wallet')}</h2>
+        {wallet && (
+          <>
+            <p>
+              <strong data-balance>{formatPrice(wallet.balance, locale)}</strong>
+              {' · '}
+              {wallet.planUntil ? t('console.customers.planUntil', { date: formatDateTime(wallet.planUntil, locale) }) : t('console.customers.noPlan')}
+            </p>
+            {wallet.ledger.length === 0 ? (
+              <p className="muted">{t('console.customers.noLedger')}</p>
+            ) : (
+              <ul className="item-list" data-ledger>
+                {wallet.ledger.map((entry) => (
+                  <li key={entry.Id}>
+                    <span className="item-main">
+                      <strong>{t(`account.wallet.reason.${entry.Reason}`)}</strong>
+                      <span className="muted">
+                        {when(entry.At)}
+                        {entry.Order && <> · {entry.Order}</>}
+                      </span>
+                    </span>
+                    <span className="item-main">
+                      <span>{`${entry.Delta > 0 ? '+' : '−'}${formatPrice(Math.abs(entry.Delta), locale)}`}</span>
+                      <span className="muted">{formatPrice(entry.BalanceAfter, locale)}</span>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="customer-orders">
+        <h2 id="customer-orders">{t('console.customers.orders')}</h2>
+        {orders.length === 0 ? (
+          <p className="muted">{t('console.customers.noOrders')}</p>
+        ) : (
+          <ul className="item-list" data-orders>
+            {orders.map((order) => (
+              <li key={order.Key}>
+                <span className="item-main">
+                  <a href={`${localizePath(locale, '/admin/orders')}?key=${order.Key}`}>
+                    <span className="order-key">{order.Key}</span>
+                  </a>
+                  <span className="muted">
+                    {itemText(order.Item, locale, t)} · {when(order.CreatedAt)}
+                  </span>
+                </span>
+                <span className="item-main">
+                  <strong>{formatPrice(order.Price, locale)}</strong>
+                  <span className="muted">{t(`account.order.state.${orderStatus(order)}`)}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="customer-access">
+        <h2 id="customer-access">{t('console.customers.access')}</h2>
+        <h3>{t('console.customers.identities')}</h3>
+        {user.externalAccounts.length === 0 ? (
+          <p className="muted">{t('console.customers.none')}</p>
+        ) : (
+          <ul className="item-list">
+            {user.externalAccounts.map((account) => (
+              <li key={account.id}>
+                <span className="item-main">
+                  <strong>{t(`account.safe.method.${account.provider}` as UiKey)}</strong>
+                  <span className="muted">{account.displayName}</span>
+                </span>
+                <span className="muted">{when(account.boundAt)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <h3>{t('console.customers.sessions')}</h3>
+        {user.activeSessions.length === 0 ? (
+          <p className="muted">{t('console.customers.none')}</p>
+        ) : (
+          <ul className="item-list" data-sessions>
+            {user.activeSessions.map((session) => (
+              <li key={session.id}>
+                <span className="item-main">
+                  <strong>{session.device}</strong>
+                  <span className="muted">{t('console.customers.signedIn', { date: formatDateTime(session.createdAt, locale) })}</span>
+                </span>
+                <span className="muted">{t('console.customers.lastSeen', { date: formatDateTime(session.lastSeenAt, locale) })}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <h3>{t('console.customers.logins')}</h3>
+        {user.loginHistory.length === 0 ? (
+          <p className="muted">{t('console.customers.none')}</p>
+        ) : (
+          <ul className="item-list" data-logins>
+            {user.loginHistory.map((login) => (
+              <li key={login.At + login.Address}>
+                <span className="item-main">
+                  <strong>{t(`account.safe.method.${login.Method}`)}</strong>
+                  <span className="muted">
+                    {when(login.At)} · {login.Address} · {login.Device}
+                  </span>
+                </span>
+                <span className={login.Success ? 'muted' : 'console-failed'}>{t(login.Success ? 'console.customers.loginOk' : 'console.customers.loginFailed')}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export default function ConsoleCustomers({ strings, locale }: Props) {
+  const t = translator(strings) as (key: UiKey, params?: Record<string, string | number>) => string;
+  const customer = useStore($customer);
+  const notice = useStore(customerAction.$notice);
+  const busy = useStore(customerAction.$busy);
+  const [query, setQuery] = useState(() => (typeof location === 'undefined' ? '' : (new URLSearchParams(location.search).get('q') ?? '')));
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    void findCustomer(query);
+  };
+  return (
+    <ConsoleGate t={t} locale={locale}>
+      <form className="form console-search" role="search" onSubmit={search}>
+        <label>
+          {t('console.customers.find')}
+          <span className="input-row">
+            <input name="q" type="search" value={query} onChange={(event) => setQuery(event.currentTarget.value)} required maxLength={200} />
+            <button type="submit" className="button" disabled={busy}>
+              {t('console.customers.search')}
+            </button>
+          </span>
+          <span className="hint">{t('console.customers.findHint')}</span>
+        </label>
+      </form>
+      <NoticeLine notice={notice} t={t} />
+      {customer && <Customer view={customer} t={t} locale={locale} />}
+    </ConsoleGate>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * The way into the console, around every console area: the customer login,
+ * then the authenticator (set up once, with recovery codes shown once), then
+ * the area itself under a line naming who is signed in, with what role.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { LoginLink, Loading, NoticeLine } from '@/components/island.tsx';
+import type { LocaleCode } from '@/i18n/locales.ts';
+import type { Translate, UiKey } from '@/i18n/strings.ts';
+import { $consoleSession, $consoleStep, checkConsole, confirmEnrolment, recoveryCodesKept, signInAction, signInToConsole, signOutOfConsole } from './console-store.ts';
+
+interface Props {
+  t: Translate<UiKey>;
+  locale: LocaleCode;
+  children: ReactNode;
+}
+
+/** The code field and its button: an authenticator's six digits, or (when signing in) a recovery code. */
+function CodeForm({ t, label, hint, submit, recovery }: { t: Translate<UiKey>; label: string; hint: string; submit: (code: string) => Promise<void>; recovery: boolean }) {
+  const [code, setCode] = useState('');
+  const busy = useStore(signInAction.$busy);
+  const send = (event: FormEvent) => {
+    event.preventDefault();
+    void submit(code);
+  };
+  return (
+    <form className="form" onSubmit={send}>
+      <label>
+        {label}
+        <input
+          name="code"
+          value={code}
+          onChange={(event) => setCode(event.currentTarget.value)}
+          inputMode={recovery ? 'text' : 'numeric'}
+          autoComplete="one-time-code"
+          required
+          maxLength={30}
+        />
+        <span className="hint">{hint}</span>
+      </label>
+      <div className="form-actions">
+        <button type="submit" className="button" disabled={busy}>
+          {t('console.signIn.submit')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function ConsoleGate({ t, locale, children }: Props) {
+  const step = useStore($consoleStep);
+  const session = useStore($consoleSession);
+  const notice = useStore(signInAction.$notice);
+  useEffect(() => void checkConsole(), []);
+
+  const body = (() => {
+    switch (step.step) {
+      case 'checking':
+        return <Loading text={t('common.loading')} />;
+      case 'login':
+        return (
+          <section className="card">
+            <p>{t('console.signIn.loginFirst')}</p>
+            <LoginLink locale={locale} text={t('console.signIn.login')} />
+          </section>
+        );
+      case 'noRole':
+        return <p className="notice notice-warn">{t('console.signIn.noRole')}</p>;
+      case 'enrol':
+        return (
+          <section className="card" aria-labelledby="console-enrol">
+            <h2 id="console-enrol">{t('console.enrol.title')}</h2>
+            <p>{t('console.enrol.scan')}</p>
+            <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(step.qrSvg)}`} alt={t('console.enrol.qrLabel')} width={200} height={200} />
+            <p>
+              {t('console.enrol.typeKey')} <code data-totp-secret>{step.secret.match(/.{1,4}/g)!.join(' ')}</code>
+            </p>
+            <CodeForm t={t} label={t('console.enrol.code')} hint={t('console.enrol.codeHint')} submit={confirmEnrolment} recovery={false} />
+          </section>
+        );
+      case 'recoveryCodes':
+        return (
+          <section className="card" aria-labelledby="console-recovery">
+            <h2 id="console-recovery">{t('console.recovery.title')}</h2>
+            <p className="notice notice-warn">{t('console.recovery.once')}</p>
+            <ol className="console-codes" data-recovery-codes>
+              {step.codes.map((code) => (
+                <li key={code}>
+                  <code>{code}</code>
+                </li>
+              ))}
+            </ol>
+            <button type="button" className="button" onClick={recoveryCodesKept}>
+              {t('console.recovery.kept')}
+            </button>
+          </section>
+        );
+      case 'signIn':
+        return (
+          <section className="card" aria-labelledby="console-sign-in">
+            <h2 id="console-sign-in">{t('console.signIn.title')}</h2>
+            <CodeForm t={t} label={t('console.signIn.code')} hint={t('console.signIn.codeHint')} submit={signInToConsole} recovery />
+          </section>
+        );
+      case 'ready':
+        return children;
+    }
+  })();
+
+  return (
+    <div className="console-area">
+      {session && step.step === 'ready' && (
+        <p className="console-who" data-console-who>
+          <span>{t('console.signedInAs', { name: session.Nickname, role: t(`console.role.${session.Role}`) })}</span>
+          <button type="button" className="button button-secondary button-small" onClick={() => void signOutOfConsole()}>
+            {t('console.signOut')}
+          </button>
+        </p>
+      )}
+      {body}
+      <NoticeLine notice={notice} t={t} />
+    </div>
+  );
+}

@@ -1,0 +1,210 @@
+/** The console's orders area: filter the latest orders, open one with its timeline, fulfil or refund it after a confirmation. */
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { OrderState, PayMethod } from '#contract/commerce.ts';
+import { roleIncludes } from '#contract/console.ts';
+import { formatPrice } from '#contract/facts.ts';
+import { Loading, NoticeLine } from '@/components/island.tsx';
+import { formatDateTime } from '@/i18n/dates.ts';
+import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
+import { translator, type UiKey } from '@/i18n/strings.ts';
+import { itemText, orderStatus } from '@/lib/order-text.ts';
+import { ConsoleGate } from './ConsoleGate.tsx';
+import type { ConsoleStrings } from './ConsoleCustomers.tsx';
+import { $consoleSession, $consoleStep } from './console-store.ts';
+import { $order, $orders, listAction, listOrders, orderAction, orderStep, showOrder, type OrderFilter, type ShownOrder } from './orders-store.ts';
+import './console.css';
+
+interface Props {
+  strings: ConsoleStrings;
+  locale: LocaleCode;
+}
+
+type T = (key: UiKey, params?: Record<string, string | number>) => string;
+
+function OrderView({ order, t, eventText, locale }: { order: ShownOrder; t: T; eventText: (note: string) => string; locale: LocaleCode }) {
+  const session = useStore($consoleSession);
+  const busy = useStore(orderAction.$busy);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [step, setStep] = useState<'fulfil' | 'refund'>('refund');
+  const price = formatPrice(order.Price, locale);
+  const canFulfil = order.State === 'paid' && order.Item.Kind === 'steamRecharge' && session !== null && roleIncludes(session.Role, 'operator');
+  const canRefund = order.State === 'paid' || order.State === 'fulfilled';
+  const ask = (next: 'fulfil' | 'refund') => {
+    setStep(next);
+    dialog.current?.showModal();
+  };
+  const go = () => {
+    dialog.current?.close();
+    void orderStep(step);
+  };
+  return (
+    <section className="card" aria-labelledby="order-shown" data-order={order.Key}>
+      <h2 id="order-shown">
+        <span className="order-key">{order.Key}</span>
+      </h2>
+      <dl className="console-facts">
+        <dt>{t('console.orders.state')}</dt>
+        <dd data-order-state={order.State}>{t(`account.order.state.${orderStatus(order)}`)}</dd>
+        <dt>{t('console.orders.item')}</dt>
+        <dd>{itemText(order.Item, locale, t)}</dd>
+        <dt>{t('console.orders.price')}</dt>
+        <dd>{price}</dd>
+        <dt>{t('console.orders.method')}</dt>
+        <dd>{order.Method ? t(`console.orders.methodName.${order.Method}`) : '—'}</dd>
+        <dt>{t('console.orders.customer')}</dt>
+        <dd>{order.UserId ? <a href={`${localizePath(locale, '/admin/customers')}?q=${order.UserId}`}>{order.UserId}</a> : '—'}</dd>
+      </dl>
+      <h3>{t('console.orders.timeline')}</h3>
+      <ol className="timeline" data-timeline>
+        {order.Timeline.map((event, index) => (
+          <li key={index}>
+            <strong>{eventText(event.Note)}</strong>
+            <span className="muted">
+              <time dateTime={event.At}>{formatDateTime(event.At, locale)}</time> · {t(`account.orderDetail.source.${event.Source}`)}
+            </span>
+          </li>
+        ))}
+      </ol>
+      {(canFulfil || canRefund) && (
+        <div className="form-actions">
+          {canFulfil && (
+            <button type="button" className="button" disabled={busy} onClick={() => ask('fulfil')}>
+              {t('console.orders.fulfil')}
+            </button>
+          )}
+          {canRefund && (
+            <button type="button" className="button button-secondary" disabled={busy} onClick={() => ask('refund')}>
+              {t('console.orders.refund')}
+            </button>
+          )}
+        </div>
+      )}
+      <dialog ref={dialog} className="confirm-dialog" aria-labelledby="order-confirm">
+        <p id="order-confirm">
+          {step === 'refund'
+            ? t(order.Method === 'wallet' ? 'console.orders.confirmRefundWallet' : 'console.orders.confirmRefundProvider', { price, key: order.Key })
+            : t('console.orders.confirmFulfil', { key: order.Key })}
+        </p>
+        <div className="form-actions">
+          <button type="button" className="button" onClick={go} data-confirm-step={step}>
+            {t(step === 'refund' ? 'console.orders.refundYes' : 'console.orders.fulfilYes')}
+          </button>
+          <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
+            {t('console.orders.cancel')}
+          </button>
+        </div>
+      </dialog>
+    </section>
+  );
+}
+
+function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) => string; locale: LocaleCode }) {
+  const orders = useStore($orders);
+  const order = useStore($order);
+  const listNotice = useStore(listAction.$notice);
+  const orderNotice = useStore(orderAction.$notice);
+  const busy = useStore(listAction.$busy);
+  const [filter, setFilter] = useState<OrderFilter>({ state: '', method: '', user: '' });
+  useEffect(() => {
+    const key = new URLSearchParams(location.search).get('key');
+    if (key) void showOrder(key);
+    void listOrders(filter);
+    // Once, as the area opens: later lists follow the form.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void listOrders(filter);
+  };
+  const open = (key: string) => {
+    history.replaceState(null, '', `?key=${key}`);
+    void showOrder(key);
+  };
+  return (
+    <div className="console-sections">
+      {(order || orderNotice) && (
+        <>
+          {order && <OrderView order={order} t={t} eventText={eventText} locale={locale} />}
+          <NoticeLine notice={orderNotice} t={t} />
+        </>
+      )}
+      <section className="card" aria-labelledby="orders-list">
+        <h2 id="orders-list">{t('console.orders.latest')}</h2>
+        <form className="form console-filter" onSubmit={submit}>
+          <label>
+            {t('console.orders.state')}
+            <select value={filter.state} onChange={(event) => setFilter({ ...filter, state: event.currentTarget.value as OrderFilter['state'] })}>
+              <option value="">{t('console.orders.any')}</option>
+              {OrderState.options.map((state) => (
+                <option key={state} value={state}>
+                  {t(`console.orders.stateName.${state}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {t('console.orders.method')}
+            <select value={filter.method} onChange={(event) => setFilter({ ...filter, method: event.currentTarget.value as OrderFilter['method'] })}>
+              <option value="">{t('console.orders.any')}</option>
+              {PayMethod.options.map((method) => (
+                <option key={method} value={method}>
+                  {t(`console.orders.methodName.${method}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {t('console.orders.customer')}
+            <input name="user" value={filter.user} onChange={(event) => setFilter({ ...filter, user: event.currentTarget.value })} maxLength={200} />
+          </label>
+          <div className="form-actions">
+            <button type="submit" className="button" disabled={busy}>
+              {t('console.orders.filter')}
+            </button>
+          </div>
+        </form>
+        <NoticeLine notice={listNotice} t={t} />
+        {orders === null ? (
+          <Loading text={t('common.loading')} />
+        ) : orders.length === 0 ? (
+          <p className="muted">{t('console.orders.empty')}</p>
+        ) : (
+          <ul className="item-list" data-orders>
+            {orders.map((listed) => (
+              <li key={listed.Key}>
+                <span className="item-main">
+                  <button type="button" className="console-link" onClick={() => open(listed.Key)}>
+                    <span className="order-key">{listed.Key}</span>
+                  </button>
+                  <span className="muted">
+                    {itemText(listed.Item, locale, t)} · <time dateTime={listed.CreatedAt}>{formatDateTime(listed.CreatedAt, locale)}</time>
+                  </span>
+                </span>
+                <span className="item-main">
+                  <strong>{formatPrice(listed.Price, locale)}</strong>
+                  <span className="muted">{t(`account.order.state.${orderStatus(listed)}`)}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export default function ConsoleOrders({ strings, locale }: Props) {
+  const t = translator(strings) as T;
+  const step = useStore($consoleStep);
+  // A timeline note the customer's order page has no words for is shown as it is.
+  const eventText = (note: string) => {
+    const key = `account.orderDetail.event.${note}`;
+    return key in strings ? t(key as UiKey) : note;
+  };
+  return (
+    <ConsoleGate t={t} locale={locale}>
+      {step.step === 'ready' && <OrdersArea t={t} eventText={eventText} locale={locale} />}
+    </ConsoleGate>
+  );
+}

@@ -1,0 +1,6 @@
+/** The strings every console island is given: the console's own and the order, wallet and login words it shares with the account centre. */
+import type { LocaleCode } from '@/i18n/locales.ts';
+import { stringsFor } from '@/i18n/t.ts';
+
+export const consoleStrings = (locale: LocaleCode) =>
+  stringsFor(locale, ['console', 'account.order', 'account.orderDetail', 'account.wallet.reason', 'account.safe.method', 'api', 'common']);
