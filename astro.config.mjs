@@ -68,8 +68,8 @@ export default defineConfig({
     react(),
     sitemap({
       // Box pages are embedded in the desktop client, not-found pages are not documents, and the
-      // translation status is for translators.
-      filter: (page) => !/(box|not-found|translation-status)(\/|$)/.test(new URL(page).pathname),
+      // translation status is for translators, and the console (/admin) for the shop's staff.
+      filter: (page) => !/(box|not-found|translation-status|\/admin)(\/|$)/.test(new URL(page).pathname),
       i18n: {
         defaultLocale: defaultLocale,
         locales: Object.fromEntries(locales.map((l) => [l.segment || l.code, l.tag])),

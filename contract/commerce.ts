@@ -108,6 +108,7 @@ export type PayMethod = z.infer<typeof PayMethod>;
 
 /** How an order was paid: a pay method, or a redeemed cdkey (contract/activation.ts). */
 export const OrderMethod = z.enum([...PayMethod.options, 'cdkey']);
+export type OrderMethod = z.infer<typeof OrderMethod>;
 
 /** Who made an order's event happen. */
 export const EventSource = z.enum(['customer', 'provider', 'wallet', 'operator', 'system']);

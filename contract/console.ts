@@ -48,7 +48,15 @@ export const ConsoleAccess = z.object({ Role: z.nullable(OperatorRole), Enrolled
 export type ConsoleAccess = z.infer<typeof ConsoleAccess>;
 
 export const consoleCalls = {
-  access: route({ method: 'GET', path: '/console/access', encrypted: false, auth: 'required', shape: 'envelope', request: z.object({}), response: ConsoleAccess }),
+  access: route({
+    method: 'GET',
+    path: '/console/access',
+    encrypted: false,
+    auth: 'required',
+    shape: 'envelope',
+    request: z.object({}),
+    response: ConsoleAccess,
+  }),
   /** A new secret for the authenticator (replacing one not yet confirmed); refused once one is confirmed. */
   enrol: route({
     method: 'POST',
@@ -80,7 +88,15 @@ export const consoleCalls = {
     response: ConsoleSession,
   }),
   /** The open console session (a new tab asks for its `Csrf`). */
-  session: route({ method: 'GET', path: '/console/session', encrypted: false, auth: 'console', shape: 'envelope', request: z.object({}), response: ConsoleSession }),
+  session: route({
+    method: 'GET',
+    path: '/console/session',
+    encrypted: false,
+    auth: 'console',
+    shape: 'envelope',
+    request: z.object({}),
+    response: ConsoleSession,
+  }),
   signOut: route({ method: 'DELETE', path: '/console/session', encrypted: false, auth: 'console', shape: 'envelope', request: Empty, response: z.null() }),
   /** One operators' command, by its words as `npm run admin` takes them; refused unless the session's role may run it. */
   run: route({

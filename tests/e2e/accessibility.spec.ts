@@ -24,6 +24,7 @@ const pageTypes = [
   '/customer/service',
   '/search',
   '/translation-status',
+  '/admin',
   '/account/login',
   '/account/center/info',
   '/account/center/steam/cloudidea',

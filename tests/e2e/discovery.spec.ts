@@ -40,6 +40,15 @@ test('the sitemap lists pages with hreflang alternates, and robots.txt points to
   expect(sitemap).toMatch(/hreflang="zh-TW" href="[^"]*\/zh-tw\/download"/);
   expect(sitemap).not.toContain('privacybox');
   expect(sitemap).not.toContain('translation-status');
+  expect(sitemap).not.toContain('/admin');
+});
+
+test('the operators’ console is for the shop’s staff: noindex, and not in the search index', async ({ page }) => {
+  for (const path of ['/admin', '/en/admin/customers', '/ru/admin/orders']) {
+    await page.goto(path);
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+    await expect(page.locator('[data-pagefind-body]')).toHaveCount(0);
+  }
 });
 
 test('the translation status is for translators: noindex, and not in the search index', async ({ page }) => {

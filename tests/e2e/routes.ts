@@ -98,6 +98,9 @@ export const routes: Array<{ path: string; title: Title; chrome?: false; login?:
   { path: '/payment', title: ui('pay.title'), chrome: false },
   { path: '/search', title: ui('search.title') },
   { path: '/translation-status', title: ui('translations.title') },
+  { path: '/admin', title: ui('console.title') },
+  { path: '/admin/customers', title: ui('console.nav.customers') },
+  { path: '/admin/orders', title: ui('console.nav.orders') },
   { path: '/account/login', title: ui('login.title') },
   ...['info', 'edit', 'bind', 'wallet', 'safe', 'game', 'agreements'].map((p) => ({
     path: `/account/center/${p}`,

@@ -4,7 +4,7 @@
  */
 import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
 import { formatPrice } from '#contract/facts.ts';
-import { orderStatusEvent, OrderState, PayMethod, ProductKind, ratePpmScale, type Order, type Product } from '#contract/commerce.ts';
+import { orderStatusEvent, OrderMethod, OrderState, ProductKind, ratePpmScale, type Order, type Product } from '#contract/commerce.ts';
 import { commandsPlugin, oneUser, UsageError, type AdminCommand, type CommandContext, type ResultOf } from '../../admin-command.ts';
 import { money, noUser, orDash, table, time } from '../../admin-text.ts';
 import type { Database } from '../../db/database.ts';
@@ -103,18 +103,19 @@ async function orderStep(context: CommandContext, command: 'order fulfil' | 'ord
 
 interface OrderFilter {
   state?: OrderState;
-  method?: PayMethod;
+  method?: OrderMethod;
   /** The user as the operator named them (id, phone or e-mail). */
   user?: string;
 }
 
 function parseOrderFilter(rest: string[]): OrderFilter {
   const filter: OrderFilter = {};
-  const wrong = () => new UsageError(`order list takes --state <${OrderState.options.join('|')}>, --method <${PayMethod.options.join('|')}> and --user <user>`);
+  const wrong = () =>
+    new UsageError(`order list takes --state <${OrderState.options.join('|')}>, --method <${OrderMethod.options.join('|')}> and --user <user>`);
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value = ''] = [rest[i], rest[i + 1]];
     if (flag === '--state' && OrderState.safeParse(value).success) filter.state = value as OrderState;
-    else if (flag === '--method' && PayMethod.safeParse(value).success) filter.method = value as PayMethod;
+    else if (flag === '--method' && OrderMethod.safeParse(value).success) filter.method = value as OrderMethod;
     else if (flag === '--user' && value.trim() && !value.startsWith('--')) filter.user = value;
     else throw wrong();
   }
@@ -122,7 +123,7 @@ function parseOrderFilter(rest: string[]): OrderFilter {
 }
 
 /** The latest 100 orders that pass the filter, newest first (by the primary key's index: no sort of the whole table). */
-async function listOrders(db: Database, filter: { state?: OrderState; method?: PayMethod; userId?: number }): Promise<OrderRow[]> {
+async function listOrders(db: Database, filter: { state?: OrderState; method?: OrderMethod; userId?: number }): Promise<OrderRow[]> {
   const conditions: SQL[] = [];
   if (filter.state) conditions.push(eq(orders.state, filter.state));
   if (filter.method) conditions.push(eq(orders.method, filter.method));
@@ -207,7 +208,7 @@ export const commerceCommands: AdminCommand[] = [
     role: 'support',
     usage: `order list [--state <state>] [--method <method>] [--user <user>]
                                   the latest 100 orders, newest first; state is one of
-                                  ${OrderState.options.join(', ')}; method ${PayMethod.options.join(' or ')}`,
+                                  ${OrderState.options.join(', ')}; method ${OrderMethod.options.join(' or ')}`,
     parse(rest) {
       const filter = parseOrderFilter(rest);
       return async ({ db, findUser }) => {

@@ -70,7 +70,12 @@ export default fp(
         return caller;
       });
 
-      const cookieOptions = (request: FastifyRequest) => ({ path: consolePath, httpOnly: true, sameSite: 'strict' as const, secure: request.protocol === 'https' });
+      const cookieOptions = (request: FastifyRequest) => ({
+        path: consolePath,
+        httpOnly: true,
+        sameSite: 'strict' as const,
+        secure: request.protocol === 'https',
+      });
 
       /** Opens the console session in the transaction that proved the second factor, with its audit line, and sets its cookie. */
       async function openSession(
@@ -82,7 +87,12 @@ export default fp(
         how: string,
       ): Promise<ConsoleSession> {
         const opened = await consoleSessions.open(tx, operator, auth.sessionId, request.ip);
-        await recordAudit(tx, consoleActor(operator, request.ip), { action: 'console sign-in', target: `user ${operator.userId}`, before: null, after: { with: how } });
+        await recordAudit(tx, consoleActor(operator, request.ip), {
+          action: 'console sign-in',
+          target: `user ${operator.userId}`,
+          before: null,
+          after: { with: how },
+        });
         reply.setCookie(cookieName, opened.token, cookieOptions(request));
         return opened.session;
       }
@@ -116,9 +126,7 @@ export default fp(
         consoleCalls.signIn,
         async ({ auth, body, request, reply }) => {
           const operator = await requireOperator(app, auth);
-          const data = await app.db.transaction(async (tx) =>
-            openSession(tx, request, reply, auth, operator, await proveSecondFactor(tx, auth.userId, body)),
-          );
+          const data = await app.db.transaction(async (tx) => openSession(tx, request, reply, auth, operator, await proveSecondFactor(tx, auth.userId, body)));
           return { data };
         },
         signInLimit,

@@ -81,7 +81,11 @@ export async function confirm(tx: Transaction, userId: number, code: string): Pr
 }
 
 /** A sign-in's second factor: an authenticator code, or a recovery code (used up by this). */
-export async function proveSecondFactor(tx: Transaction, userId: number, proof: { Code: string } | { RecoveryCode: string }): Promise<'code' | 'recovery code'> {
+export async function proveSecondFactor(
+  tx: Transaction,
+  userId: number,
+  proof: { Code: string } | { RecoveryCode: string },
+): Promise<'code' | 'recovery code'> {
   if ('Code' in proof) {
     await useCode(tx, userId, proof.Code, false);
     return 'code';

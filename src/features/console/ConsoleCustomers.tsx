@@ -12,7 +12,9 @@ import { ConsoleGate } from './ConsoleGate.tsx';
 import { $customer, customerAction, findCustomer, type CustomerView } from './customers-store.ts';
 import './console.css';
 
-export type ConsoleStrings = Strings<KeysUnder<'console' | 'account.order' | 'account.orderDetail' | 'account.wallet.reason' | 'account.safe.method' | 'api' | 'common'>>;
+export type ConsoleStrings = Strings<
+  KeysUnder<'console' | 'account.order' | 'account.orderDetail' | 'account.wallet.reason' | 'account.safe.method' | 'pay.method' | 'api' | 'common'>
+>;
 
 interface Props {
   strings: ConsoleStrings;
@@ -149,7 +151,9 @@ function Customer({ view, t, locale }: { view: CustomerView; t: (key: UiKey, par
                     {when(login.At)} · {login.Address} · {login.Device}
                   </span>
                 </span>
-                <span className={login.Success ? 'muted' : 'console-failed'}>{t(login.Success ? 'console.customers.loginOk' : 'console.customers.loginFailed')}</span>
+                <span className={login.Success ? 'muted' : 'console-failed'}>
+                  {t(login.Success ? 'console.customers.loginOk' : 'console.customers.loginFailed')}
+                </span>
               </li>
             ))}
           </ul>

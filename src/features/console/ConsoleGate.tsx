@@ -8,7 +8,16 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { LoginLink, Loading, NoticeLine } from '@/components/island.tsx';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import type { Translate, UiKey } from '@/i18n/strings.ts';
-import { $consoleSession, $consoleStep, checkConsole, confirmEnrolment, recoveryCodesKept, signInAction, signInToConsole, signOutOfConsole } from './console-store.ts';
+import {
+  $consoleSession,
+  $consoleStep,
+  checkConsole,
+  confirmEnrolment,
+  recoveryCodesKept,
+  signInAction,
+  signInToConsole,
+  signOutOfConsole,
+} from './console-store.ts';
 
 interface Props {
   t: Translate<UiKey>;
@@ -17,7 +26,19 @@ interface Props {
 }
 
 /** The code field and its button: an authenticator's six digits, or (when signing in) a recovery code. */
-function CodeForm({ t, label, hint, submit, recovery }: { t: Translate<UiKey>; label: string; hint: string; submit: (code: string) => Promise<void>; recovery: boolean }) {
+function CodeForm({
+  t,
+  label,
+  hint,
+  submit,
+  recovery,
+}: {
+  t: Translate<UiKey>;
+  label: string;
+  hint: string;
+  submit: (code: string) => Promise<void>;
+  recovery: boolean;
+}) {
   const [code, setCode] = useState('');
   const busy = useStore(signInAction.$busy);
   const send = (event: FormEvent) => {

@@ -1,7 +1,7 @@
 /** The console's orders area: filter the latest orders, open one with its timeline, fulfil or refund it after a confirmation. */
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { OrderState, PayMethod } from '#contract/commerce.ts';
+import { OrderMethod, OrderState } from '#contract/commerce.ts';
 import { roleIncludes } from '#contract/console.ts';
 import { formatPrice } from '#contract/facts.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
@@ -51,7 +51,7 @@ function OrderView({ order, t, eventText, locale }: { order: ShownOrder; t: T; e
         <dt>{t('console.orders.price')}</dt>
         <dd>{price}</dd>
         <dt>{t('console.orders.method')}</dt>
-        <dd>{order.Method ? t(`console.orders.methodName.${order.Method}`) : '—'}</dd>
+        <dd>{order.Method ? t(`pay.method.${order.Method}`) : '—'}</dd>
         <dt>{t('console.orders.customer')}</dt>
         <dd>{order.UserId ? <a href={`${localizePath(locale, '/admin/customers')}?q=${order.UserId}`}>{order.UserId}</a> : '—'}</dd>
       </dl>
@@ -109,9 +109,8 @@ function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) 
   useEffect(() => {
     const key = new URLSearchParams(location.search).get('key');
     if (key) void showOrder(key);
-    void listOrders(filter);
-    // Once, as the area opens: later lists follow the form.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    void listOrders({ state: '', method: '', user: '' });
+    // Once, as the area opens (with the empty filter): later lists follow the form.
   }, []);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -147,9 +146,9 @@ function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) 
             {t('console.orders.method')}
             <select value={filter.method} onChange={(event) => setFilter({ ...filter, method: event.currentTarget.value as OrderFilter['method'] })}>
               <option value="">{t('console.orders.any')}</option>
-              {PayMethod.options.map((method) => (
+              {OrderMethod.options.map((method) => (
                 <option key={method} value={method}>
-                  {t(`console.orders.methodName.${method}`)}
+                  {t(`pay.method.${method}`)}
                 </option>
               ))}
             </select>

@@ -7,7 +7,7 @@
  */
 import { atom } from 'nanostores';
 import type { CommandResult } from '#contract/admin.ts';
-import type { OrderState, PayMethod } from '#contract/commerce.ts';
+import type { OrderMethod, OrderState } from '#contract/commerce.ts';
 import { createAction } from '@/stores/action.ts';
 import { runCommand } from './console-store.ts';
 
@@ -17,7 +17,7 @@ export type ShownOrder = NonNullable<Of<'order show'>['order']>;
 
 export interface OrderFilter {
   state: OrderState | '';
-  method: PayMethod | '';
+  method: OrderMethod | '';
   user: string;
 }
 

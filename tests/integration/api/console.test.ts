@@ -36,7 +36,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A command at the server's shell, as `npm run admin` runs it. */
-const shell = (...words: string[]): Promise<CommandResult> => parseCommand(t.app.adminCommands.all, words)(commandContext(t.app, shellActor('root@shop', null)));
+const shell = (...words: string[]): Promise<CommandResult> =>
+  parseCommand(t.app.adminCommands.all, words)(commandContext(t.app, shellActor('root@shop', null)));
 
 async function customer() {
   const phone = `1370000${String(++phoneSeq).padStart(4, '0')}`;
@@ -46,7 +47,10 @@ async function customer() {
 
 /** The current code of the user's authenticator, as their phone shows it. */
 async function currentCode(userId: number): Promise<string> {
-  const [factor] = await t.app.db.select().from(consoleFactors).where(sql`${consoleFactors.userId} = ${userId}`);
+  const [factor] = await t.app.db
+    .select()
+    .from(consoleFactors)
+    .where(sql`${consoleFactors.userId} = ${userId}`);
   return generate({ secret: factor.secret });
 }
 
@@ -146,7 +150,9 @@ describe('enrolling and signing in', () => {
     expect((await t.call(consoleCalls.signIn, { token: op.token, body: { RecoveryCode: recovery } })).body.code).toBe(ErrorCode.ConsoleCodeInvalid);
     // Another operator's recovery code is no use either.
     const other = await operator('support');
-    expect((await t.call(consoleCalls.signIn, { token: op.token, body: { RecoveryCode: other.recoveryCodes[0] } })).body.code).toBe(ErrorCode.ConsoleCodeInvalid);
+    expect((await t.call(consoleCalls.signIn, { token: op.token, body: { RecoveryCode: other.recoveryCodes[0] } })).body.code).toBe(
+      ErrorCode.ConsoleCodeInvalid,
+    );
 
     const audit = await shell('audit', 'list', '--action', 'console sign-in', '--limit', '100');
     if (audit.command !== 'audit list') throw new Error('not an audit list');
@@ -174,8 +180,17 @@ describe('the console session', () => {
     expect((await run({ cookie: 'beacon_console=made-up', csrf: 'x' }, ['users', 'list'])).body.code).toBe(ErrorCode.ConsoleSignIn);
 
     const ends: Array<[string, (op: Operator) => Promise<unknown>]> = [
-      ['signed out', async (op) => expect((await t.call(consoleCalls.signOut, { headers: { cookie: op.cookie, [consoleCsrfHeader]: op.csrf } })).body.code).toBe(200)],
-      ['left idle', (op) => t.app.db.execute(sql`update console_sessions set last_seen_at = now() - ${`${consoleSessionLimits.idleMs + 1000} milliseconds`}::interval where user_id = ${op.userId}`)],
+      [
+        'signed out',
+        async (op) => expect((await t.call(consoleCalls.signOut, { headers: { cookie: op.cookie, [consoleCsrfHeader]: op.csrf } })).body.code).toBe(200),
+      ],
+      [
+        'left idle',
+        (op) =>
+          t.app.db.execute(
+            sql`update console_sessions set last_seen_at = now() - ${`${consoleSessionLimits.idleMs + 1000} milliseconds`}::interval where user_id = ${op.userId}`,
+          ),
+      ],
       ['too old', (op) => t.app.db.execute(sql`update console_sessions set expires_at = now() - interval '1 second' where user_id = ${op.userId}`)],
       ['its login ended', (op) => t.call(identity.logout, { token: op.token })],
       ['its role was taken away', (op) => shell('role', 'revoke', String(op.userId))],
@@ -211,14 +226,19 @@ describe('the console session', () => {
       expect(answer.body.code, why).toBe(ErrorCode.ConsoleCrossSite);
     }
     // Nothing happened: the other admin is still an admin, and no grant was audited.
-    expect(await shell('role', 'list')).toMatchObject({ operators: expect.arrayContaining([expect.objectContaining({ userId: other.userId, role: 'admin' })]) });
+    expect(await shell('role', 'list')).toMatchObject({
+      operators: expect.arrayContaining([expect.objectContaining({ userId: other.userId, role: 'admin' })]),
+    });
     expect((await run(op, ['role', 'list'], { 'sec-fetch-site': 'same-origin' })).body.code).toBe(200);
   });
 });
 
 describe('who may run what', () => {
   it('runs every console command from its role up and refuses it below, and runs shell-only commands for nobody', async () => {
-    const signedIn = Object.fromEntries(await Promise.all(operatorRoles.map(async (role) => [role, await operator(role)] as const))) as Record<OperatorRole, Operator>;
+    const signedIn = Object.fromEntries(await Promise.all(operatorRoles.map(async (role) => [role, await operator(role)] as const))) as Record<
+      OperatorRole,
+      Operator
+    >;
     const commands = t.app.adminCommands.all;
     expect(commands.filter((command) => command.role).length).toBeGreaterThan(30);
     for (const command of commands) {
@@ -253,7 +273,14 @@ describe('refunds from the console', () => {
 
     const wallet = await run(support, ['wallet', 'show', String(userId)]);
     expect(wallet.body.data).toMatchObject({
-      wallet: { balance: 100_000 - order.Price, planUntil: null, ledger: [{ Delta: -order.Price, Reason: 'payment', Order: order.Key }, { Delta: 100_000, Reason: 'credit' }] },
+      wallet: {
+        balance: 100_000 - order.Price,
+        planUntil: null,
+        ledger: [
+          { Delta: -order.Price, Reason: 'payment', Order: order.Key },
+          { Delta: 100_000, Reason: 'credit' },
+        ],
+      },
     });
 
     const listed = await run(support, ['order', 'list', '--user', String(userId), '--method', 'wallet', '--state', 'paid']);
@@ -262,7 +289,9 @@ describe('refunds from the console', () => {
     expect((await run(support, ['order', 'list', '--method', 'cash'])).body.code).toBe(ErrorCode.BadRequest);
 
     const detail = await run(support, ['order', 'show', order.Key]);
-    expect(detail.body.data).toMatchObject({ order: { Key: order.Key, UserId: userId, State: 'paid', Timeline: [{ State: 'created' }, { State: 'paid', Source: 'wallet' }] } });
+    expect(detail.body.data).toMatchObject({
+      order: { Key: order.Key, UserId: userId, State: 'paid', Timeline: [{ State: 'created' }, { State: 'paid', Source: 'wallet' }] },
+    });
   });
 
   it('lets support refund up to the limit, in their language past it, and audits the refund as them, from their address', async () => {
@@ -276,7 +305,10 @@ describe('refunds from the console', () => {
       headers: { cookie: support.cookie, [consoleCsrfHeader]: support.csrf },
       locale: 'ja',
     });
-    expect(refused.body.data).toMatchObject({ order: null, refused: 'あなたのロールで一度に返金できるのは ¥30.00 までです。この返金はオペレーターに依頼してください。' });
+    expect(refused.body.data).toMatchObject({
+      order: null,
+      refused: 'お使いのロールで一度に返金できるのは30元までです。この返金はオペレーターに依頼してください。',
+    });
 
     const refunded = await t.call(consoleCalls.run, {
       body: { Command: ['order', 'refund', small.order.Key] },

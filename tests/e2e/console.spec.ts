@@ -1,0 +1,109 @@
+/**
+ * The operators' console in a browser, on a phone and on a wide screen: a
+ * customer given a role at the shell sets up an authenticator (the test reads
+ * the key off the page and makes the code, as an app would), keeps the
+ * recovery codes, finds a customer by phone, opens their order and refunds
+ * it after confirming, signs out, and signs in again with a recovery code.
+ * Each area is checked for sideways overflow and serious axe findings, in
+ * both themes; the refund is in the audit log under the operator's name.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { generate } from 'otplib';
+import { activationCalls } from '#contract/activation.ts';
+import { commerceCalls } from '#contract/commerce.ts';
+import { pathOf } from '#contract/api.ts';
+import type { LocaleCode } from '../../src/i18n/locales.ts';
+import { admin, newCdkeys } from './admin-cli.ts';
+import { seriousAxeProblems } from './axe.ts';
+import { overflowOf } from './overflow.ts';
+import { localizePath, say } from './routes.ts';
+import { keep, newPhone, registerFresh, sealedCall } from './session.ts';
+
+const sizes = [
+  { name: 'phone', viewport: { width: 390, height: 844 }, locale: 'en' as LocaleCode },
+  { name: 'wide screen', viewport: { width: 1440, height: 900 }, locale: 'zh-CN' as LocaleCode },
+];
+
+/** Nothing sticks out sideways and axe finds nothing serious, in the light theme and the dark one. */
+async function looksRight(page: Page): Promise<void> {
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((value) => (document.documentElement.dataset.theme = value), theme);
+    expect(await overflowOf(page), `${page.url()} in the ${theme} theme`).toEqual({ page: 0, elements: [] });
+    expect(await seriousAxeProblems(page)).toEqual([]);
+  }
+}
+
+/** A customer with a paid order of ¥50 from their wallet (credited by a cdkey). */
+async function customerWithOrder(page: Page, batch: string) {
+  const phone = newPhone();
+  const login = await registerFresh(page, phone);
+  const [credit] = await newCdkeys(batch, 'wallet:10000');
+  await sealedCall(page, activationCalls.redeem, { Key: credit }, login.AccessToken);
+  const order = await sealedCall(page, commerceCalls.createOrder, { Product: 'steam-cn', Amount: 5000, Target: '12345678' }, login.AccessToken);
+  await sealedCall(page, { ...commerceCalls.pay, path: pathOf(commerceCalls.pay.path, { key: order.Key }) }, { Method: 'wallet' }, login.AccessToken);
+  return { phone, key: order.Key };
+}
+
+for (const size of sizes) {
+  test(`an operator sets up the console, finds a customer and refunds their order, on a ${size.name}`, async ({ page }) => {
+    test.slow();
+    await page.setViewportSize(size.viewport);
+    const t = (key: string, params?: Record<string, string>) => say(size.locale, key, params);
+    const customer = await customerWithOrder(page, `console-${size.name.replace(' ', '-')}-${Date.now()}`);
+    const operator = await registerFresh(page);
+    await admin('role', 'grant', String(operator.User.Id), 'support');
+    await keep(page, operator);
+
+    // Setting up: the key on the page makes the codes the app would show.
+    await page.goto(localizePath(size.locale, '/admin'));
+    await expect(page.getByRole('heading', { name: t('console.enrol.title') })).toBeVisible();
+    await looksRight(page);
+    const secret = (await page.locator('[data-totp-secret]').innerText()).replaceAll(' ', '');
+    await page.getByLabel(t('console.enrol.code')).fill(await generate({ secret }));
+    await page.getByRole('button', { name: t('console.signIn.submit') }).click();
+    const codes = page.locator('[data-recovery-codes] li');
+    await expect(codes).toHaveCount(10);
+    const recovery = await codes.nth(4).innerText();
+    await looksRight(page);
+    await page.getByRole('button', { name: t('console.recovery.kept') }).click();
+    await expect(page.locator('[data-console-who]')).toContainText(t('console.role.support'));
+
+    // Customers: found by phone, with the wallet and the order.
+    await page
+      .getByRole('link', { name: t('console.nav.customers'), exact: true })
+      .first()
+      .click();
+    await page.getByLabel(t('console.customers.find')).fill(customer.phone);
+    await page.getByRole('button', { name: t('console.customers.search') }).click();
+    await expect(page.locator('[data-balance]')).toBeVisible();
+    await expect(page.locator('[data-orders]')).toContainText(customer.key);
+    await expect(page.locator('[data-logins] li')).not.toHaveCount(0);
+    await looksRight(page);
+
+    // Orders: opened from the customer, refunded after the confirmation, to the wallet.
+    await page.locator('[data-orders]').getByRole('link', { name: customer.key }).click();
+    await expect(page.locator('[data-order-state]')).toHaveAttribute('data-order-state', 'paid');
+    await looksRight(page);
+    await page.getByRole('button', { name: t('console.orders.refund'), exact: true }).click();
+    await expect(page.getByRole('dialog')).toContainText(customer.key);
+    await page.locator('[data-confirm-step="refund"]').click();
+    await expect(page.locator('[data-order-state]')).toHaveAttribute('data-order-state', 'refunded');
+    await expect(page.getByText(t('console.orders.refunded'))).toBeVisible();
+    expect(await admin('audit', 'list', '--action', 'order refund')).toMatch(new RegExp(`\\(user ${operator.User.Id}, support\\).*order ${customer.key}`));
+
+    // Signing out ends the console session; a recovery code opens a new one (the app's code was just used).
+    await page.getByRole('button', { name: t('console.signOut') }).click();
+    await expect(page.getByRole('heading', { name: t('console.signIn.title') })).toBeVisible();
+    await page.getByLabel(t('console.signIn.code')).fill(recovery);
+    await page.getByRole('button', { name: t('console.signIn.submit') }).click();
+    await expect(page.locator('[data-console-who]')).toBeVisible();
+  });
+}
+
+test('the console tells a visitor to log in first, and a customer without a role that they have none', async ({ page }) => {
+  await page.goto('/en/admin/orders');
+  await expect(page.getByText(say('en', 'console.signIn.loginFirst'))).toBeVisible();
+  await keep(page, await registerFresh(page));
+  await page.goto('/en/admin/orders');
+  await expect(page.getByText(say('en', 'console.signIn.noRole'))).toBeVisible();
+});
