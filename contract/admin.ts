@@ -224,6 +224,8 @@ export const CommandResult = z.discriminatedUnion('command', [
     role: z.nullable(OperatorRole),
   }),
   z.object({ command: z.literal('role list'), operators: z.array(OperatorEntry) }),
+  /** `role reset-factor <user>`: whether the user had an authenticator to forget (they enrol anew at their next console sign-in); userId null for no such user. */
+  z.object({ command: z.literal('role reset-factor'), key: text(), userId: z.nullable(z.int()), reset: z.boolean() }),
   z.object({ command: z.literal('audit list'), entries: z.array(AuditEntry) }),
   /** `audit export`: the entries as CSV, oldest first, for a spreadsheet. */
   z.object({ command: z.literal('audit export'), csv: multilineText() }),

@@ -26,8 +26,10 @@ const sizes = [
 
 /** Nothing sticks out sideways and axe finds nothing serious, in the light theme and the dark one. */
 async function looksRight(page: Page): Promise<void> {
-  for (const theme of ['light', 'dark']) {
-    await page.evaluate((value) => (document.documentElement.dataset.theme = value), theme);
+  for (const theme of ['light', 'dark'] as const) {
+    // The theme left on auto follows the system's, as a new visitor's does.
+    await page.emulateMedia({ colorScheme: theme });
+    await expect(page.locator('body')).toHaveClass(theme === 'dark' ? /body-warp-dark/ : /^(?!.*body-warp-dark)/);
     expect(await overflowOf(page), `${page.url()} in the ${theme} theme`).toEqual({ page: 0, elements: [] });
     expect(await seriousAxeProblems(page)).toEqual([]);
   }

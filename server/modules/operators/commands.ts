@@ -1,13 +1,15 @@
 /**
  * The operators' commands about who runs the shop and what they did:
  * `role grant <user> support|operator|admin`, `role revoke <user>`,
- * `role list`, `audit list [--limit N] [--action <words>]` and `audit export`.
+ * `role list`, `role reset-factor <user>`, `audit list [--limit N] [--action <words>]`
+ * and `audit export`.
  */
 import { operatorRoles, type OperatorRole } from '#contract/admin.ts';
 import { commandsPlugin, oneUser, UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
 import { noUser, orDash, table, time } from '../../admin-text.ts';
-import { auditCsv, auditEntries } from '../../db/audit.ts';
+import { auditCsv, auditEntries, recordAudit } from '../../db/audit.ts';
 import { grantRole, listOperators, revokeRole } from './roles.ts';
+import { resetSecondFactor } from './second-factor.ts';
 
 const defaultLimit = 50;
 const maxLimit = 10_000;
@@ -69,6 +71,37 @@ export const operatorCommands: AdminCommand[] = [
     },
     format: roleChange,
     found: (result: ResultOf<'role revoke'>) => result.userId !== null,
+  },
+  {
+    name: 'role reset-factor',
+    role: 'admin',
+    usage: 'role reset-factor <user>        forget a user’s console authenticator and recovery codes (a lost phone)',
+    parse(rest) {
+      const key = oneUser('role reset-factor', rest);
+      return async ({ db, findUser, actor }) => {
+        const user = await findUser(key);
+        if (!user) return { command: 'role reset-factor', key, userId: null, reset: false };
+        const reset = await db.transaction(async (tx) => {
+          const had = await resetSecondFactor(tx, user.id);
+          if (had)
+            await recordAudit(tx, actor, {
+              action: 'role reset-factor',
+              target: `user ${user.id}`,
+              before: { authenticator: true },
+              after: { authenticator: false },
+            });
+          return had;
+        });
+        return { command: 'role reset-factor', key, userId: user.id, reset };
+      };
+    },
+    format: (result: ResultOf<'role reset-factor'>) =>
+      result.userId === null
+        ? noUser(result.key)
+        : result.reset
+          ? `User ${result.userId} sets up a new authenticator at their next console sign-in.`
+          : `User ${result.userId} had no authenticator.`,
+    found: (result: ResultOf<'role reset-factor'>) => result.userId !== null,
   },
   {
     name: 'role list',

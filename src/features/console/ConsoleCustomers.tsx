@@ -9,7 +9,8 @@ import { translator, type Strings, type UiKey } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { itemText, orderStatus } from '@/lib/order-text.ts';
 import { ConsoleGate } from './ConsoleGate.tsx';
-import { $customer, customerAction, findCustomer, type CustomerView } from './customers-store.ts';
+import { createCustomers, type CustomerView } from './customers-store.ts';
+import { browserConsole } from './environment.ts';
 import './console.css';
 
 export type ConsoleStrings = Strings<
@@ -165,13 +166,14 @@ function Customer({ view, t, locale }: { view: CustomerView; t: (key: UiKey, par
 
 export default function ConsoleCustomers({ strings, locale }: Props) {
   const t = translator(strings) as (key: UiKey, params?: Record<string, string | number>) => string;
-  const customer = useStore($customer);
-  const notice = useStore(customerAction.$notice);
-  const busy = useStore(customerAction.$busy);
+  const [customers] = useState(() => createCustomers(browserConsole.run));
+  const customer = useStore(customers.$customer);
+  const notice = useStore(customers.$notice);
+  const busy = useStore(customers.$busy);
   const [query, setQuery] = useState(() => (typeof location === 'undefined' ? '' : (new URLSearchParams(location.search).get('q') ?? '')));
   const search = (event: FormEvent) => {
     event.preventDefault();
-    void findCustomer(query);
+    void customers.find(query);
   };
   return (
     <ConsoleGate t={t} locale={locale}>

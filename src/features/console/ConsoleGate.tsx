@@ -8,16 +8,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { LoginLink, Loading, NoticeLine } from '@/components/island.tsx';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import type { Translate, UiKey } from '@/i18n/strings.ts';
-import {
-  $consoleSession,
-  $consoleStep,
-  checkConsole,
-  confirmEnrolment,
-  recoveryCodesKept,
-  signInAction,
-  signInToConsole,
-  signOutOfConsole,
-} from './console-store.ts';
+import { browserConsole } from './environment.ts';
 
 interface Props {
   t: Translate<UiKey>;
@@ -40,7 +31,7 @@ function CodeForm({
   recovery: boolean;
 }) {
   const [code, setCode] = useState('');
-  const busy = useStore(signInAction.$busy);
+  const busy = useStore(browserConsole.$busy);
   const send = (event: FormEvent) => {
     event.preventDefault();
     void submit(code);
@@ -70,10 +61,10 @@ function CodeForm({
 }
 
 export function ConsoleGate({ t, locale, children }: Props) {
-  const step = useStore($consoleStep);
-  const session = useStore($consoleSession);
-  const notice = useStore(signInAction.$notice);
-  useEffect(() => void checkConsole(), []);
+  const step = useStore(browserConsole.$step);
+  const session = useStore(browserConsole.$session);
+  const notice = useStore(browserConsole.$notice);
+  useEffect(() => void browserConsole.check(), []);
 
   const body = (() => {
     switch (step.step) {
@@ -97,7 +88,7 @@ export function ConsoleGate({ t, locale, children }: Props) {
             <p>
               {t('console.enrol.typeKey')} <code data-totp-secret>{step.secret.match(/.{1,4}/g)!.join(' ')}</code>
             </p>
-            <CodeForm t={t} label={t('console.enrol.code')} hint={t('console.enrol.codeHint')} submit={confirmEnrolment} recovery={false} />
+            <CodeForm t={t} label={t('console.enrol.code')} hint={t('console.enrol.codeHint')} submit={browserConsole.confirmEnrolment} recovery={false} />
           </section>
         );
       case 'recoveryCodes':
@@ -112,7 +103,7 @@ export function ConsoleGate({ t, locale, children }: Props) {
                 </li>
               ))}
             </ol>
-            <button type="button" className="button" onClick={recoveryCodesKept}>
+            <button type="button" className="button" onClick={browserConsole.recoveryCodesKept}>
               {t('console.recovery.kept')}
             </button>
           </section>
@@ -121,7 +112,7 @@ export function ConsoleGate({ t, locale, children }: Props) {
         return (
           <section className="card" aria-labelledby="console-sign-in">
             <h2 id="console-sign-in">{t('console.signIn.title')}</h2>
-            <CodeForm t={t} label={t('console.signIn.code')} hint={t('console.signIn.codeHint')} submit={signInToConsole} recovery />
+            <CodeForm t={t} label={t('console.signIn.code')} hint={t('console.signIn.codeHint')} submit={browserConsole.signIn} recovery />
           </section>
         );
       case 'ready':
@@ -134,7 +125,7 @@ export function ConsoleGate({ t, locale, children }: Props) {
       {session && step.step === 'ready' && (
         <p className="console-who" data-console-who>
           <span>{t('console.signedInAs', { name: session.Nickname, role: t(`console.role.${session.Role}`) })}</span>
-          <button type="button" className="button button-secondary button-small" onClick={() => void signOutOfConsole()}>
+          <button type="button" className="button button-secondary button-small" onClick={() => void browserConsole.signOut()}>
             {t('console.signOut')}
           </button>
         </p>

@@ -11,8 +11,8 @@ import { translator, type UiKey } from '@/i18n/strings.ts';
 import { itemText, orderStatus } from '@/lib/order-text.ts';
 import { ConsoleGate } from './ConsoleGate.tsx';
 import type { ConsoleStrings } from './ConsoleCustomers.tsx';
-import { $consoleSession, $consoleStep } from './console-store.ts';
-import { $order, $orders, listAction, listOrders, orderAction, orderStep, showOrder, type OrderFilter, type ShownOrder } from './orders-store.ts';
+import { browserConsole } from './environment.ts';
+import { createOrders, noFilter, type OrderFilter, type ShownOrder } from './orders-store.ts';
 import './console.css';
 
 interface Props {
@@ -22,9 +22,23 @@ interface Props {
 
 type T = (key: UiKey, params?: Record<string, string | number>) => string;
 
-function OrderView({ order, t, eventText, locale }: { order: ShownOrder; t: T; eventText: (note: string) => string; locale: LocaleCode }) {
-  const session = useStore($consoleSession);
-  const busy = useStore(orderAction.$busy);
+type Orders = ReturnType<typeof createOrders>;
+
+function OrderView({
+  orders,
+  order,
+  t,
+  eventText,
+  locale,
+}: {
+  orders: Orders;
+  order: ShownOrder;
+  t: T;
+  eventText: (note: string) => string;
+  locale: LocaleCode;
+}) {
+  const session = useStore(browserConsole.$session);
+  const busy = useStore(orders.orderOutcome.$busy);
   const dialog = useRef<HTMLDialogElement>(null);
   const [step, setStep] = useState<'fulfil' | 'refund'>('refund');
   const price = formatPrice(order.Price, locale);
@@ -36,7 +50,7 @@ function OrderView({ order, t, eventText, locale }: { order: ShownOrder; t: T; e
   };
   const go = () => {
     dialog.current?.close();
-    void orderStep(step);
+    void orders.step(step);
   };
   return (
     <section className="card" aria-labelledby="order-shown" data-order={order.Key}>
@@ -100,31 +114,32 @@ function OrderView({ order, t, eventText, locale }: { order: ShownOrder; t: T; e
 }
 
 function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) => string; locale: LocaleCode }) {
-  const orders = useStore($orders);
-  const order = useStore($order);
-  const listNotice = useStore(listAction.$notice);
-  const orderNotice = useStore(orderAction.$notice);
-  const busy = useStore(listAction.$busy);
-  const [filter, setFilter] = useState<OrderFilter>({ state: '', method: '', user: '' });
+  const [orders] = useState(() => createOrders(browserConsole.run));
+  const listed = useStore(orders.$orders);
+  const order = useStore(orders.$order);
+  const listNotice = useStore(orders.listOutcome.$notice);
+  const orderNotice = useStore(orders.orderOutcome.$notice);
+  const busy = useStore(orders.listOutcome.$busy);
+  const [filter, setFilter] = useState<OrderFilter>(noFilter);
   useEffect(() => {
     const key = new URLSearchParams(location.search).get('key');
-    if (key) void showOrder(key);
-    void listOrders({ state: '', method: '', user: '' });
+    if (key) void orders.show(key);
+    void orders.list(noFilter);
     // Once, as the area opens (with the empty filter): later lists follow the form.
   }, []);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void listOrders(filter);
+    void orders.list(filter);
   };
   const open = (key: string) => {
     history.replaceState(null, '', `?key=${key}`);
-    void showOrder(key);
+    void orders.show(key);
   };
   return (
     <div className="console-sections">
       {(order || orderNotice) && (
         <>
-          {order && <OrderView order={order} t={t} eventText={eventText} locale={locale} />}
+          {order && <OrderView orders={orders} order={order} t={t} eventText={eventText} locale={locale} />}
           <NoticeLine notice={orderNotice} t={t} />
         </>
       )}
@@ -164,25 +179,25 @@ function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) 
           </div>
         </form>
         <NoticeLine notice={listNotice} t={t} />
-        {orders === null ? (
+        {listed === null ? (
           <Loading text={t('common.loading')} />
-        ) : orders.length === 0 ? (
+        ) : listed.length === 0 ? (
           <p className="muted">{t('console.orders.empty')}</p>
         ) : (
           <ul className="item-list" data-orders>
-            {orders.map((listed) => (
-              <li key={listed.Key}>
+            {listed.map((row) => (
+              <li key={row.Key}>
                 <span className="item-main">
-                  <button type="button" className="console-link" onClick={() => open(listed.Key)}>
-                    <span className="order-key">{listed.Key}</span>
+                  <button type="button" className="console-link" onClick={() => open(row.Key)}>
+                    <span className="order-key">{row.Key}</span>
                   </button>
                   <span className="muted">
-                    {itemText(listed.Item, locale, t)} · <time dateTime={listed.CreatedAt}>{formatDateTime(listed.CreatedAt, locale)}</time>
+                    {itemText(row.Item, locale, t)} · <time dateTime={row.CreatedAt}>{formatDateTime(row.CreatedAt, locale)}</time>
                   </span>
                 </span>
                 <span className="item-main">
-                  <strong>{formatPrice(listed.Price, locale)}</strong>
-                  <span className="muted">{t(`account.order.state.${orderStatus(listed)}`)}</span>
+                  <strong>{formatPrice(row.Price, locale)}</strong>
+                  <span className="muted">{t(`account.order.state.${orderStatus(row)}`)}</span>
                 </span>
               </li>
             ))}
@@ -195,7 +210,7 @@ function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) 
 
 export default function ConsoleOrders({ strings, locale }: Props) {
   const t = translator(strings) as T;
-  const step = useStore($consoleStep);
+  const step = useStore(browserConsole.$step);
   // A timeline note the customer's order page has no words for is shown as it is.
   const eventText = (note: string) => {
     const key = `account.orderDetail.event.${note}`;

@@ -1,8 +1,8 @@
 /**
- * The console's sign-in and its calls. The console session lives in an
- * http-only cookie the page cannot read; the page keeps what the server tells
- * it of the session (who, which role, the CSRF value for state-changing calls)
- * and the step of the sign-in it is at:
+ * The console's sign-in and its calls, free of any framework. The console
+ * session lives in an http-only cookie the page cannot read; the store keeps
+ * what the server tells of it (who, which role, the CSRF value for
+ * state-changing calls) and the step of the sign-in the page is at:
  *   checking → login (no customer login) | noRole | enrol → recoveryCodes | signIn → ready.
  * Any call that finds the console session over sends the page back to signIn.
  */
@@ -10,10 +10,17 @@ import { atom } from 'nanostores';
 import type { CommandResult } from '#contract/admin.ts';
 import { consoleCalls, consoleCsrfHeader, type ConsoleSession } from '#contract/console.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import { call } from '@/lib/api/client.ts';
+import type { Call } from '@/lib/api/client.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 import { createAction } from '@/stores/action.ts';
-import { $isLoggedIn, authCall } from '@/stores/session.ts';
+
+export interface ConsoleEnvironment {
+  /** Calls without the customer's token (the console's own, which the cookie authenticates). */
+  call: Call;
+  /** Calls as the logged-in customer (the sign-in's). */
+  authCall: Call;
+  isLoggedIn(): boolean;
+}
 
 export type ConsoleStep =
   | { step: 'checking' }
@@ -24,76 +31,80 @@ export type ConsoleStep =
   | { step: 'signIn' }
   | { step: 'ready' };
 
-export const $consoleStep = atom<ConsoleStep>({ step: 'checking' });
-export const $consoleSession = atom<ConsoleSession | null>(null);
-/** The sign-in's own calls: their failures are its notice. */
-export const signInAction = createAction<'console.signedOut'>();
+/** An operators' command by its words, as `npm run admin` takes them, with its typed result. */
+export type RunCommand = <N extends CommandResult['command']>(words: [string, string, ...string[]]) => Promise<CommandResult & { command: N }>;
 
 const sessionOver = (error: unknown) => error instanceof ApiFailure && error.code === ErrorCode.ConsoleSignIn;
 
-function signedIn(session: ConsoleSession, next: ConsoleStep = { step: 'ready' }): void {
-  $consoleSession.set(session);
-  $consoleStep.set(next);
-}
+export function createConsole(env: ConsoleEnvironment) {
+  const $step = atom<ConsoleStep>({ step: 'checking' });
+  const $session = atom<ConsoleSession | null>(null);
+  /** The sign-in's own calls: their failures are its notice. */
+  const action = createAction<'console.signedOut'>();
 
-/** The step this page starts at: the open console session, or the sign-in the customer's role calls for. */
-export async function checkConsole(): Promise<void> {
-  if (!$isLoggedIn.get()) return $consoleStep.set({ step: 'login' });
-  await signInAction.run(async () => {
-    try {
-      return signedIn(await call(consoleCalls.session));
-    } catch (error) {
-      if (!sessionOver(error)) throw error;
-    }
-    const access = await authCall(consoleCalls.access);
-    if (!access.Role) return $consoleStep.set({ step: 'noRole' });
-    if (access.Enrolled) return $consoleStep.set({ step: 'signIn' });
-    const factor = await authCall(consoleCalls.enrol, { body: {} });
-    $consoleStep.set({ step: 'enrol', secret: factor.Secret, qrSvg: factor.QrSvg });
-  });
-}
-
-export async function confirmEnrolment(code: string): Promise<void> {
-  await signInAction.run(async () => {
-    const confirmed = await authCall(consoleCalls.confirm, { body: { Code: code.trim() } });
-    signedIn(confirmed.Session, { step: 'recoveryCodes', codes: confirmed.RecoveryCodes });
-  });
-}
-
-/** The operator has kept their recovery codes: on to the console. */
-export const recoveryCodesKept = () => $consoleStep.set({ step: 'ready' });
-
-/** Six digits are an authenticator's code; anything longer is a recovery code. */
-export async function signInToConsole(code: string): Promise<void> {
-  const typed = code.trim();
-  const proof = /^\d{6}$/.test(typed.replace(/\s/g, '')) ? { Code: typed.replace(/\s/g, '') } : { RecoveryCode: typed };
-  await signInAction.run(async () => signedIn(await authCall(consoleCalls.signIn, { body: proof })));
-}
-
-export async function signOutOfConsole(): Promise<void> {
-  await signInAction.run(async () => {
-    await consoleCall(consoleCalls.signOut, {});
-    $consoleSession.set(null);
-    $consoleStep.set({ step: 'signIn' });
-  }, 'console.signedOut');
-}
-
-type ConsoleRoute = typeof consoleCalls.signOut | typeof consoleCalls.run;
-
-/** A console call with the session's CSRF value; a session found over sends the page back to sign-in. */
-async function consoleCall<R extends ConsoleRoute>(route: R, options: { body?: unknown }) {
-  try {
-    return await call(route, { body: options.body as never, headers: { [consoleCsrfHeader]: $consoleSession.get()?.Csrf ?? '' } });
-  } catch (error) {
-    if (sessionOver(error)) {
-      $consoleSession.set(null);
-      $consoleStep.set({ step: 'signIn' });
-    }
-    throw error;
+  function signedIn(session: ConsoleSession, next: ConsoleStep = { step: 'ready' }): void {
+    $session.set(session);
+    $step.set(next);
   }
+
+  /** The step the page starts at: the open console session, or the sign-in the customer's role calls for. */
+  async function check(): Promise<void> {
+    if (!env.isLoggedIn()) return $step.set({ step: 'login' });
+    await action.run(async () => {
+      try {
+        return signedIn(await env.call(consoleCalls.session));
+      } catch (error) {
+        if (!sessionOver(error)) throw error;
+      }
+      const access = await env.authCall(consoleCalls.access);
+      if (!access.Role) return $step.set({ step: 'noRole' });
+      if (access.Enrolled) return $step.set({ step: 'signIn' });
+      const factor = await env.authCall(consoleCalls.enrol, { body: {} });
+      $step.set({ step: 'enrol', secret: factor.Secret, qrSvg: factor.QrSvg });
+    });
+  }
+
+  async function confirmEnrolment(code: string): Promise<void> {
+    await action.run(async () => {
+      const confirmed = await env.authCall(consoleCalls.confirm, { body: { Code: code.replace(/\s/g, '') } });
+      signedIn(confirmed.Session, { step: 'recoveryCodes', codes: confirmed.RecoveryCodes });
+    });
+  }
+
+  /** The operator has kept their recovery codes: on to the console. */
+  const recoveryCodesKept = () => $step.set({ step: 'ready' });
+
+  /** Six digits are an authenticator's code; anything else is a recovery code. */
+  async function signIn(typed: string): Promise<void> {
+    const digits = typed.replace(/\s/g, '');
+    const proof = /^\d{6}$/.test(digits) ? { Code: digits } : { RecoveryCode: typed.trim() };
+    await action.run(async () => signedIn(await env.authCall(consoleCalls.signIn, { body: proof })));
+  }
+
+  /** A console call with the session's CSRF value; a session found over sends the page back to sign-in. */
+  async function consoleCall<R extends typeof consoleCalls.signOut | typeof consoleCalls.run>(route: R, body?: unknown) {
+    try {
+      return await env.call(route, { body: body as never, headers: { [consoleCsrfHeader]: $session.get()?.Csrf ?? '' } });
+    } catch (error) {
+      if (sessionOver(error)) {
+        $session.set(null);
+        $step.set({ step: 'signIn' });
+      }
+      throw error;
+    }
+  }
+
+  async function signOut(): Promise<void> {
+    await action.run(async () => {
+      await consoleCall(consoleCalls.signOut);
+      $session.set(null);
+      $step.set({ step: 'signIn' });
+    }, 'console.signedOut');
+  }
+
+  const run: RunCommand = async (words) => (await consoleCall(consoleCalls.run, { Command: words })) as never;
+
+  return { $step, $session, $busy: action.$busy, $notice: action.$notice, check, confirmEnrolment, recoveryCodesKept, signIn, signOut, run };
 }
 
-/** One operators' command by its words, as `npm run admin` takes them, with its typed result. */
-export async function runCommand<N extends CommandResult['command']>(words: [string, string, ...string[]]): Promise<CommandResult & { command: N }> {
-  return (await consoleCall(consoleCalls.run, { body: { Command: words } })) as CommandResult & { command: N };
-}
+export type Console = ReturnType<typeof createConsole>;

@@ -7,7 +7,7 @@
 import { atom } from 'nanostores';
 import type { CommandResult } from '#contract/admin.ts';
 import { createAction } from '@/stores/action.ts';
-import { runCommand } from './console-store.ts';
+import type { RunCommand } from './console-store.ts';
 
 type Of<N extends CommandResult['command']> = CommandResult & { command: N };
 
@@ -17,19 +17,23 @@ export interface CustomerView {
   orders: Of<'order list'>['orders'];
 }
 
-/** The customer shown; null before a search or when none was found (the notice says so). */
-export const $customer = atom<CustomerView | null>(null);
-export const customerAction = createAction<'console.customers.notFound'>();
+export function createCustomers(run: RunCommand) {
+  /** The customer shown; null before a search or when none was found (the notice says so). */
+  const $customer = atom<CustomerView | null>(null);
+  const action = createAction<'console.customers.notFound'>();
 
-export async function findCustomer(query: string): Promise<void> {
-  const key = query.trim();
-  if (!key) return;
-  await customerAction.run(async () => {
-    $customer.set(null);
-    const shown = await runCommand<'users show'>(['users', 'show', key]);
-    if (!shown.user) return customerAction.refuse('console.customers.notFound', { query: key });
-    const id = String(shown.user.id);
-    const [wallet, orders] = await Promise.all([runCommand<'wallet show'>(['wallet', 'show', id]), runCommand<'order list'>(['order', 'list', '--user', id])]);
-    $customer.set({ user: shown.user, wallet: wallet.wallet, orders: orders.orders });
-  });
+  async function find(query: string): Promise<void> {
+    const key = query.trim();
+    if (!key) return;
+    await action.run(async () => {
+      $customer.set(null);
+      const shown = await run<'users show'>(['users', 'show', key]);
+      if (!shown.user) return action.refuse('console.customers.notFound', { query: key });
+      const id = String(shown.user.id);
+      const [wallet, orders] = await Promise.all([run<'wallet show'>(['wallet', 'show', id]), run<'order list'>(['order', 'list', '--user', id])]);
+      $customer.set({ user: shown.user, wallet: wallet.wallet, orders: orders.orders });
+    });
+  }
+
+  return { $customer, $busy: action.$busy, $notice: action.$notice, find };
 }

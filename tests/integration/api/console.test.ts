@@ -133,6 +133,20 @@ describe('enrolling and signing in', () => {
 
     // Once confirmed, the authenticator stays until an admin resets it: a thief with the login cannot swap in theirs.
     expect((await t.call(consoleCalls.enrol, { token: user.token, body: {} })).body.code).toBe(ErrorCode.ConsoleEnrolled);
+    // A lost phone: an admin resets it (audited), and the operator enrols anew; the old recovery codes are gone with it.
+    expect(await shell('role', 'reset-factor', String(user.userId))).toEqual({
+      command: 'role reset-factor',
+      key: String(user.userId),
+      userId: user.userId,
+      reset: true,
+    });
+    expect((await t.call(consoleCalls.access, { token: user.token })).body.data).toEqual({ Role: 'support', Enrolled: false });
+    const recoveryAfterReset = await t.call(consoleCalls.signIn, { token: user.token, body: { RecoveryCode: confirmed.body.data.RecoveryCodes[0] } });
+    expect(recoveryAfterReset.body.code).toBe(ErrorCode.ConsoleCodeInvalid);
+    expect((await t.call(consoleCalls.enrol, { token: user.token, body: {} })).body.code).toBe(200);
+    expect(await shell('audit', 'list', '--action', 'role reset-factor')).toMatchObject({
+      entries: [{ target: `user ${user.userId}`, actor: "root@shop (operators' command)" }],
+    });
   });
 
   it('never takes the same code twice, takes each recovery code once in any case and spacing, and audits every sign-in', async () => {
