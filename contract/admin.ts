@@ -157,6 +157,19 @@ export const AuditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
+/** A refund of an order: its number (the provider's out_refund_no), fen, where to, and whether it is done. */
+export const RefundEntry = z.object({
+  refundNo: text(),
+  amount: z.int(),
+  to: z.enum(['wallet', 'original']),
+  state: z.enum(['pending', 'succeeded', 'failed']),
+  /** Who asked for it, as the audit log names them. */
+  actor: text(),
+  at: Timestamp,
+  settledAt: z.nullable(Timestamp),
+});
+export type RefundEntry = z.infer<typeof RefundEntry>;
+
 export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('users list'), users: z.array(UserSummary) }),
   z.object({ command: z.literal('users show'), key: text(), user: z.nullable(UserDetail) }),
@@ -175,7 +188,11 @@ export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('product set'), product: z.extend(Product, { Active: z.boolean() }) }),
   z.object({ command: z.literal('order list'), orders: z.array(z.extend(Order, { UserId: z.nullable(z.int()) })) }),
   /** `order show <order>`: the order with its timeline, or null for a number there is none of. */
-  z.object({ command: z.literal('order show'), key: text(), order: z.nullable(z.extend(OrderDetail, { UserId: z.nullable(z.int()) })) }),
+  z.object({
+    command: z.literal('order show'),
+    key: text(),
+    order: z.nullable(z.extend(OrderDetail, { UserId: z.nullable(z.int()), Refunds: z.array(RefundEntry) })),
+  }),
   /** `wallet show <user>`: the balance (fen), the newest ledger rows, and until when the user's plan runs; null for no such user. */
   z.object({
     command: z.literal('wallet show'),
@@ -183,11 +200,12 @@ export const CommandResult = z.discriminatedUnion('command', [
     userId: z.nullable(z.int()),
     wallet: z.nullable(z.object({ balance: z.int(), ledger: z.array(LedgerEntry), planUntil: z.nullable(Timestamp) })),
   }),
-  /** `order fulfil` and `order refund`: the order as it is now and whether its owner's open pages were told, or why it was refused. */
+  /** `order fulfil` and `order refund`: the order as it is now and whether its owner's open pages were told, or why it was refused; a refund's own line. */
   z.object({
     command: z.enum(['order fulfil', 'order refund']),
     key: text(),
     order: z.nullable(z.extend(Order, { UserId: z.nullable(z.int()) })),
+    refund: z.nullable(RefundEntry),
     refused: z.nullable(text()),
     pushed: z.boolean(),
   }),

@@ -8,18 +8,22 @@
 import * as z from 'zod/mini';
 import { route } from './api.ts';
 import { CommandResult, OperatorRole, operatorRoles } from './admin.ts';
+import { facts, periodMs } from './facts.ts';
 import { Empty, text } from './fields.ts';
 
 /** Whether a role includes another: each role includes the ones before it in `operatorRoles`. */
 export const roleIncludes = (role: OperatorRole, needed: OperatorRole): boolean => operatorRoles.indexOf(role) >= operatorRoles.indexOf(needed);
 
+/** Facts the console's pages state too (content/facts.json `console`). */
 export const consoleSessionLimits = {
+  /** The digits of an authenticator's code. */
+  codeDigits: facts.console.codeDigits,
   /** A console left alone this long signs out. */
-  idleMs: 15 * 60_000,
+  idleMs: periodMs(facts.console.idle),
   /** And no console session lasts longer than this, in use or not. */
-  lifetimeMs: 8 * 60 * 60_000,
+  lifetimeMs: periodMs(facts.console.lifetime),
   /** Recovery codes made at enrolment, each good for one sign-in without the authenticator. */
-  recoveryCodes: 10,
+  recoveryCodes: facts.console.recoveryCodes,
 };
 
 /** The header every console call but a read sends, with the session's `Csrf` value: a page on another site cannot know it. */
@@ -28,7 +32,7 @@ export const consoleCsrfHeader = 'x-console-csrf';
 /** Where the console session's cookie is sent: the console's calls and nothing else. */
 export const consolePath = '/api/console';
 
-const TotpCode = text(z.regex(/^\d{6}$/));
+const TotpCode = text(z.regex(new RegExp(`^\\d{${consoleSessionLimits.codeDigits}}$`)));
 /** As shown: five groups of four letters and digits, dash-separated; typed in any case, with or without dashes. */
 const RecoveryCode = text(z.regex(/^[A-Za-z0-9-]{16,30}$/));
 

@@ -57,9 +57,10 @@ export const devIdentityProvider = {
  * for — a payment, or an auto-renewal contract to sign — and what the
  * "customer" does with it. For a signed contract, `failCharges` makes its
  * later charges fail (as an empty account would) and `terminate` ends it from
- * the payment app.
+ * the payment app. For a paid transaction, `failRefunds` makes its later
+ * refunds end abnormal (as a payer's closed account would).
  */
-export const SandboxAction = z.enum(['approve', 'decline', 'expire', 'payTwice', 'failCharges', 'terminate']);
+export const SandboxAction = z.enum(['approve', 'decline', 'expire', 'payTwice', 'failRefunds', 'failCharges', 'terminate']);
 export type SandboxAction = z.infer<typeof SandboxAction>;
 
 export const SandboxTransaction = z.object({

@@ -113,6 +113,8 @@ export const ErrorCode = {
   ConsoleCrossSite: 4053,
   /** A refund over what the operator's role may refund. */
   RefundOverLimit: 4054,
+  /** A refund of nothing, or of more than is left to refund of the order. */
+  RefundAmountInvalid: 4055,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -157,6 +159,7 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.ConsoleEnrolled]: 409,
   [ErrorCode.ConsoleCrossSite]: 403,
   [ErrorCode.RefundOverLimit]: 403,
+  [ErrorCode.RefundAmountInvalid]: 400,
   [ErrorCode.MessageNotSent]: 502,
   [ErrorCode.AgreementSigned]: 409,
   [ErrorCode.UserSigned]: 409,

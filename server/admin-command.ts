@@ -48,6 +48,8 @@ export interface CommandContext {
   findUser(key: string): Promise<{ id: number } | null>;
   /** The payment provider, for refunds; null when it cannot be reached from here (the sandbox lives inside a running server). */
   paymentProvider(): PaymentProvider | null;
+  /** Where the provider sends its notifications (a refund's outcome). */
+  paymentNotifyUrl(): string;
   /** The server's HMAC secret (DATA_DIR/keys), from which cdkeys are derived. */
   secret(): Buffer;
   /** The server's DATA_DIR, where uploaded files are kept. */
@@ -159,6 +161,7 @@ export function commandContext(app: FastifyInstance, actor: Actor, locale: Local
     metrics: app.hasDecorator('metrics') ? app.metrics : null,
     findUser: (key) => app.findUser(key),
     paymentProvider: () => app.payments.provider(),
+    paymentNotifyUrl: () => app.payments.notifyUrl(),
     secret: () => app.keys.secret,
     dataDir: app.config.DATA_DIR,
   };

@@ -71,7 +71,26 @@ export interface ContractCharge {
 }
 
 /** What a notification reports: a transaction's state, or a contract signed or ended. */
-export type ProviderEvent = { kind: 'transaction'; transaction: Transaction } | { kind: 'contract'; contract: Contract };
+/** Where a refund stands at the provider: done, still under way, or not done (closed, or abnormal: the payer's account cannot take it). */
+export type RefundStatus = 'SUCCESS' | 'PROCESSING' | 'CLOSED' | 'ABNORMAL';
+
+export interface NewRefund {
+  /** The provider's transaction that paid (an order's payment may have come through either of its trade numbers). */
+  transactionId: string;
+  outRefundNo: string;
+  amount: number;
+  /** What the transaction paid. */
+  total: number;
+  notifyUrl: string;
+}
+
+/** The provider answered and refused the refund: nothing was refunded. (A ProviderError that is not this one may mean no answer came.) */
+export class RefundRefused extends ProviderError {}
+
+export type ProviderEvent =
+  | { kind: 'transaction'; transaction: Transaction }
+  | { kind: 'contract'; contract: Contract }
+  | { kind: 'refund'; refund: { outRefundNo: string; status: RefundStatus } };
 
 export interface NewTransaction {
   outTradeNo: string;
@@ -98,8 +117,10 @@ export interface PaymentProvider {
   query(outTradeNo: string): Promise<Transaction | null>;
   /** Closes an unpaid transaction; throws AlreadyPaidError when it was paid. */
   close(outTradeNo: string): Promise<void>;
-  /** Refunds the provider's transaction (its transaction_id: an order's payment may have come through either of its trade numbers). */
-  refund(transactionId: string, outRefundNo: string, amount: number, total: number): Promise<void>;
+  /** Asks for a refund (asking again with the same number refunds once); its outcome may come later, as a refund notification. Throws RefundRefused. */
+  refund(refund: NewRefund): Promise<RefundStatus>;
+  /** Where a refund stands, or null when the provider has none of that number. */
+  queryRefund(outRefundNo: string): Promise<RefundStatus | null>;
   /** Starts signing an auto-renewal contract; answers the code URL the customer scans to sign. Throws AlreadySignedError. */
   signContract(contract: NewContract): Promise<string>;
   /** Asks for a period's payment under a signed contract; its outcome comes as a transaction notification. */
@@ -116,6 +137,19 @@ interface TransactionResource {
   transaction_id?: string;
   trade_state?: TradeState;
   amount?: { total?: number };
+}
+
+interface RefundResource {
+  mchid?: string;
+  out_refund_no?: string;
+  refund_status?: string;
+}
+
+const refundStatuses: readonly RefundStatus[] = ['SUCCESS', 'PROCESSING', 'CLOSED', 'ABNORMAL'];
+
+function toRefundStatus(status: unknown): RefundStatus {
+  if (!refundStatuses.includes(status as RefundStatus)) throw new ProviderError(`refund with an unknown status ${String(status)}`);
+  return status as RefundStatus;
 }
 
 interface ContractResource {
@@ -222,13 +256,24 @@ export function wechatPay(credentials: WechatPayCredentials): PaymentProvider {
       throw failure('close a payment', answer);
     },
 
-    async refund(transactionId, outRefundNo, amount, total) {
+    async refund(refund) {
       const answer = await request('POST', '/v3/refund/domestic/refunds', {
-        transaction_id: transactionId,
-        out_refund_no: outRefundNo,
-        amount: { refund: amount, total, currency: 'CNY' },
+        transaction_id: refund.transactionId,
+        out_refund_no: refund.outRefundNo,
+        notify_url: refund.notifyUrl,
+        amount: { refund: refund.amount, total: refund.total, currency: 'CNY' },
       });
-      if (answer.status !== 200 || (answer.json?.status !== 'SUCCESS' && answer.json?.status !== 'PROCESSING')) throw failure('refund', answer);
+      // A 4xx is the provider's refusal (not enough funds, a wrong amount…): nothing was refunded. A 5xx says nothing either way.
+      if (answer.status >= 400 && answer.status < 500) throw new RefundRefused(failure('refund', answer).message);
+      if (answer.status !== 200) throw failure('refund', answer);
+      return toRefundStatus(answer.json?.status);
+    },
+
+    async queryRefund(outRefundNo) {
+      const answer = await request('GET', `/v3/refund/domestic/refunds/${encodeURIComponent(outRefundNo)}`);
+      if (answer.status === 404) return null;
+      if (answer.status !== 200) throw failure('report a refund', answer);
+      return toRefundStatus(answer.json?.status);
     },
 
     async signContract(contract) {
@@ -274,11 +319,17 @@ export function wechatPay(credentials: WechatPayCredentials): PaymentProvider {
         throw new SignatureError('not JSON');
       }
       if (!notification.resource) throw new SignatureError('no resource');
-      let resource: TransactionResource & ContractResource;
+      let resource: TransactionResource & ContractResource & RefundResource;
       try {
         resource = JSON.parse(openResource(notification.resource, credentials.apiV3Key)) as typeof resource;
       } catch (error) {
         throw error instanceof SignatureError ? error : new SignatureError('resource is not JSON');
+      }
+      // A refund's resource names the merchant only; the others name the app too.
+      if (notification.event_type?.startsWith('REFUND.')) {
+        if (resource.mchid !== merchant.mchid) throw new SignatureError('for another merchant');
+        if (typeof resource.out_refund_no !== 'string') throw new ProviderError('refund without number');
+        return { nonce, event: { kind: 'refund', refund: { outRefundNo: resource.out_refund_no, status: toRefundStatus(resource.refund_status) } } };
       }
       if (resource.mchid !== merchant.mchid || resource.appid !== appid) throw new SignatureError('for another merchant');
       const event: ProviderEvent = notification.event_type?.startsWith('PAPAY.')

@@ -36,6 +36,7 @@ const databaseSensitive = [
   'plugins',
   'quick-login',
   'raffle',
+  'refunds',
 ].map((name) => `tests/integration/api/${name}.test.ts`);
 // A file renamed away must not quietly leave the PostgreSQL run.
 for (const file of databaseSensitive) if (!existsSync(path.join(root, file))) throw new Error(`${file} is listed as database-sensitive but does not exist`);

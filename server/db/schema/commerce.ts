@@ -126,6 +126,33 @@ export const payments = pgTable(
   (t) => [uniqueIndex('payments_reference').on(t.method, t.reference), index('payments_order').on(t.orderId)],
 );
 
+/**
+ * Money given back for an order, whole or in part: to the customer's wallet
+ * (settled at once, with its wallet ledger row) or to the payment it came
+ * from through the provider (pending until the provider says it succeeded or
+ * failed). The refund number is the provider's `out_refund_no`: asking again
+ * with it can never refund twice. What is refunded or pending never exceeds
+ * the order's price (checked under the order's row lock).
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: serial('id').primaryKey(),
+    refundNo: text('refund_no').notNull().unique(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    destination: text('destination', { enum: ['wallet', 'original'] }).notNull(),
+    state: text('state', { enum: ['pending', 'succeeded', 'failed'] }).notNull(),
+    /** Who asked for it, as the audit log names them. */
+    actor: text('actor').notNull(),
+    createdAt: createdAt(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [index('refunds_order').on(t.orderId), check('refunds_amount_positive', sql`${t.amount} > 0`)],
+);
+
 /** A user's balance in fen; it never goes below zero, and only changes together with a ledger row. */
 export const wallets = pgTable(
   'wallets',

@@ -5,16 +5,19 @@
 import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
 import { formatPrice } from '#contract/facts.ts';
 import { orderStatusEvent, OrderMethod, OrderState, ProductKind, ratePpmScale, type Order, type Product } from '#contract/commerce.ts';
+import type { RefundEntry } from '#contract/admin.ts';
 import { commandsPlugin, oneUser, UsageError, type AdminCommand, type CommandContext, type ResultOf } from '../../admin-command.ts';
 import { money, noUser, orDash, table, time } from '../../admin-text.ts';
 import type { Database } from '../../db/database.ts';
 import { memberships, orders, products } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { message } from '../../i18n/messages.ts';
+import type { PaymentOutcome } from '../../plugins/metrics.ts';
 import { toProduct } from './catalogue.ts';
 import { findOrder, orderDetail, orderNotice, toOrder, type OrderRow } from './orders.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
-import { fulfilOrder, refundOrder, setMaintenance, underMaintenance } from './payments.ts';
+import { fulfilOrder, setMaintenance, underMaintenance } from './payments.ts';
+import { refund, refundEntry, refundsOf, type RefundRequest } from './refunds.ts';
 
 const withActive = (row: typeof products.$inferSelect): Product & { Active: boolean } => ({ ...toProduct(row), Active: row.active });
 const withUser = (row: OrderRow) => ({ ...toOrder(row), UserId: row.userId });
@@ -84,22 +87,46 @@ async function push(context: CommandContext, row: OrderRow): Promise<boolean> {
   return true;
 }
 
-/** A refusal in the operator's language; a refund limit reads as money in it. */
+/** A refusal in the operator's language; an amount in fen (a parameter named `…Fen`) reads as money in it, under the name without `Fen`. */
 function refusal(context: CommandContext, error: ApiError): string {
-  const { limitFen, ...params } = error.messageParams;
-  return message(context.locale, error.messageKey, limitFen === undefined ? params : { ...params, limit: formatPrice(Number(limitFen), context.locale) });
+  const params = Object.fromEntries(
+    Object.entries(error.messageParams).map(([name, value]) =>
+      name.endsWith('Fen') ? [name.slice(0, -'Fen'.length), formatPrice(Number(value), context.locale)] : [name, value],
+    ),
+  );
+  return message(context.locale, error.messageKey, params);
 }
 
-/** An order command's outcome: the order as it is now, or why it was refused (in the operator's words). */
-async function orderStep(context: CommandContext, command: 'order fulfil' | 'order refund', key: string, step: () => Promise<OrderRow>) {
+/** An order command's outcome: the order as it is now (and a refund's own line), or why it was refused (in the operator's words). */
+async function orderStep(
+  context: CommandContext,
+  command: 'order fulfil' | 'order refund',
+  key: string,
+  step: () => Promise<{ order: OrderRow; refund: RefundEntry | null }>,
+) {
   try {
-    const row = await step();
-    return { command, key, order: withUser(row), refused: null, pushed: await push(context, row) };
+    const done = await step();
+    return { command, key, order: withUser(done.order), refund: done.refund, refused: null, pushed: await push(context, done.order) };
   } catch (error) {
-    if (error instanceof ApiError) return { command, key, order: null, refused: refusal(context, error), pushed: false };
+    if (error instanceof ApiError) return { command, key, order: null, refund: null, refused: refusal(context, error), pushed: false };
     throw error;
   }
 }
+
+/** `order refund`'s words after the order: --amount FEN (all that is left when absent) and --to wallet|original (the original payment when absent). */
+function parseRefund(rest: string[]): Omit<RefundRequest, 'key'> {
+  const request: Omit<RefundRequest, 'key'> = { amount: null, to: 'original' };
+  for (let i = 0; i < rest.length; i += 2) {
+    const [flag, value = ''] = [rest[i], rest[i + 1]];
+    if (flag === '--amount' && /^[1-9]\d{0,8}$/.test(value)) request.amount = Number(value);
+    else if (flag === '--to' && (value === 'wallet' || value === 'original')) request.to = value;
+    else throw new UsageError('order refund takes an order number, then --amount FEN and --to wallet|original');
+  }
+  return request;
+}
+
+const refundHeaders = ['REFUND', 'AMOUNT', 'TO', 'STATE', 'BY', 'AT'];
+const refundRow = (r: RefundEntry) => [r.refundNo, money(r.amount, 'CNY'), r.to, r.state, r.actor, time(r.at)];
 
 interface OrderFilter {
   state?: OrderState;
@@ -229,7 +256,7 @@ export const commerceCommands: AdminCommand[] = [
       return async ({ db }) => {
         try {
           const row = await findOrder(db, key);
-          return { command: 'order show', key, order: { ...(await orderDetail(db, key)), UserId: row.userId } };
+          return { command: 'order show', key, order: { ...(await orderDetail(db, key)), UserId: row.userId, Refunds: await refundsOf(db, row.id) } };
         } catch (error) {
           if (error instanceof ApiError) return { command: 'order show', key, order: null };
           throw error;
@@ -242,7 +269,8 @@ export const commerceCommands: AdminCommand[] = [
         ['AT', 'STATE', 'BY', 'NOTE'],
         order.Timeline.map((event) => [time(event.At), event.State, event.Source, event.Note]),
       );
-      return `${table(orderHeaders, [orderRow(order)])}\n\nTimeline\n${timeline}`;
+      const refunded = order.Refunds.length ? `\n\nRefunds\n${table(refundHeaders, order.Refunds.map(refundRow))}` : '';
+      return `${table(orderHeaders, [orderRow(order)])}\n\nTimeline\n${timeline}${refunded}`;
     },
     found: (result: ResultOf<'order show'>) => result.order !== null,
   },
@@ -282,21 +310,30 @@ export const commerceCommands: AdminCommand[] = [
     usage: "order fulfil <order>            a paid Steam recharge was delivered; tells the customer's open pages",
     parse(rest) {
       const key = oneOrder('order fulfil', rest);
-      return (context) => orderStep(context, 'order fulfil', key, () => fulfilOrder(context.db, context.actor, key));
+      return (context) => orderStep(context, 'order fulfil', key, async () => ({ order: await fulfilOrder(context.db, context.actor, key), refund: null }));
     },
     ...orderStepText,
   },
   {
     name: 'order refund',
     role: 'support',
-    usage: "order refund <order>            give a paid order's money back the way it came (wallet or provider)",
+    usage: `order refund <order> [--amount FEN] [--to wallet|original]
+                                  give a paid order's money back, all that is left or
+                                  FEN of it, to the payment it came from (default) or
+                                  to the customer's wallet; a wallet payment goes back
+                                  to the wallet`,
     parse(rest) {
-      const key = oneOrder('order refund', rest);
+      const key = oneOrder('order refund', rest.slice(0, 1));
+      const request = { key, ...parseRefund(rest.slice(1)) };
       return (context) =>
         orderStep(context, 'order refund', key, async () => {
-          const row = await refundOrder(context.db, context.paymentProvider, context.actor, context.refundLimit, key);
-          context.metrics?.paymentSettled('refunded', row.method);
-          return row;
+          const refundContext = {
+            db: context.db,
+            provider: context.paymentProvider,
+            settled: (outcome: PaymentOutcome, method: string | null) => context.metrics?.paymentSettled(outcome, method),
+          };
+          const done = await refund(refundContext, context.paymentNotifyUrl(), context.actor, context.refundLimit, request);
+          return { order: done.order, refund: refundEntry(done.refund) };
         });
     },
     ...orderStepText,

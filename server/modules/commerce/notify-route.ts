@@ -1,6 +1,6 @@
 /**
- * WeChat Pay's notifications (contract `commerceCalls.notify`) of transactions
- * and of auto-renewal contracts. The signature
+ * WeChat Pay's notifications (contract `commerceCalls.notify`) of transactions,
+ * refunds and auto-renewal contracts. The signature
  * covers the body exactly as sent, so this route's scope keeps it as text
  * beside the parsed JSON. A notification that is not signed by the platform,
  * is stale, replays a nonce or does not open under the APIv3 key is refused
@@ -18,6 +18,7 @@ import { ReplayedNotification } from './nonces.ts';
 import type { OrderRow } from './orders.ts';
 import type { PayContext } from './pay-context.ts';
 import { applyTransaction } from './payments.ts';
+import { applyRefund } from './refunds.ts';
 
 const rawBodies = new WeakMap<FastifyRequest, string>();
 
@@ -43,6 +44,7 @@ export async function notificationRoute(app: FastifyInstance, context: PayContex
         try {
           const { nonce, event } = provider.readNotification(request.headers, rawBodies.get(request) ?? '');
           if (event.kind === 'transaction') changed = await applyTransaction(context, event.transaction, nonce);
+          else if (event.kind === 'refund') changed = (await applyRefund(context, event.refund, nonce))?.order ?? null;
           else signed = await applyContract(context.db, context.jobs, event.contract, nonce);
         } catch (error) {
           if (error instanceof SignatureError || error instanceof ProviderError || error instanceof ReplayedNotification) {

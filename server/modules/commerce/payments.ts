@@ -7,7 +7,7 @@
  * lost: it goes to the customer's wallet. Calls to the provider happen outside
  * transactions, before the change they guard.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { OrderItem, PayOutcome } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { recordAudit, type Actor } from '../../db/audit.ts';
@@ -281,44 +281,5 @@ export async function fulfilOrder(db: Database, actor: Actor, key: string): Prom
     if (row.state !== 'paid') throw new ApiError(ErrorCode.OrderClosed, 'orderNotFulfillable');
     await recordAudit(tx, actor, { action: 'order fulfil', target: `order ${key}`, before: { state: row.state }, after: { state: 'fulfilled' } });
     return advance(tx, row, 'fulfilled', 'operator', 'rechargeDelivered');
-  });
-}
-
-/**
- * Gives a paid order's money back the way it came: to the wallet, or through
- * the provider (asked first, with a refund number derived from the order, so
- * asking again after a failure cannot refund twice). A membership loses the
- * months it added. `limit` is the most the actor may refund (fen; null, no
- * limit): past it, `RefundOverLimit` with the limit as `limitFen`.
- */
-export async function refundOrder(db: Database, provider: PayContext['provider'], actor: Actor, limit: number | null, key: string): Promise<OrderRow> {
-  const current = await findOrder(db, key);
-  if (current.state !== 'paid' && current.state !== 'fulfilled') throw new ApiError(ErrorCode.OrderClosed, 'orderNotRefundable');
-  if (limit !== null && current.price > limit) throw new ApiError(ErrorCode.RefundOverLimit, 'refundOverLimit', { limitFen: String(limit) });
-  if (current.method === 'wechatpay') {
-    const [payment] = await db
-      .select({ transactionId: payments.reference })
-      .from(payments)
-      .where(and(eq(payments.orderId, current.id), eq(payments.method, 'wechatpay'), eq(payments.disposition, 'applied')));
-    if (!payment) throw new ApiError(ErrorCode.OrderClosed, 'orderNotRefundable');
-    await requireProvider(provider).refund(payment.transactionId, `${key}R`, current.price, current.price);
-  }
-  return db.transaction(async (tx) => {
-    const row = await lockOrder(tx, key);
-    if (row.state !== 'paid' && row.state !== 'fulfilled') throw new ApiError(ErrorCode.OrderClosed, 'orderNotRefundable');
-    if (row.method === 'wallet' && row.userId !== null) await changeBalance(tx, row.userId, row.price, 'refund', row.id);
-    if (row.item.Kind === 'membership' && row.userId !== null && row.state === 'fulfilled') {
-      await tx
-        .update(memberships)
-        .set({ until: sql`greatest(now(), ${memberships.until} - make_interval(months => ${row.item.Months ?? 0}))` })
-        .where(eq(memberships.userId, row.userId));
-    }
-    await recordAudit(tx, actor, {
-      action: 'order refund',
-      target: `order ${key}`,
-      before: { state: row.state },
-      after: { state: 'refunded', amount: row.price, to: row.method },
-    });
-    return advance(tx, row, 'refunded', 'operator', row.method === 'wallet' ? 'refundedToWallet' : 'refunded');
   });
 }

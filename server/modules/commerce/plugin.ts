@@ -40,6 +40,7 @@ import { notificationRoute } from './notify-route.ts';
 import { findOrder, insertOrder, orderDetail, orderExpiryJob, orderNotice, orderPage, toOrder, type OrderRow } from './orders.ts';
 import { closeAtProvider, closeExpiredOrder, closeOrder, payFromWallet, requireProvider, startPhonePay, startScanPay, underMaintenance } from './payments.ts';
 import type { PayContext } from './pay-context.ts';
+import { checkPendingRefunds, refundCheckJob } from './refunds.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
 
 export default fp(
@@ -64,6 +65,7 @@ export default fp(
     await jobs.createQueue(agreementNoticeJob, { retryLimit: 10, retryDelay: 60, retryBackoff: true });
     await jobs.createQueue(contractEndJob, { retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600 });
     await jobs.createQueue(nonceCleanupJob, { policy: 'singleton' });
+    await jobs.createQueue(refundCheckJob, { policy: 'singleton', retryLimit: 0 });
 
     if (app.config.DEMO_DATA) {
       const [{ existing }] = await db.select({ existing: count() }).from(products);
@@ -237,6 +239,15 @@ export default fp(
       contractEndJob,
       countingFailures(contractEndJob, async ([job]) => {
         await requireProvider(provider).terminateContract(job.data.plan, job.data.key);
+      }),
+    );
+
+    // Refunds to the original payment the provider has not reported within a minute: asked about every minute.
+    await jobs.schedule(refundCheckJob, '* * * * *');
+    await jobs.work(
+      refundCheckJob,
+      countingFailures(refundCheckJob, async () => {
+        for (const done of await checkPendingRefunds(context)) announce(done.order);
       }),
     );
 

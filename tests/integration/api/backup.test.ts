@@ -398,6 +398,7 @@ describe('backup and restore', () => {
       actor: shellActor('tester@test', null),
       locale: 'en',
       refundLimit: null,
+      paymentNotifyUrl: () => 'http://localhost/api/notify',
       db: t.app.db,
       pglite: null,
       metrics: null,

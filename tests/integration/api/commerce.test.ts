@@ -12,7 +12,8 @@ import { paymentSandbox } from '#contract/dev.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { orders, payments, products, walletLedger, wallets } from '../../../server/db/schema.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
-import { closeExpiredOrder, refundOrder } from '../../../server/modules/commerce/payments.ts';
+import { closeExpiredOrder } from '../../../server/modules/commerce/payments.ts';
+import { refund } from '../../../server/modules/commerce/refunds.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
 import { shellActor } from '../../../server/db/audit.ts';
@@ -228,7 +229,10 @@ describe('paying in WeChat on the phone (H5) through the sandbox', () => {
     ]);
 
     // A refund goes back through the transaction that paid, whichever trade number it had.
-    expect((await refundOrder(t.app.db, t.app.payments.provider, shellActor('test', null), null, order.Key)).state).toBe('refunded');
+    const context = { db: t.app.db, provider: t.app.payments.provider, settled: () => {} };
+    await refund(context, t.app.payments.notifyUrl(), shellActor('test', null), null, { key: order.Key, amount: null, to: 'original' });
+    // The provider takes the refund, then notifies its success.
+    await expect.poll(async () => (await detail(token, order.Key)).State).toBe('refunded');
     expect((await t.call(paymentSandbox.transaction, { params: { id: prepayOfPage(started.H5Url) } })).body.data.State).toBe('REFUND');
   });
 

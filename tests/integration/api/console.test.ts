@@ -337,13 +337,13 @@ describe('refunds from the console', () => {
     const audit = await shell('audit', 'list', '--action', 'order refund');
     if (audit.command !== 'audit list') throw new Error('not an audit list');
     expect(audit.entries.filter((line) => line.target === `order ${small.order.Key}` || line.target === `order ${large.order.Key}`)).toMatchObject([
-      { actorUserId: operatorUser.userId, target: `order ${large.order.Key}`, after: { state: 'refunded', amount: large.order.Price } },
+      { actorUserId: operatorUser.userId, target: `order ${large.order.Key}`, after: { refund: `${large.order.Key}R1`, amount: large.order.Price } },
       {
         actor: expect.stringMatching(new RegExp(`\\(user ${support.userId}, support\\)$`)),
         actorUserId: support.userId,
         address: '10.9.8.7',
-        before: { state: 'paid' },
-        after: { state: 'refunded', amount: small.order.Price, to: 'wallet' },
+        before: { state: 'paid', refundable: small.order.Price },
+        after: { refund: `${small.order.Key}R1`, amount: small.order.Price, to: 'wallet' },
       },
     ]);
   });

@@ -36,7 +36,18 @@ interface SandboxTx {
   state: State;
   /** Every payment the customer made; "pay twice" makes two. */
   transactionIds: string[];
-  refunds: Set<string>;
+  /** Refunds by their out_refund_no: processing a moment, then done (or abnormal once `failRefunds`), and notified. */
+  refunds: Map<string, SandboxRefund>;
+  /** Refunds of it end ABNORMAL, as when the payer's account can no longer take money. */
+  failRefunds: boolean;
+}
+
+interface SandboxRefund {
+  refundId: string;
+  outRefundNo: string;
+  transactionId: string;
+  amount: number;
+  status: 'PROCESSING' | 'SUCCESS' | 'ABNORMAL';
 }
 
 type ContractState = 'NOTSIGNED' | 'SIGNED' | 'DECLINED' | 'TERMINATED';
@@ -120,7 +131,11 @@ async function deliver(url: string, event: string, what: string, resource: objec
     resource_type: 'encrypt-resource',
     event_type: event,
     summary: event,
-    resource: sealResource(JSON.stringify(resource), credentials.apiV3Key, event.startsWith('PAPAY.') ? 'papay' : 'transaction'),
+    resource: sealResource(
+      JSON.stringify(resource),
+      credentials.apiV3Key,
+      event.startsWith('PAPAY.') ? 'papay' : event.startsWith('REFUND.') ? 'refund' : 'transaction',
+    ),
   });
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -200,11 +215,44 @@ async function act(tx: SandboxTx, action: SandboxAction, log: FastifyInstance['l
     await payOnce(tx, log);
     return;
   }
+  if (action === 'failRefunds') {
+    tx.failRefunds = true;
+    return;
+  }
   if (!open) return;
   if (action === 'approve') return payOnce(tx, log);
   // The real provider notifies only successes and the shop learns the rest by asking; the sandbox says at once, so a try-out need not wait.
   tx.state = action === 'decline' ? 'PAYERROR' : 'CLOSED';
   await notify(tx, null, tx.state, log);
+}
+
+function refundResource(tx: SandboxTx, refund: SandboxRefund) {
+  const { mchid } = sandboxCredentials();
+  return {
+    mchid,
+    out_trade_no: tx.outTradeNo,
+    transaction_id: refund.transactionId,
+    out_refund_no: refund.outRefundNo,
+    refund_id: refund.refundId,
+    refund_status: refund.status,
+    ...(refund.status === 'SUCCESS' ? { success_time: providerTime() } : {}),
+    user_received_account: 'the payer’s WeChat balance',
+    amount: { total: tx.total, refund: refund.amount, payer_total: tx.total, payer_refund: refund.amount },
+  };
+}
+
+/** A refund as the refund API answers it (its notification says `refund_status`, the API `status`). */
+function refundAnswer(tx: SandboxTx, refund: SandboxRefund) {
+  const { refund_status: status, ...rest } = refundResource(tx, refund);
+  return { ...rest, status, channel: 'ORIGINAL', create_time: providerTime() };
+}
+
+/** A refund taken: done a moment later (or abnormal), and notified to the URL the shop gave, as the provider does. */
+function settleLater(tx: SandboxTx, refund: SandboxRefund, notifyUrl: string, log: FastifyInstance['log']): void {
+  setTimeout(() => {
+    refund.status = tx.failRefunds ? 'ABNORMAL' : 'SUCCESS';
+    void deliver(notifyUrl, `REFUND.${refund.status}`, refund.outRefundNo, refundResource(tx, refund), log);
+  }, 50);
 }
 
 /** A transaction or contract by the id in its code, or by its order number or contract code (so a tester can open the phone page for an order). */
@@ -273,7 +321,8 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
           expiresAt: new Date(order.time_expire),
           state: 'NOTPAY',
           transactionIds: [],
-          refunds: new Set(),
+          refunds: new Map(),
+          failRefunds: false,
         };
         byOrder.set(tx.outTradeNo, tx);
         byPrepay.set(tx.prepayId, tx);
@@ -348,7 +397,8 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
           expiresAt: new Date(Date.now() + signingSessionMs),
           state: 'NOTPAY',
           transactionIds: [],
-          refunds: new Set(),
+          refunds: new Map(),
+          failRefunds: false,
         };
         byOrder.set(tx.outTradeNo, tx);
         charge(tx, contract, app.log);
@@ -376,15 +426,44 @@ export async function devPaymentSandbox(app: FastifyInstance): Promise<void> {
       });
 
       api.post('/v3/refund/domestic/refunds', asProvider, async (request, reply) => {
-        const refund = json(request) as { transaction_id?: string; out_trade_no?: string; out_refund_no: string; amount: { refund: number } };
+        const asked = json(request) as {
+          transaction_id?: string;
+          out_trade_no?: string;
+          out_refund_no: string;
+          notify_url?: string;
+          amount: { refund: number; total: number };
+        };
         // Either number names the payment, as the provider takes either.
-        const tx = refund.transaction_id
-          ? [...byOrder.values()].find((candidate) => candidate.transactionIds.includes(refund.transaction_id!))
-          : byOrder.get(refund.out_trade_no ?? '');
+        const tx = asked.transaction_id
+          ? [...byOrder.values()].find((candidate) => candidate.transactionIds.includes(asked.transaction_id!))
+          : byOrder.get(asked.out_trade_no ?? '');
         if (!tx || (tx.state !== 'SUCCESS' && tx.state !== 'REFUND')) return answer(reply, 404, { code: 'RESOURCE_NOT_EXISTS', message: 'no paid order' });
-        tx.refunds.add(refund.out_refund_no);
+        // The same refund number again is the same refund: it is answered as it stands, never made twice.
+        const known = tx.refunds.get(asked.out_refund_no);
+        if (known) return answer(reply, 200, refundAnswer(tx, known));
+        const refunded = [...tx.refunds.values()].filter((r) => r.status !== 'ABNORMAL').reduce((total, r) => total + r.amount, 0);
+        if (asked.amount.total !== tx.total || asked.amount.refund < 1 || asked.amount.refund > tx.total - refunded)
+          return answer(reply, 400, { code: 'INVALID_REQUEST', message: 'the refund exceeds what is left of the payment' });
+        const refund: SandboxRefund = {
+          refundId: `50000${newId(24)}`,
+          outRefundNo: asked.out_refund_no,
+          transactionId: asked.transaction_id ?? tx.transactionIds[0],
+          amount: asked.amount.refund,
+          status: 'PROCESSING',
+        };
+        tx.refunds.set(refund.outRefundNo, refund);
         tx.state = 'REFUND';
-        return answer(reply, 200, { out_refund_no: refund.out_refund_no, status: 'SUCCESS', amount: { refund: refund.amount.refund } });
+        if (asked.notify_url) settleLater(tx, refund, asked.notify_url, app.log);
+        return answer(reply, 200, refundAnswer(tx, refund));
+      });
+
+      api.get('/v3/refund/domestic/refunds/:no', asProvider, async (request, reply) => {
+        const no = (request.params as { no: string }).no;
+        for (const tx of byOrder.values()) {
+          const refund = tx.refunds.get(no);
+          if (refund) return answer(reply, 200, refundAnswer(tx, refund));
+        }
+        return answer(reply, 404, { code: 'RESOURCE_NOT_EXISTS', message: 'no such refund' });
       });
     },
     { prefix: sandboxBasePath },
