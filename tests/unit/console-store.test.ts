@@ -11,7 +11,7 @@ import { consoleCalls, consoleCsrfHeader, type ConsoleSession } from '#contract/
 import { ErrorCode } from '#contract/errors.ts';
 import { createConsole } from '@/features/console/console-store.ts';
 import { createCustomers } from '@/features/console/customers-store.ts';
-import { createOrders, noFilter } from '@/features/console/orders-store.ts';
+import { createOrders, leftToRefund, noFilter } from '@/features/console/orders-store.ts';
 import type { Call } from '@/lib/api/client.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 
@@ -219,14 +219,28 @@ describe('the customers area', () => {
 });
 
 describe('the orders area', () => {
+  it('says a refund to the original payment waits for WeChat Pay, and counts what is left to refund', async () => {
+    const pending = { refundNo: `${order.Key}R2`, amount: 2000, to: 'original' as const, state: 'pending' as const, actor: 'ops', at: '', settledAt: null };
+    const failed = { ...pending, refundNo: `${order.Key}R1`, amount: 1000, state: 'failed' as const };
+    const { run } = commands({
+      'order show': () => ({ command: 'order show', key: order.Key, order: { ...order, Timeline: [], Refunds: [failed, pending] } }),
+      'order refund': () => ({ command: 'order refund', key: order.Key, order, refund: pending, refused: null, pushed: true }),
+    });
+    const orders = createOrders(run);
+    await orders.show(order.Key);
+    expect(leftToRefund(orders.$order.get()!)).toBe(3000);
+    await orders.refund({ amount: 2000, to: 'original' });
+    expect(orders.orderOutcome.$notice.get()).toEqual({ kind: 'ok', key: 'console.orders.refundPending' });
+  });
+
   it('lists by the filter’s words, and refunds the order shown, then shows it as it is now', async () => {
     let state: 'paid' | 'refunded' = 'paid';
     const { ran, run } = commands({
       'order list': () => ({ command: 'order list', orders: [order] }),
-      'order show': () => ({ command: 'order show', key: order.Key, order: { ...order, State: state, Timeline: [] } }),
+      'order show': () => ({ command: 'order show', key: order.Key, order: { ...order, State: state, Timeline: [], Refunds: [] } }),
       'order refund': () => {
         state = 'refunded';
-        return { command: 'order refund', key: order.Key, order, refused: null, pushed: true };
+        return { command: 'order refund', key: order.Key, order, refund: { state: 'succeeded' }, refused: null, pushed: true };
       },
     });
     const orders = createOrders(run);
@@ -237,19 +251,27 @@ describe('the orders area', () => {
       ['order', 'list', '--state', 'paid', '--method', 'wallet', '--user', '9'],
     ]);
     await orders.show(order.Key);
-    await orders.step('refund');
+    await orders.refund({ amount: 5000, to: 'wallet' });
+    expect(ran.at(-2)).toEqual(['order', 'refund', order.Key, '--amount', '5000', '--to', 'wallet']);
     expect(orders.$order.get()?.State).toBe('refunded');
     expect(orders.orderOutcome.$notice.get()).toEqual({ kind: 'ok', key: 'console.orders.refunded' });
   });
 
   it('shows a refusal in the operator’s words and leaves the order as it was', async () => {
     const { run } = commands({
-      'order show': () => ({ command: 'order show', key: order.Key, order: { ...order, Timeline: [] } }),
-      'order refund': () => ({ command: 'order refund', key: order.Key, order: null, refused: 'Your role may refund at most CN¥100.', pushed: false }),
+      'order show': () => ({ command: 'order show', key: order.Key, order: { ...order, Timeline: [], Refunds: [] } }),
+      'order refund': () => ({
+        command: 'order refund',
+        key: order.Key,
+        order: null,
+        refund: null,
+        refused: 'Your role may refund at most CN¥100.',
+        pushed: false,
+      }),
     });
     const orders = createOrders(run);
     await orders.show(order.Key);
-    await orders.step('refund');
+    await orders.refund({ amount: 5000, to: 'original' });
     expect(orders.$order.get()?.State).toBe('paid');
     expect(orders.orderOutcome.$notice.get()).toEqual({
       kind: 'error',

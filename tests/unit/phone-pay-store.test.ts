@@ -85,9 +85,10 @@ describe('the phone page after scanning', () => {
 });
 
 describe('what the customer may do', () => {
-  it('pays, declines, lets expire or pays twice an open payment; only pays twice a paid one', () => {
+  it('pays, declines, lets expire or pays twice an open payment; pays a paid one twice, or makes its refunds fail', () => {
     expect(actionsFor(transaction())).toEqual(['approve', 'decline', 'expire', 'payTwice']);
-    expect(actionsFor(transaction({ State: 'SUCCESS' }))).toEqual(['payTwice']);
+    expect(actionsFor(transaction({ State: 'SUCCESS' }))).toEqual(['payTwice', 'failRefunds']);
+    expect(actionsFor(transaction({ State: 'REFUND' }))).toEqual(['failRefunds']);
     expect(actionsFor(transaction({ State: 'CLOSED' }))).toEqual([]);
   });
 

@@ -22,7 +22,8 @@ export function actionsFor(transaction: SandboxTransaction): SandboxAction[] {
     return transaction.State === 'SIGNED' ? ['failCharges', 'terminate'] : [];
   }
   if (transaction.State === 'NOTPAY') return ['approve', 'decline', 'expire', 'payTwice'];
-  return transaction.State === 'SUCCESS' ? ['payTwice'] : [];
+  if (transaction.State === 'SUCCESS') return ['payTwice', 'failRefunds'];
+  return transaction.State === 'REFUND' ? ['failRefunds'] : [];
 }
 
 export function createPhonePay(env: PhonePayEnvironment) {

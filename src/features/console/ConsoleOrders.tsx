@@ -12,7 +12,8 @@ import { itemText, orderStatus } from '@/lib/order-text.ts';
 import { ConsoleGate } from './ConsoleGate.tsx';
 import type { ConsoleStrings } from './ConsoleCustomers.tsx';
 import { browserConsole } from './environment.ts';
-import { createOrders, noFilter, type OrderFilter, type ShownOrder } from './orders-store.ts';
+import { createOrders, leftToRefund, noFilter, type OrderFilter, type RefundAsked, type ShownOrder } from './orders-store.ts';
+import { minorOf } from '@/lib/money-input.ts';
 import './console.css';
 
 interface Props {
@@ -39,18 +40,32 @@ function OrderView({
 }) {
   const session = useStore(browserConsole.$session);
   const busy = useStore(orders.orderOutcome.$busy);
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [step, setStep] = useState<'fulfil' | 'refund'>('refund');
-  const price = formatPrice(order.Price, locale);
+  const fulfilDialog = useRef<HTMLDialogElement>(null);
+  const refundDialog = useRef<HTMLDialogElement>(null);
+  const left = leftToRefund(order);
+  const [typed, setTyped] = useState('');
+  const [to, setTo] = useState<RefundAsked['to']>('original');
+  const money = (fen: number) => formatPrice(fen, locale);
+  const amount = minorOf(typed, 'CNY');
+  const amountOk = amount !== null && amount >= 1 && amount <= left;
+  // A wallet payment can only go back to the wallet.
+  const destination = order.Method === 'wechatpay' ? to : 'wallet';
   const canFulfil = order.State === 'paid' && order.Item.Kind === 'steamRecharge' && session !== null && roleIncludes(session.Role, 'operator');
-  const canRefund = order.State === 'paid' || order.State === 'fulfilled';
-  const ask = (next: 'fulfil' | 'refund') => {
-    setStep(next);
-    dialog.current?.showModal();
+  const canRefund = (order.State === 'paid' || order.State === 'fulfilled') && (order.Method === 'wallet' || order.Method === 'wechatpay') && left > 0;
+  const askRefund = () => {
+    setTyped((left / 100).toFixed(2));
+    setTo('original');
+    refundDialog.current?.showModal();
   };
-  const go = () => {
-    dialog.current?.close();
-    void orders.step(step);
+  const refund = (event: FormEvent) => {
+    event.preventDefault();
+    if (!amountOk) return;
+    refundDialog.current?.close();
+    void orders.refund({ amount: amount!, to: destination });
+  };
+  const fulfil = () => {
+    fulfilDialog.current?.close();
+    void orders.fulfil();
   };
   return (
     <section className="card" aria-labelledby="order-shown" data-order={order.Key}>
@@ -63,7 +78,7 @@ function OrderView({
         <dt>{t('console.orders.item')}</dt>
         <dd>{itemText(order.Item, locale, t)}</dd>
         <dt>{t('console.orders.price')}</dt>
-        <dd>{price}</dd>
+        <dd>{money(order.Price)}</dd>
         <dt>{t('console.orders.method')}</dt>
         <dd>{order.Method ? t(`pay.method.${order.Method}`) : '—'}</dd>
         <dt>{t('console.orders.customer')}</dt>
@@ -80,34 +95,85 @@ function OrderView({
           </li>
         ))}
       </ol>
+      {order.Refunds.length > 0 && (
+        <>
+          <h3>{t('console.orders.refunds')}</h3>
+          <ul className="item-list" data-refunds>
+            {order.Refunds.map((entry) => (
+              <li key={entry.refundNo} data-refund-state={entry.state}>
+                <span className="item-main">
+                  <strong>{money(entry.amount)}</strong>
+                  <span className="muted">
+                    {t(`console.orders.refundTo.${entry.to}`)} · {entry.actor} · <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time>
+                  </span>
+                </span>
+                <span className={entry.state === 'failed' ? 'console-failed' : 'muted'}>{t(`console.orders.refundState.${entry.state}`)}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {(canFulfil || canRefund) && (
         <div className="form-actions">
           {canFulfil && (
-            <button type="button" className="button" disabled={busy} onClick={() => ask('fulfil')}>
+            <button type="button" className="button" disabled={busy} onClick={() => fulfilDialog.current?.showModal()}>
               {t('console.orders.fulfil')}
             </button>
           )}
           {canRefund && (
-            <button type="button" className="button button-secondary" disabled={busy} onClick={() => ask('refund')}>
+            <button type="button" className="button button-secondary" disabled={busy} onClick={askRefund}>
               {t('console.orders.refund')}
             </button>
           )}
         </div>
       )}
-      <dialog ref={dialog} className="confirm-dialog" aria-labelledby="order-confirm">
-        <p id="order-confirm">
-          {step === 'refund'
-            ? t(order.Method === 'wallet' ? 'console.orders.confirmRefundWallet' : 'console.orders.confirmRefundProvider', { price, key: order.Key })
-            : t('console.orders.confirmFulfil', { key: order.Key })}
-        </p>
+      <dialog ref={fulfilDialog} className="confirm-dialog" aria-labelledby="fulfil-confirm">
+        <p id="fulfil-confirm">{t('console.orders.confirmFulfil', { key: order.Key })}</p>
         <div className="form-actions">
-          <button type="button" className="button" onClick={go} data-confirm-step={step}>
-            {t(step === 'refund' ? 'console.orders.refundYes' : 'console.orders.fulfilYes')}
+          <button type="button" className="button" onClick={fulfil} data-confirm-step="fulfil">
+            {t('console.orders.fulfilYes')}
           </button>
-          <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
+          <button type="button" className="button button-secondary" onClick={() => fulfilDialog.current?.close()}>
             {t('console.orders.cancel')}
           </button>
         </div>
+      </dialog>
+      <dialog ref={refundDialog} className="confirm-dialog" aria-labelledby="refund-title">
+        <form className="form" onSubmit={refund}>
+          <h3 id="refund-title">{t('console.orders.refundTitle', { key: order.Key })}</h3>
+          <label>
+            {t('console.orders.refundAmount')}
+            <input name="amount" inputMode="decimal" value={typed} onChange={(event) => setTyped(event.currentTarget.value)} required />
+            <span className="hint">{t('console.orders.refundLeft', { left: money(left) })}</span>
+          </label>
+          {order.Method === 'wechatpay' && (
+            <fieldset className="choice-group">
+              <legend>{t('console.orders.refundWhere')}</legend>
+              {(['original', 'wallet'] as const).map((where) => (
+                <label key={where} className="agree">
+                  <input type="radio" name="to" value={where} checked={to === where} onChange={() => setTo(where)} />
+                  {t(`console.orders.refundTo.${where}`)}
+                </label>
+              ))}
+            </fieldset>
+          )}
+          <p data-refund-confirm>
+            {amountOk
+              ? t(destination === 'wallet' ? 'console.orders.confirmRefundWallet' : 'console.orders.confirmRefundProvider', {
+                  price: money(amount!),
+                  key: order.Key,
+                })
+              : t('console.orders.refundAmountHint', { left: money(left) })}
+          </p>
+          <div className="form-actions">
+            <button type="submit" className="button" disabled={!amountOk} data-confirm-step="refund">
+              {t('console.orders.refundYes')}
+            </button>
+            <button type="button" className="button button-secondary" onClick={() => refundDialog.current?.close()}>
+              {t('console.orders.cancel')}
+            </button>
+          </div>
+        </form>
       </dialog>
     </section>
   );

@@ -23,11 +23,23 @@ export interface OrderFilter {
 
 export const noFilter: OrderFilter = { state: '', method: '', user: '' };
 
+/** What is left to refund of an order: its price less the refunds that did not fail. */
+export const leftToRefund = (order: ShownOrder): number =>
+  order.Price - order.Refunds.filter((refund) => refund.state !== 'failed').reduce((total, refund) => total + refund.amount, 0);
+
+/** A refund as the operator asks for it: an amount in fen, and where it goes. */
+export interface RefundAsked {
+  amount: number;
+  to: 'wallet' | 'original';
+}
+
+type Done = 'console.orders.fulfilled' | 'console.orders.refunded' | 'console.orders.refundPending';
+
 export function createOrders(run: RunCommand) {
   const $orders = atom<ListedOrder[] | null>(null);
   const $order = atom<ShownOrder | null>(null);
   const listAction = createAction();
-  const orderAction = createAction<'console.orders.none' | 'console.orders.fulfilled' | 'console.orders.refunded' | 'console.orders.refusedBecause'>();
+  const orderAction = createAction<Done | 'console.orders.none' | 'console.orders.refusedBecause'>();
 
   async function list(filter: OrderFilter): Promise<void> {
     const words: [string, string, ...string[]] = ['order', 'list'];
@@ -45,17 +57,30 @@ export function createOrders(run: RunCommand) {
     });
   }
 
-  /** Fulfils or refunds the order shown, then shows it as it is now. */
-  async function step(which: 'fulfil' | 'refund'): Promise<void> {
+  /** Runs an order command on the order shown, then shows the order as it is now; a refusal comes in the operator's words. */
+  async function onShown(words: (key: string) => [string, string, ...string[]], done: (result: Of<'order fulfil' | 'order refund'>) => Done): Promise<void> {
     const key = $order.get()?.Key;
     if (!key) return;
     await orderAction.run(async () => {
-      const done = await run<'order fulfil' | 'order refund'>(['order', which, key]);
-      if (done.refused) return orderAction.say('error', 'console.orders.refusedBecause', { reason: done.refused });
+      const result = await run<'order fulfil' | 'order refund'>(words(key));
+      if (result.refused) return orderAction.say('error', 'console.orders.refusedBecause', { reason: result.refused });
       $order.set((await run<'order show'>(['order', 'show', key])).order);
-      orderAction.say('ok', which === 'fulfil' ? 'console.orders.fulfilled' : 'console.orders.refunded');
+      orderAction.say('ok', done(result));
     });
   }
+
+  const fulfil = () =>
+    onShown(
+      (key) => ['order', 'fulfil', key],
+      () => 'console.orders.fulfilled',
+    );
+
+  /** A refund to the wallet is done at once; one to the original payment waits for WeChat Pay's word, which the order then shows. */
+  const refund = (asked: RefundAsked) =>
+    onShown(
+      (key) => ['order', 'refund', key, '--amount', String(asked.amount), '--to', asked.to],
+      (result) => (result.refund?.state === 'pending' ? 'console.orders.refundPending' : 'console.orders.refunded'),
+    );
 
   return {
     $orders,
@@ -64,6 +89,7 @@ export function createOrders(run: RunCommand) {
     orderOutcome: { $busy: orderAction.$busy, $notice: orderAction.$notice },
     list,
     show,
-    step,
+    fulfil,
+    refund,
   };
 }
