@@ -17,6 +17,7 @@
 import type { AddressInfo } from 'node:net';
 import { asc, inArray } from 'drizzle-orm';
 import { localeCodes } from '#contract/locales.ts';
+import { serverActor } from '../server/db/audit.ts';
 import type { LocalizedText } from '#contract/raffle.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
@@ -56,7 +57,7 @@ type Request = { type: 'raffle' } | { type: 'entries'; raffleIds: number[] } | {
 
 answerParent<Request>(async (request) => {
   if (request.type === 'cpu') return process.cpuUsage();
-  if (request.type === 'raffle') return { raffleId: (await createRaffle(app.db, definition(), null)).id };
+  if (request.type === 'raffle') return { raffleId: (await createRaffle(app.db, serverActor('benchmark'), definition(), null)).id };
   const rows = await app.db.select({ id: raffles.id, entrants: raffles.entrants }).from(raffles).where(inArray(raffles.id, request.raffleIds));
   const entries = await app.db
     .select({ raffleId: raffleEntries.raffleId, userId: raffleEntries.userId, number: raffleEntries.number })

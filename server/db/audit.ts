@@ -22,6 +22,9 @@ export interface Actor {
 /** An operator at the server's shell (`npm run admin`), named as the CLI's process runs: `user@host`. */
 export const shellActor = (who: string, address: string | null): Actor => ({ label: `${who} (operators' command)`, userId: null, address, role: null });
 
+/** The server itself, doing what an operator would (the demo data it seeds). */
+export const serverActor = (what: string): Actor => ({ label: `${what} (the server)`, userId: null, address: null, role: null });
+
 /** A console user, by nickname, id and role. */
 export const consoleActor = (user: { userId: number; nickname: string; role: OperatorRole }, address: string | null): Actor => ({
   label: `${user.nickname} (user ${user.userId}, ${user.role})`,

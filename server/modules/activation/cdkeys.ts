@@ -11,6 +11,7 @@ import { cdkeyLockoutMs, cdkeyMaxFailures, type CdkeyGrant, type Redemption } fr
 import { cdkeyAlphabet, cdkeyLength, cdkeyShape, checkCharacter, formatCdkey, maskCdkey, normalizeCdkey } from '#contract/cdkey-format.ts';
 import { pageSize } from '#contract/paging.ts';
 import { ErrorCode } from '#contract/errors.ts';
+import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { cdkeyBatches, cdkeyFailures, cdkeys } from '../../db/schema/activation.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -28,6 +29,7 @@ const hashOf = (key: string) => createHash('sha256').update(normalizeCdkey(key))
 /** Makes a batch and its keys' hashes; answers the batch's id. */
 export async function createBatch(
   db: Database,
+  actor: Actor,
   secret: Buffer,
   batch: { name: string; count: number; grant: CdkeyGrant; expiresAt: Date | null },
 ): Promise<number> {
@@ -42,6 +44,12 @@ export async function createBatch(
     });
     // In slices: one statement's parameters are limited.
     for (let start = 0; start < rows.length; start += 1000) await tx.insert(cdkeys).values(rows.slice(start, start + 1000));
+    await recordAudit(tx, actor, {
+      action: 'cdkey create',
+      target: `batch ${batch.name}`,
+      before: null,
+      after: { count: batch.count, grant: batch.grant, expiresAt: batch.expiresAt?.toISOString() ?? null },
+    });
     return made.id;
   });
 }
@@ -77,14 +85,20 @@ export async function batchCounts(db: Database, batch: BatchRow): Promise<{ used
 }
 
 /** Revokes one key (as typed) or, with a batch name, every unused key of the batch; answers how many. */
-export async function revoke(db: Database, what: { key: string } | { batch: BatchRow }): Promise<number> {
+export async function revoke(db: Database, actor: Actor, what: { key: string } | { batch: BatchRow }): Promise<number> {
   const which = 'key' in what ? eq(cdkeys.hash, hashOf(what.key)) : eq(cdkeys.batchId, what.batch.id);
-  const revoked = await db
-    .update(cdkeys)
-    .set({ revokedAt: sql`now()` })
-    .where(and(which, isNull(cdkeys.usedAt), isNull(cdkeys.revokedAt)))
-    .returning({ id: cdkeys.id });
-  return revoked.length;
+  return db.transaction(async (tx) => {
+    const revoked = await tx
+      .update(cdkeys)
+      .set({ revokedAt: sql`now()` })
+      .where(and(which, isNull(cdkeys.usedAt), isNull(cdkeys.revokedAt)))
+      .returning({ masked: cdkeys.masked });
+    // A key is named masked: the log must not hand out what it records.
+    const target = 'key' in what ? `key ${maskCdkey(what.key)}` : `batch ${what.batch.name}`;
+    if (revoked.length)
+      await recordAudit(tx, actor, { action: 'cdkey revoke', target, before: { unused: revoked.length }, after: { revoked: revoked.length } });
+    return revoked.length;
+  });
 }
 
 /** A key's state as an operator asks about it (by the key as typed). */

@@ -7,6 +7,7 @@ import { CdkeyGrant } from '#contract/activation.ts';
 import { cdkeyShape } from '#contract/cdkey-format.ts';
 import { commandsPlugin, UsageError, type AdminCommand, type CommandContext, type ResultOf } from '../../admin-command.ts';
 import { money, time } from '../../admin-text.ts';
+import { recordAudit } from '../../db/audit.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Database } from '../../db/database.ts';
 import { products } from '../../db/schema/commerce.ts';
@@ -129,7 +130,7 @@ export const activationCommands: AdminCommand[] = [
       const batch = parseCreate(rest);
       return async (context) => {
         try {
-          await createBatch(context.db, context.secret(), { ...batch, grant: await checkedGrant(context.db, batch.grant) });
+          await createBatch(context.db, context.actor, context.secret(), { ...batch, grant: await checkedGrant(context.db, batch.grant) });
         } catch (error) {
           if (isUniqueViolation(error)) usage(`There is a batch called ${batch.name} already.`);
           throw error;
@@ -154,7 +155,11 @@ export const activationCommands: AdminCommand[] = [
             : usage('cdkey export takes a batch name and --limit N');
       return async (context) => {
         const batch = await findBatch(context.db, name);
-        return batchResult(context, 'cdkey export', batch, batch ? await unusedKeys(context.db, context.secret(), batch, limit) : []);
+        const keys = batch ? await unusedKeys(context.db, context.secret(), batch, limit) : [];
+        // Handing keys out is recorded like a change: whoever exported them can be asked where they went.
+        if (batch)
+          await recordAudit(context.db, context.actor, { action: 'cdkey export', target: `batch ${name}`, before: null, after: { keys: keys.length } });
+        return batchResult(context, 'cdkey export', batch, keys);
       };
     },
     format: batchText,
@@ -180,11 +185,11 @@ export const activationCommands: AdminCommand[] = [
         const name = oneName('cdkey revoke --batch', rest.slice(1));
         return async (context) => {
           const batch = await findBatch(context.db, name);
-          return { command: 'cdkey revoke', revoked: batch ? await revoke(context.db, { batch }) : 0 };
+          return { command: 'cdkey revoke', revoked: batch ? await revoke(context.db, context.actor, { batch }) : 0 };
         };
       }
       if (rest.length !== 1 || cdkeyShape(rest[0]) !== 'ok') usage('cdkey revoke takes one key (or --batch NAME)');
-      return async (context) => ({ command: 'cdkey revoke', revoked: await revoke(context.db, { key: rest[0] }) });
+      return async (context) => ({ command: 'cdkey revoke', revoked: await revoke(context.db, context.actor, { key: rest[0] }) });
     },
     format: (result: ResultOf<'cdkey revoke'>) => `${result.revoked} key(s) revoked.`,
   },

@@ -6,6 +6,7 @@
 import { count } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { activationCalls } from '#contract/activation.ts';
+import { serverActor } from '../../db/audit.ts';
 import { cdkeyBatches } from '../../db/schema/activation.ts';
 import { registerRoute } from '../../http/route.ts';
 import { createBatch, failureCleanupJob, forgetOldFailures, redeem, redemptionPage, type Granter } from './cdkeys.ts';
@@ -21,7 +22,7 @@ export default fp(
     if (app.config.DEMO_DATA) {
       const [{ batches }] = await db.select({ batches: count() }).from(cdkeyBatches);
       if (batches === 0) {
-        await createBatch(db, app.keys.secret, demoBatch);
+        await createBatch(db, serverActor('demo data'), app.keys.secret, demoBatch);
         app.log.info(`Seeded the demo cdkey batch "${demoBatch.name}" (npm run admin -- cdkey export ${demoBatch.name})`);
       }
     }

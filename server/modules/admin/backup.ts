@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { BackupCounts, CommandResult } from '#contract/admin.ts';
+import { recordAudit } from '../../db/audit.ts';
 import { BackupFileError, readBackupFile, restoreInto, takeSnapshot, writeBackupFile } from '../../db/backup.ts';
 import { UsageError, type AdminCommand, type LocalCommand, type ResultOf } from '../../admin-command.ts';
 
@@ -38,13 +39,16 @@ export const backupCommands: AdminCommand[] = [
       if (files.length !== 1 || files[0].startsWith('--')) throw new UsageError(`backup takes the file to write, and ${force} to replace one that exists`);
       // The CLI sends an absolute path: this may run in a server with another working directory.
       const file = path.resolve(files[0]);
-      return async ({ pglite, dataDir }): Promise<CommandResult> => {
+      return async ({ pglite, dataDir, db, actor }): Promise<CommandResult> => {
         if (!pglite) return { command: 'backup', file, saved: null, refused: usePgDump(file) };
         const refused = fileProblem(file, rest.includes(force));
         if (refused) return { command: 'backup', file, saved: null, refused };
         const snapshot = await takeSnapshot(pglite, dataDir);
         try {
-          return { command: 'backup', file, saved: { bytes: await writeBackupFile(file, snapshot), counts: snapshot.counts }, refused: null };
+          const bytes = await writeBackupFile(file, snapshot);
+          // After the snapshot, so the backup does not hold its own line: who took a copy of every customer's data, and where it went.
+          await recordAudit(db, actor, { action: 'backup', target: file, before: null, after: { bytes, counts: snapshot.counts } });
+          return { command: 'backup', file, saved: { bytes, counts: snapshot.counts }, refused: null };
         } catch (error) {
           // The file system's refusal (no permission, disk full) is the operator's to fix; the server may run as another user.
           if (!(error as NodeJS.ErrnoException).syscall) throw error;

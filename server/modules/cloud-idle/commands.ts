@@ -115,10 +115,10 @@ export const cloudIdleCommands: AdminCommand[] = [
     parse(rest) {
       const key = oneUser('idle set', rest.slice(0, 1));
       const update = parseIdleUpdate(rest.slice(1));
-      return async ({ db, pusher, findUser }) => {
+      return async ({ db, pusher, findUser, actor }) => {
         const user = await findUser(key);
         if (!user) return { command: 'idle set', key, userId: null, status: null, pushed: false };
-        const status = await setCloudIdleStatus(db, pusher, user.id, update);
+        const status = await setCloudIdleStatus(db, actor, pusher, user.id, update);
         return { command: 'idle set', key, userId: user.id, status, pushed: pusher !== null };
       };
     },

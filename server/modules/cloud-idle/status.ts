@@ -5,6 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { hubEvents, type CloudIdleStatus, type CloudIdleUpdate } from '#contract/realtime.ts';
+import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { cloudIdleStatuses } from '../../db/schema/cloud-idle.ts';
 import type { Pusher } from '../../realtime/backplane.ts';
@@ -17,16 +18,26 @@ export async function readCloudIdleStatus(db: Database, userId: number): Promise
 /** Stores the status (replacing the last one) and pushes it to the user's open pages when there is a way to. */
 export async function setCloudIdleStatus(
   db: Database,
+  actor: Actor,
   pusher: Pusher | null,
   userId: number,
   update: CloudIdleUpdate,
   now = new Date(),
 ): Promise<CloudIdleStatus> {
   const values = { state: update.State, games: update.Games, cardsRemaining: update.CardsRemaining, updatedAt: now };
-  await db
-    .insert(cloudIdleStatuses)
-    .values({ userId, ...values })
-    .onConflictDoUpdate({ target: cloudIdleStatuses.userId, set: values });
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(cloudIdleStatuses).where(eq(cloudIdleStatuses.userId, userId)).for('update');
+    await tx
+      .insert(cloudIdleStatuses)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: cloudIdleStatuses.userId, set: values });
+    await recordAudit(tx, actor, {
+      action: 'idle set',
+      target: `user ${userId}`,
+      before: before ? { state: before.state, cardsRemaining: before.cardsRemaining } : null,
+      after: { state: update.State, cardsRemaining: update.CardsRemaining, games: update.Games.length },
+    });
+  });
   const status = { ...update, UpdatedAt: now.toISOString() };
   await pusher?.toUser(userId, hubEvents.cloudIdleStatus, [status]);
   return status;

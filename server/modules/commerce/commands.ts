@@ -10,6 +10,7 @@ import { commandsPlugin, oneUser, UsageError, type AdminCommand, type CommandCon
 import { money, noUser, orDash, table, time } from '../../admin-text.ts';
 import type { Database } from '../../db/database.ts';
 import { memberships, orders, products } from '../../db/schema/commerce.ts';
+import { recordAudit } from '../../db/audit.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { message } from '../../i18n/messages.ts';
 import type { PaymentOutcome } from '../../plugins/metrics.ts';
@@ -219,12 +220,22 @@ export const commerceCommands: AdminCommand[] = [
                                   --inactive stops selling it, --active resumes`,
     parse(rest) {
       const product = parseProduct(rest);
-      return async ({ db }) => {
-        const [row] = await db
-          .insert(products)
-          .values(product)
-          .onConflictDoUpdate({ target: products.code, set: { ...product, updatedAt: new Date() } })
-          .returning();
+      return async ({ db, actor }) => {
+        const row = await db.transaction(async (tx) => {
+          const [before] = await tx.select().from(products).where(eq(products.code, product.code)).for('update');
+          const [after] = await tx
+            .insert(products)
+            .values(product)
+            .onConflictDoUpdate({ target: products.code, set: { ...product, updatedAt: new Date() } })
+            .returning();
+          await recordAudit(tx, actor, {
+            action: 'product set',
+            target: `product ${product.code}`,
+            before: before ? toProduct(before) : null,
+            after: toProduct(after),
+          });
+          return after;
+        });
         return { command: 'product set', product: withActive(row) };
       };
     },
@@ -349,8 +360,8 @@ export const commerceCommands: AdminCommand[] = [
           : 'maintenance off                 take payments again',
     parse(rest) {
       if (rest.length > 0) throw new UsageError(`maintenance ${action} takes no arguments`);
-      return async ({ db }) => {
-        if (action !== 'status') await setMaintenance(db, action === 'on');
+      return async ({ db, actor }) => {
+        if (action !== 'status') await setMaintenance(db, actor, action === 'on');
         return { command: `maintenance ${action}`, maintenance: await underMaintenance(db) };
       };
     },

@@ -46,11 +46,20 @@ export async function underMaintenance(db: Database): Promise<boolean> {
   return row?.value === true;
 }
 
-export async function setMaintenance(db: Database, on: boolean): Promise<void> {
-  await db
-    .insert(settings)
-    .values({ key: 'maintenance', value: on })
-    .onConflictDoUpdate({ target: settings.key, set: { value: on } });
+export async function setMaintenance(db: Database, actor: Actor, on: boolean): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await underMaintenance(tx);
+    await tx
+      .insert(settings)
+      .values({ key: 'maintenance', value: on })
+      .onConflictDoUpdate({ target: settings.key, set: { value: on } });
+    await recordAudit(tx, actor, {
+      action: on ? 'maintenance on' : 'maintenance off',
+      target: 'payments',
+      before: { maintenance: before },
+      after: { maintenance: on },
+    });
+  });
 }
 
 export function requireProvider(provider: PayContext['provider']): PaymentProvider {

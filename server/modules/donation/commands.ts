@@ -37,7 +37,7 @@ const visibility = (name: 'donation hide' | 'donation show', hidden: boolean): A
   parse(rest) {
     const id = oneId(name, rest);
     return async (context) => {
-      const row = await setHidden(context.db, id, hidden);
+      const row = await setHidden(context.db, context.actor, id, hidden);
       return { command: name, donation: row && described(row) };
     };
   },

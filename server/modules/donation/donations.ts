@@ -8,6 +8,7 @@ import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { pageSize } from '#contract/paging.ts';
 import { donationRules, type Donation, type Sponsor } from '#contract/donation.ts';
 import { ErrorCode } from '#contract/errors.ts';
+import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { donations } from '../../db/schema/donation.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -62,13 +63,16 @@ export async function sponsorList(db: Database): Promise<Sponsor[]> {
 }
 
 /** Operators hide a name unfit for a public page, or show it again; answers the donation, or null when there is none with that id. */
-export async function setHidden(db: Database, id: number, hidden: boolean): Promise<DonationRow | null> {
-  const [row] = await db
-    .update(donations)
-    .set({ hiddenAt: hidden ? new Date() : null })
-    .where(eq(donations.id, id))
-    .returning();
-  return row ?? null;
+export async function setHidden(db: Database, actor: Actor, id: number, hidden: boolean): Promise<DonationRow | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(donations)
+      .set({ hiddenAt: hidden ? new Date() : null })
+      .where(eq(donations.id, id))
+      .returning();
+    if (row) await recordAudit(tx, actor, { action: hidden ? 'donation hide' : 'donation show', target: `donation ${id}`, before: null, after: { hidden } });
+    return row ?? null;
+  });
 }
 
 /** The latest named donations, hidden or not, for operators to look over. */

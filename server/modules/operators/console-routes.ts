@@ -144,14 +144,14 @@ export default fp(
         const found = findCommand(app.adminCommands.all, body.Command);
         if (!found || found.command.local || !found.command.role) throw new ApiError(ErrorCode.BadRequest, 'badRequest');
         if (!roleIncludes(auth.role, found.command.role)) throw forbidden();
-        let run;
+        // Words the command cannot take, when parsed or once it looks (a batch name taken): the console sent what it should not.
         try {
-          run = found.command.parse(found.rest);
+          const run = found.command.parse(found.rest);
+          return { data: await run(commandContext(app, consoleActor(auth, request.ip), request.locale)) };
         } catch (error) {
           if (error instanceof UsageError) throw new ApiError(ErrorCode.BadRequest, 'badRequest');
           throw error;
         }
-        return { data: await run(commandContext(app, consoleActor(auth, request.ip), request.locale)) };
       });
     });
   },

@@ -61,15 +61,23 @@ const evaluationRow = (entry: EvaluationEntry) => [
 
 type ByIdName = 'evaluation show' | 'evaluation hide' | 'evaluation unhide';
 
+/** The most an operator's reason for hiding or showing a review may say. */
+const reasonMaxLength = 500;
+
 const byId = (name: ByIdName, usage: string, hidden?: boolean): AdminCommand => ({
   name,
   role: 'operator',
-  usage: `${name} <id>`.padEnd(32) + usage,
+  usage: hidden === undefined ? `${name} <id>`.padEnd(32) + usage : `${name} <id> [--reason "<words>"]   ${usage}`,
   parse(rest) {
-    if (rest.length !== 1 || !/^[1-9][0-9]{0,9}$/.test(rest[0])) throw new UsageError(`${name} takes one review id (evaluation reported shows them)`);
+    const wrong = () =>
+      new UsageError(`${name} takes one review id (evaluation reported shows them)${hidden === undefined ? '' : ', then --reason "<words>" (quoted)'}`);
+    if (!/^[1-9][0-9]{0,9}$/.test(rest[0] ?? '')) throw wrong();
     const id = Number(rest[0]);
-    return async ({ db }) => {
-      if (hidden !== undefined) await setHidden(db, id, hidden);
+    const withReason = hidden !== undefined && rest.length === 3 && rest[1] === '--reason' && rest[2].trim() && rest[2].length <= reasonMaxLength;
+    if (rest.length !== 1 && !withReason) throw wrong();
+    const reason = withReason ? rest[2].trim() : null;
+    return async ({ db, actor }) => {
+      if (hidden !== undefined) await setHidden(db, actor, id, hidden, reason);
       return { command: name, evaluation: await find(db, id) };
     };
   },

@@ -9,6 +9,7 @@ import { and, asc, count, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm
 import { ErrorCode } from '#contract/errors.ts';
 import type { LocaleCode } from '#contract/locales.ts';
 import { pluginRules, type Evaluation, type EvaluationSort, type OwnEvaluation, type Rating, type ReportReason } from '#contract/plugins.ts';
+import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { evaluationHelpful, evaluationReports, evaluationWrites, pluginEvaluations, pluginRatings } from '../../db/schema/plugins.ts';
 import { users } from '../../db/schema/identity.ts';
@@ -217,7 +218,8 @@ export async function reportEvaluation(db: Database, id: number, userId: number,
 }
 
 /** An operator hides a review (it leaves the lists and the aggregate) or shows it again; null when there is no such review. */
-export async function setHidden(db: Database, id: number, hidden: boolean): Promise<EvaluationRow | null> {
+/** Hides or shows a review, with the operator's reason in the audit log; one already so writes nothing. */
+export async function setHidden(db: Database, actor: Actor, id: number, hidden: boolean, reason: string | null): Promise<EvaluationRow | null> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(pluginEvaluations).where(eq(pluginEvaluations.id, id)).for('update');
     if (!row) return null;
@@ -228,6 +230,12 @@ export async function setHidden(db: Database, id: number, hidden: boolean): Prom
       .where(eq(pluginEvaluations.id, id))
       .returning();
     await adjust(tx, row.plugin, row.rating, hidden ? -1 : 1);
+    await recordAudit(tx, actor, {
+      action: hidden ? 'evaluation hide' : 'evaluation unhide',
+      target: `review ${id}`,
+      before: { hidden: !hidden },
+      after: { hidden, reason },
+    });
     return updated;
   });
 }

@@ -7,6 +7,7 @@ import type { RaffleSummary, RaffleWinnerEntry } from '#contract/admin.ts';
 import { hubEvents } from '#contract/realtime.ts';
 import { commandsPlugin, UsageError, type AdminCommand, type CommandContext, type ResultOf, type RunCommand } from '../../admin-command.ts';
 import { indent, orDash, table, time } from '../../admin-text.ts';
+import { recordAudit } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
 import { coverStore, createRaffle, readDefinition, storeCover } from './definition.ts';
@@ -141,7 +142,7 @@ export const raffleCommands: AdminCommand[] = [
       const { definition, coverBytes } = read;
       return async (context) => {
         const cover = coverBytes && (await storeCover(coverStore(context.dataDir), coverBytes));
-        return answer(context.db, 'raffle create', await createRaffle(context.db, definition, cover));
+        return answer(context.db, 'raffle create', await createRaffle(context.db, context.actor, definition, cover));
       };
     },
     ...detail,
@@ -162,7 +163,16 @@ export const raffleCommands: AdminCommand[] = [
   byId('raffle show', (context, row) => answer(context.db, 'raffle show', row)),
   byId('raffle close', async (context, row) => {
     if (stateOf(row) !== 'open' && stateOf(row) !== 'upcoming') return answer(context.db, 'raffle close', row, `it is ${stateOf(row)} already`);
-    const [closed] = await context.db.update(raffles).set({ closesAt: new Date() }).where(eq(raffles.id, row.id)).returning();
+    const closed = await context.db.transaction(async (tx) => {
+      const [changed] = await tx.update(raffles).set({ closesAt: new Date() }).where(eq(raffles.id, row.id)).returning();
+      await recordAudit(tx, context.actor, {
+        action: 'raffle close',
+        target: `raffle ${row.id}`,
+        before: { closesAt: row.closesAt },
+        after: { closesAt: changed.closesAt },
+      });
+      return changed;
+    });
     return answer(context.db, 'raffle close', closed);
   }),
   {
@@ -181,7 +191,16 @@ export const raffleCommands: AdminCommand[] = [
         const state = stateOf(row);
         if (row.kind !== 'registration' || state !== 'closed')
           return answer(context.db, 'raffle value', row, `a public value is entered once registration has closed (it is ${state})`);
-        const [changed] = await context.db.update(raffles).set({ publicValue: value }).where(eq(raffles.id, id)).returning();
+        const changed = await context.db.transaction(async (tx) => {
+          const [updated] = await tx.update(raffles).set({ publicValue: value }).where(eq(raffles.id, id)).returning();
+          await recordAudit(tx, context.actor, {
+            action: 'raffle value',
+            target: `raffle ${id}`,
+            before: { publicValue: row.publicValue },
+            after: { publicValue: value },
+          });
+          return updated;
+        });
         return answer(context.db, 'raffle value', changed);
       };
     },
@@ -198,7 +217,7 @@ export const raffleCommands: AdminCommand[] = [
       if (rest.length === 3 && rest[1] === '--public-value' && rest[2].trim() && rest[2].length <= 200) value = rest[2].trim();
       else if (rest.length !== 1) throw new UsageError('raffle draw takes a raffle id and optionally --public-value <value> (at most 200 characters)');
       return async (context) => {
-        const outcome = await drawRaffle(context.db, id, value);
+        const outcome = await drawRaffle(context.db, context.actor, id, value);
         if (!outcome.drawn) return answer(context.db, 'raffle draw', outcome.raffle, outcome.raffle ? outcome.refused : null);
         return answer(context.db, 'raffle draw', outcome.raffle, null, await announceDraw(context, id));
       };

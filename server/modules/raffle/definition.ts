@@ -12,6 +12,7 @@ import * as z from 'zod/mini';
 import { text } from '#contract/fields.ts';
 import { InstantTerms, LocalizedText, Prize, RaffleKind } from '#contract/raffle.ts';
 import { commitmentOf, newSeed } from '#contract/raffle-draw.ts';
+import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { raffles } from '../../db/schema/raffle.ts';
 import { uploadStore, type FolderStore } from '../../services/file-store.ts';
@@ -95,28 +96,33 @@ export function readDefinition(file: string): { definition: RaffleDefinition; co
   }
 }
 
-export async function createRaffle(db: Database, definition: RaffleDefinition, coverName: string | null) {
+export async function createRaffle(db: Database, actor: Actor, definition: RaffleDefinition, coverName: string | null) {
   const instant = definition.Kind === 'instant';
   const seed = instant ? null : newSeed();
-  const [row] = await db
-    .insert(raffles)
-    .values({
-      kind: definition.Kind,
-      title: definition.Title,
-      description: definition.Description,
-      cover: coverName,
-      prizes: definition.Prizes,
-      opensAt: new Date(definition.OpensAt),
-      closesAt: new Date(definition.ClosesAt),
-      drawAt: instant ? null : new Date(definition.DrawAt!),
-      minAccountAgeDays: definition.MinAccountAgeDays ?? 0,
-      seed,
-      seedHash: seed && (await commitmentOf(seed)),
-      publicSource: instant ? null : definition.PublicSource!,
-      odds: instant ? definition.Odds! : null,
-      stock: instant ? definition.Prizes[0].Quantity : null,
-      perUserLimit: instant ? definition.PerUserLimit! : null,
-    })
-    .returning();
-  return row;
+  const seedHash = seed && (await commitmentOf(seed));
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(raffles)
+      .values({
+        kind: definition.Kind,
+        title: definition.Title,
+        description: definition.Description,
+        cover: coverName,
+        prizes: definition.Prizes,
+        opensAt: new Date(definition.OpensAt),
+        closesAt: new Date(definition.ClosesAt),
+        drawAt: instant ? null : new Date(definition.DrawAt!),
+        minAccountAgeDays: definition.MinAccountAgeDays ?? 0,
+        seed,
+        seedHash,
+        publicSource: instant ? null : definition.PublicSource!,
+        odds: instant ? definition.Odds! : null,
+        stock: instant ? definition.Prizes[0].Quantity : null,
+        perUserLimit: instant ? definition.PerUserLimit! : null,
+      })
+      .returning();
+    // The definition as given (never the seed, which stays secret until the draw).
+    await recordAudit(tx, actor, { action: 'raffle create', target: `raffle ${row.id}`, before: null, after: { ...definition, cover: coverName } });
+    return row;
+  });
 }

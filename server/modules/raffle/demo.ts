@@ -6,6 +6,7 @@
  */
 import { count, eq } from 'drizzle-orm';
 import type { LocalizedText } from '#contract/raffle.ts';
+import { serverActor } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
 import { users } from '../../db/schema/identity.ts';
@@ -13,6 +14,7 @@ import { createRaffle, type RaffleDefinition } from './definition.ts';
 import { drawRaffle } from './draws.ts';
 
 const day = 86_400_000;
+const demo = serverActor('demo data');
 const at = (days: number) => new Date(Date.now() + days * day).toISOString();
 
 const wallet = (fen: number) => ({ Kind: 'wallet' as const, Amount: fen });
@@ -151,16 +153,16 @@ const demoPublicValue = '04 11 15 22 27 30 + 12';
 export async function seedDemoRaffles(db: Database): Promise<boolean> {
   const [{ existing }] = await db.select({ existing: count() }).from(raffles);
   if (existing > 0) return false;
-  await createRaffle(db, open, null);
-  await createRaffle(db, instant, null);
+  await createRaffle(db, demo, open, null);
+  await createRaffle(db, demo, instant, null);
 
-  const past = await createRaffle(db, drawn, null);
+  const past = await createRaffle(db, demo, drawn, null);
   const entrants = await db
     .insert(users)
     .values(Array.from({ length: demoEntrants }, (_, i) => ({ nickname: `${players[i % players.length]}${i >= players.length ? i : ''}` })))
     .returning({ id: users.id });
   await db.insert(raffleEntries).values(entrants.map((user, i) => ({ raffleId: past.id, number: i + 1, userId: user.id })));
   await db.update(raffles).set({ entrants: demoEntrants }).where(eq(raffles.id, past.id));
-  await drawRaffle(db, past.id, demoPublicValue);
+  await drawRaffle(db, demo, past.id, demoPublicValue);
   return true;
 }

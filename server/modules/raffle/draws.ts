@@ -10,6 +10,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import type { OwnResult, PrizeGrant } from '#contract/raffle.ts';
 import { raffleRules } from '#contract/raffle.ts';
 import { drawWinners } from '#contract/raffle-draw.ts';
+import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -27,7 +28,7 @@ export type DrawOutcome = { drawn: true; raffle: RaffleRow } | { drawn: false; r
  * Draws raffle `id` now, ending its registration if still open. `publicValue`
  * is the one entered at the draw, or else the one entered before.
  */
-export async function drawRaffle(db: Database, id: number, publicValue?: string): Promise<DrawOutcome> {
+export async function drawRaffle(db: Database, actor: Actor, id: number, publicValue?: string): Promise<DrawOutcome> {
   return db.transaction(async (tx) => {
     const [raffle] = await tx.select().from(raffles).where(eq(raffles.id, id)).for('update');
     if (!raffle) return { drawn: false, raffle: null, refused: 'not found' };
@@ -55,6 +56,12 @@ export async function drawRaffle(db: Database, id: number, publicValue?: string)
       .set({ publicValue: value, drawnAt: sql`now()`, closesAt: sql`least(${raffles.closesAt}, now())` })
       .where(eq(raffles.id, id))
       .returning();
+    await recordAudit(tx, actor, {
+      action: 'raffle draw',
+      target: `raffle ${id}`,
+      before: { publicValue: raffle.publicValue, entrants: raffle.entrants },
+      after: { publicValue: value, winners: winners.length },
+    });
     return { drawn: true, raffle: drawn };
   });
 }

@@ -11,6 +11,7 @@ import { hubEvents } from '#contract/realtime.ts';
 import { raffleCacheMs, raffleCalls, raffleCoversPath } from '#contract/raffle.ts';
 import { cacheForCaller, publicFor } from '../../http/cache-control.ts';
 import { apiBase } from '../../config.ts';
+import { serverActor } from '../../db/audit.ts';
 import { registerRoute } from '../../http/route.ts';
 import { serveStore } from '../../services/file-store.ts';
 import { coverStore } from './definition.ts';
@@ -124,7 +125,7 @@ export default fp(
       drawsJob,
       app.metrics.countingFailures(drawsJob, async () => {
         for (const { id } of await dueDraws(db)) {
-          const outcome = await drawRaffle(db, id);
+          const outcome = await drawRaffle(db, serverActor('scheduled draw'), id);
           if (outcome.drawn) {
             app.log.info({ raffle: id }, 'drew a raffle');
             await announceDraw(id);

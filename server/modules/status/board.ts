@@ -13,6 +13,7 @@ import {
   type StatusNote,
   type StatusTargetKey,
 } from '#contract/status.ts';
+import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { serviceStatus, statusIncidents } from '../../db/schema/status.ts';
 
@@ -65,7 +66,7 @@ export async function incidents(db: Database, limit: number): Promise<StatusInci
  * `Since` moves only when the state changes: a new note on an ongoing
  * incident keeps its start.
  */
-export async function setStatus(db: Database, key: StatusTargetKey, state: ServiceState, note: StatusNote | null): Promise<StatusChange> {
+export async function setStatus(db: Database, actor: Actor, key: StatusTargetKey, state: ServiceState, note: StatusNote | null): Promise<StatusChange> {
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(serviceStatus).where(eq(serviceStatus.key, key)).for('update');
     const now = new Date();
@@ -79,6 +80,12 @@ export async function setStatus(db: Database, key: StatusTargetKey, state: Servi
       .insert(statusIncidents)
       .values({ key, state, previous: current?.state ?? 'up', note, at: now })
       .returning();
+    await recordAudit(tx, actor, {
+      action: 'status set',
+      target: `service ${key}`,
+      before: current ? { state: current.state, note: current.note } : null,
+      after: { state, note },
+    });
     return { Service: toStatus(row), Incident: toIncident(incident) };
   });
 }

@@ -64,8 +64,8 @@ export const statusCommands: AdminCommand[] = [
       const parsedState = ServiceState.safeParse(state);
       if (!parsedState.success) throw new UsageError(`status set takes a state: ${ServiceState.options.join(', ')}`);
       const note = parseNote(options);
-      return async ({ db, pusher }) => {
-        const change = await setStatus(db, key as StatusTargetKey, parsedState.data, note);
+      return async ({ db, pusher, actor }) => {
+        const change = await setStatus(db, actor, key as StatusTargetKey, parsedState.data, note);
         if (pusher) await pusher.broadcast(serviceStatusEvent, [change]);
         return { command: 'status set', service: change.Service, pushed: pusher !== null };
       };

@@ -5,6 +5,7 @@
  */
 import { count } from 'drizzle-orm';
 import type { ServiceState, StatusNote, StatusTargetKey } from '#contract/status.ts';
+import { serverActor } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { statusIncidents } from '../../db/schema/status.ts';
 import { setStatus } from './board.ts';
@@ -45,6 +46,6 @@ const changes: Array<[StatusTargetKey, ServiceState, StatusNote | null]> = [
 export async function seedDemoStatus(db: Database): Promise<boolean> {
   const [{ existing }] = await db.select({ existing: count() }).from(statusIncidents);
   if (existing > 0) return false;
-  for (const [key, state, note] of changes) await setStatus(db, key, state, note);
+  for (const [key, state, note] of changes) await setStatus(db, serverActor('demo data'), key, state, note);
   return true;
 }

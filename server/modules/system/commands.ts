@@ -7,6 +7,7 @@
 import { commandsPlugin, UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
 import { table, time } from '../../admin-text.ts';
 import { keysFolder } from '../../crypto/keys.ts';
+import { recordAudit } from '../../db/audit.ts';
 import { rotateKeys } from '../../crypto/keyring.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -17,8 +18,9 @@ export const keyCommands: AdminCommand[] = [
     usage: 'keys rotate                     a new key pair for sealed calls; the old one is accepted for another day',
     parse(rest) {
       if (rest.length > 0) throw new UsageError('keys rotate takes no arguments');
-      return async ({ dataDir }) => {
+      return async ({ dataDir, db, actor }) => {
         const { keys, removed } = await rotateKeys(keysFolder(dataDir));
+        await recordAudit(db, actor, { action: 'keys rotate', target: 'server keys', before: null, after: { current: keys[0]?.fingerprint ?? null, removed } });
         return { command: 'keys rotate', keys: keys.map((key) => ({ fingerprint: key.fingerprint, acceptedUntil: iso(key.acceptedUntil) })), removed };
       };
     },

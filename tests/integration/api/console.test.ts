@@ -268,6 +268,47 @@ describe('who may run what', () => {
   });
 });
 
+describe('the audit log', () => {
+  it('has every change a console user makes, under their name and address, with the record before and after', async () => {
+    const op = await operator('operator');
+    const batch = `audit-${op.userId}`;
+    const changes: string[][] = [
+      ['maintenance', 'on'],
+      ['maintenance', 'off'],
+      ['status', 'set', 'github', 'degraded', '--note', 'Slow in the south'],
+      ['cdkey', 'create', '--batch', batch, '--count', '2', '--grants', 'wallet:500'],
+      ['cdkey', 'export', batch],
+      ['cdkey', 'revoke', '--batch', batch],
+      ['product', 'set', 'audit-plan', '--kind', 'membership', '--months', '1', '--price', '600'],
+      ['idle', 'set', String(op.userId), '--state', 'Paused'],
+    ];
+    for (const words of changes) expect((await run(op, words)).body.code, words.join(' ')).toBe(200);
+    expect((await run(op, ['maintenance', 'status'])).body.code).toBe(200);
+    const audit = await shell('audit', 'list', '--limit', '1000');
+    if (audit.command !== 'audit list') throw new Error('not an audit list');
+    const mine = audit.entries.filter((line) => line.actorUserId === op.userId);
+    expect(mine.map((line) => line.action).reverse()).toEqual([
+      'console sign-in',
+      'maintenance on',
+      'maintenance off',
+      'status set',
+      'cdkey create',
+      'cdkey export',
+      'cdkey revoke',
+      'product set',
+      'idle set',
+    ]);
+    expect(mine.find((line) => line.action === 'status set')).toMatchObject({
+      target: 'service github',
+      after: { state: 'degraded', note: { Texts: { en: 'Slow in the south' } } },
+    });
+    expect(mine.find((line) => line.action === 'maintenance on')).toMatchObject({ before: { maintenance: false }, after: { maintenance: true } });
+    expect(mine.find((line) => line.action === 'cdkey revoke')).toMatchObject({ target: `batch ${batch}`, after: { revoked: 2 } });
+    // Reading writes nothing.
+    expect(mine.filter((line) => line.action === 'maintenance status')).toEqual([]);
+  });
+});
+
 describe('refunds from the console', () => {
   async function paidOrder(price: number): Promise<{ order: Order; userId: number }> {
     const buyer = await customer();

@@ -20,6 +20,7 @@ import { localeCodes } from '#contract/locales.ts';
 import { raffleCalls, raffleRules, type LocalizedText, type Prize } from '#contract/raffle.ts';
 import { commitmentOf, drawWinners, instantRoll } from '#contract/raffle-draw.ts';
 import { parseCommand, UsageError } from '../../../server/admin-command.ts';
+import { shellActor } from '../../../server/db/audit.ts';
 import { rowsOf } from '../../../server/db/database.ts';
 import { raffleEntries, raffles, walletLedger } from '../../../server/db/schema.ts';
 import { raffleCommands } from '../../../server/modules/raffle/commands.ts';
@@ -28,6 +29,9 @@ import { drawRaffle, drawsJob, dueDraws, waitingForValue } from '../../../server
 import { expectBadTokensRefused } from './bad-tokens.ts';
 import { loginBySms } from './codes.ts';
 import { loggedInUsers, runAdmin, startApp, type TestApp } from './harness.ts';
+
+/** Who draws and creates raffles in these tests, for the audit log. */
+const operator = shellActor('ops@shop', null);
 
 let t: TestApp;
 let phoneSeq = 0;
@@ -77,7 +81,7 @@ const instantRaffle = (more: Partial<RaffleDefinition> = {}): RaffleDefinition =
 });
 
 /** Made by the module, as the operators' command makes it. */
-const create = async (definition: RaffleDefinition) => (await createRaffle(t.app.db, definition, null)).id;
+const create = async (definition: RaffleDefinition) => (await createRaffle(t.app.db, operator, definition, null)).id;
 
 type RaffleAnswer = { raffle: RaffleSummary | null; winners: RaffleWinnerEntry[]; refused: string | null; pushed: boolean };
 const admin = (...command: string[]) => runAdmin<RaffleAnswer>(t, ...command);
@@ -113,7 +117,7 @@ async function drawnRaffle(prizes: Prize[], count: number, publicValue = '03 07 
   const id = await create(registrationRaffle({ Prizes: prizes }));
   const entrants = await users(count, (i) => ({ nickname: `Entrant ${i + 1}` }));
   for (const [i, entrant] of entrants.entries()) expect((await enter(entrant.token, id)).body.data.Number).toBe(i + 1);
-  expect((await drawRaffle(t.app.db, id, publicValue)).drawn).toBe(true);
+  expect((await drawRaffle(t.app.db, operator, id, publicValue)).drawn).toBe(true);
   const list = (await winners(id, 1, raffleRules.maxPageSize)).body.data.Items;
   /** The entrant who won (the first of) prize `prize`. */
   const winnerOf = (prize: number) => entrants[list.find((winner) => winner.Prize === prize)!.Number - 1];
@@ -254,7 +258,7 @@ describe('registering', () => {
     const upcoming = await create(registrationRaffle({ OpensAt: at(day), ClosesAt: at(2 * day), DrawAt: at(2 * day) }));
     const closed = await create(registrationRaffle({ OpensAt: at(-2 * day), ClosesAt: at(-day), DrawAt: at(day) }));
     const drawn = await create(registrationRaffle());
-    expect((await drawRaffle(t.app.db, drawn, 'drawn early')).drawn).toBe(true);
+    expect((await drawRaffle(t.app.db, operator, drawn, 'drawn early')).drawn).toBe(true);
     const instant = await create(instantRaffle());
     const [user] = await users(1);
     for (const [id, state] of [
@@ -398,10 +402,10 @@ describe('drawing', () => {
     expect(due).toContain(id);
     expect(due).not.toContain(waiting);
     const outcomes = [];
-    for (const raffle of due) outcomes.push(await drawRaffle(t.app.db, raffle));
+    for (const raffle of due) outcomes.push(await drawRaffle(t.app.db, operator, raffle));
     expect(outcomes.find((outcome) => outcome.raffle?.id === id)).toMatchObject({ drawn: true, raffle: { publicValue: '12 13 14 + 15' } });
     expect((await dueDraws(t.app.db)).map((row) => row.id)).not.toContain(id);
-    expect(await drawRaffle(t.app.db, waiting)).toMatchObject({ drawn: false, refused: 'no public value' });
+    expect(await drawRaffle(t.app.db, operator, waiting)).toMatchObject({ drawn: false, refused: 'no public value' });
     expect((await info(waiting)).body.data.State).toBe('closed');
 
     const proof = (await info(id)).body.data.Proof!;
@@ -707,7 +711,7 @@ describe('races', () => {
     const byFunction = ids.slice(0, 3);
     const byCommand = ids.slice(3);
     const [outcomes, commands] = await Promise.all([
-      Promise.all(byFunction.flatMap((id) => [drawRaffle(t.app.db, id, `first ${id}`), drawRaffle(t.app.db, id, `second ${id}`)])),
+      Promise.all(byFunction.flatMap((id) => [drawRaffle(t.app.db, operator, id, `first ${id}`), drawRaffle(t.app.db, operator, id, `second ${id}`)])),
       Promise.all(
         byCommand.flatMap((id) => [
           admin('raffle', 'draw', String(id), '--public-value', `first ${id}`),

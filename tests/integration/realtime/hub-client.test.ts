@@ -15,6 +15,7 @@ import { ApiFailure } from '@/lib/api/errors.ts';
 import { createHubClient, memoryHubTokens, type HubClientOptions } from '@/lib/realtime/hub-client.ts';
 import { demoAccount } from '../../../server/services/demo-account.ts';
 import { setCloudIdleStatus } from '../../../server/modules/cloud-idle/status.ts';
+import { shellActor } from '../../../server/db/audit.ts';
 import { startApp } from '../api/harness.ts';
 import { startHubApp, type HubApp, testEvent } from './harness.ts';
 
@@ -53,7 +54,7 @@ describe('the realtime connection', () => {
     const release = hub.follow();
     await until(() => hub.$state.get() === 'Connected');
     await t.app.hub.broadcast(testEvent('Notice'), ['to everyone']);
-    await setCloudIdleStatus(t.app.db, t.app.hub, me.userId, { State: 'Paused', Games: [], CardsRemaining: 2 });
+    await setCloudIdleStatus(t.app.db, shellActor('ops@shop', null), t.app.hub, me.userId, { State: 'Paused', Games: [], CardsRemaining: 2 });
     await until(() => notices.length === 1);
     expect(notices).toEqual(['to everyone']);
     await expect(hub.invoke(hubMethods.getCloudIdleStatus)).rejects.toThrow('Unauthorized');
@@ -223,7 +224,7 @@ describe('methods and pushes of the contract', () => {
 
     // A half-formed push first, then a real one: only the real one arrives.
     await t.app.hub.toUser(me.userId, testEvent(hubEvents.cloudIdleStatus.name), [{ State: 'Idling', Games: 'many' }]);
-    const saved = await setCloudIdleStatus(t.app.db, t.app.hub, me.userId, {
+    const saved = await setCloudIdleStatus(t.app.db, shellActor('ops@shop', null), t.app.hub, me.userId, {
       State: 'Idling',
       Games: [{ AppId: 730, Name: 'Counter-Strike 2', CardsRemaining: 3 }],
       CardsRemaining: 9,

@@ -6,6 +6,7 @@ import { HttpTransportType, HubConnectionState } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubEvents, hubMethods, unauthorizedCloseError } from '#contract/realtime.ts';
 import { setCloudIdleStatus } from '../../../server/modules/cloud-idle/status.ts';
+import { shellActor } from '../../../server/db/audit.ts';
 import { hubClient, nextCall, startHubApp, type HubApp, testEvent } from './harness.ts';
 
 const transports = [
@@ -41,7 +42,7 @@ describe.each(transports)('over %s', (_, transport) => {
       const strangerGot: unknown[] = [];
       stranger.on(hubEvents.cloudIdleStatus.name, (status) => strangerGot.push(status));
 
-      const status = await setCloudIdleStatus(t.app.db, t.app.hub, me.userId, {
+      const status = await setCloudIdleStatus(t.app.db, shellActor('ops@shop', null), t.app.hub, me.userId, {
         State: 'Idling',
         Games: [{ AppId: 730, Name: 'Counter-Strike 2', CardsRemaining: 3 }],
         CardsRemaining: 7,
@@ -68,7 +69,7 @@ describe.each(transports)('over %s', (_, transport) => {
     await connection.start();
     try {
       expect(await connection.invoke(hubMethods.getCloudIdleStatus.name)).toBeNull();
-      const status = await setCloudIdleStatus(t.app.db, null, me.userId, { State: 'Paused', Games: [], CardsRemaining: 4 });
+      const status = await setCloudIdleStatus(t.app.db, shellActor('ops@shop', null), null, me.userId, { State: 'Paused', Games: [], CardsRemaining: 4 });
       // Method names match whatever their case, as in .NET.
       expect(await connection.invoke('getcloudidlestatus')).toEqual(status);
       await expect(connection.invoke('NoSuchMethod')).rejects.toThrow("Unknown hub method 'NoSuchMethod'");
@@ -97,7 +98,7 @@ describe.each(transports)('over %s', (_, transport) => {
       expect(listener.state).toBe(HubConnectionState.Connected);
       const got: unknown[] = [];
       listener.on(hubEvents.cloudIdleStatus.name, (status) => got.push(status));
-      await setCloudIdleStatus(t.app.db, t.app.hub, me.userId, { State: 'Paused', Games: [], CardsRemaining: 1 });
+      await setCloudIdleStatus(t.app.db, shellActor('ops@shop', null), t.app.hub, me.userId, { State: 'Paused', Games: [], CardsRemaining: 1 });
       const heard = nextCall(listener, 'Notice');
       await t.app.hub.broadcast(testEvent('Notice'), ['status changed', 1]);
       expect(await heard).toEqual(['status changed', 1]);
