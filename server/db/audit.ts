@@ -55,6 +55,8 @@ export async function recordAudit(db: Database | Transaction, actor: Actor, line
 export interface AuditQuery {
   /** Only this action (`role grant`). */
   action?: string;
+  /** Only lines about this record (`order 20261128…`, `user 12`). */
+  target?: string;
   /** Only lines older than this id: the next page. */
   before?: number;
   limit: number;
@@ -64,6 +66,7 @@ export interface AuditQuery {
 export async function auditEntries(db: Database, query: AuditQuery): Promise<AuditEntry[]> {
   const filters: SQL[] = [];
   if (query.action) filters.push(eq(auditLog.action, query.action));
+  if (query.target) filters.push(eq(auditLog.target, query.target));
   if (query.before) filters.push(lt(auditLog.id, query.before));
   const rows = await db
     .select()

@@ -33,7 +33,7 @@ export const auditLog = pgTable(
     before: jsonb('before'),
     after: jsonb('after'),
   },
-  (t) => [index('audit_log_at').on(t.at), index('audit_log_action').on(t.action)],
+  (t) => [index('audit_log_at').on(t.at), index('audit_log_action').on(t.action), index('audit_log_target').on(t.target)],
 );
 
 /**

@@ -7,7 +7,7 @@
 import { operatorRoles, type OperatorRole } from '#contract/admin.ts';
 import { commandsPlugin, oneUser, UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
 import { noUser, orDash, table, time } from '../../admin-text.ts';
-import { auditCsv, auditEntries, recordAudit } from '../../db/audit.ts';
+import { auditCsv, auditEntries, recordAudit, type AuditQuery } from '../../db/audit.ts';
 import { grantRole, listOperators, revokeRole } from './roles.ts';
 import { resetSecondFactor } from './second-factor.ts';
 
@@ -22,13 +22,18 @@ function parseRole(word: string | undefined): OperatorRole {
   return role;
 }
 
-function parseAuditOptions(rest: string[]): { limit: number; action?: string } {
-  const options: { limit: number; action?: string } = { limit: defaultLimit };
+function parseAuditOptions(rest: string[]): AuditQuery {
+  const options: AuditQuery = { limit: defaultLimit };
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i], rest[i + 1]];
     if (flag === '--limit' && /^\d+$/.test(value ?? '') && Number(value) >= 1 && Number(value) <= maxLimit) options.limit = Number(value);
     else if (flag === '--action' && value?.trim()) options.action = value.trim();
-    else throw new UsageError(`audit list takes --limit N (1 to ${maxLimit}) and --action "<words>" (quote them), such as --action "role grant"`);
+    else if (flag === '--target' && value?.trim()) options.target = value.trim();
+    else if (flag === '--before' && /^[1-9]\d{0,14}$/.test(value ?? '')) options.before = Number(value);
+    else
+      throw new UsageError(
+        `audit list takes --limit N (1 to ${maxLimit}), --action "<words>" and --target "<record>" (quote them), such as --action "role grant" --target "user 12", and --before ID for older lines`,
+      );
   }
   return options;
 }
@@ -122,7 +127,8 @@ export const operatorCommands: AdminCommand[] = [
   {
     name: 'audit list',
     role: 'admin',
-    usage: 'audit list [--limit N] [--action "<words>"]   the audit log, newest first (default 50)',
+    usage: `audit list [--limit N] [--action "<words>"] [--target "<record>"] [--before ID]
+                                  the audit log, newest first (default 50)`,
     parse(rest) {
       const options = parseAuditOptions(rest);
       return async ({ db }) => ({ command: 'audit list', entries: await auditEntries(db, options) });

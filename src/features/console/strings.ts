@@ -3,4 +3,16 @@ import type { LocaleCode } from '@/i18n/locales.ts';
 import { stringsFor } from '@/i18n/t.ts';
 
 export const consoleStrings = (locale: LocaleCode) =>
-  stringsFor(locale, ['console', 'account.order', 'account.orderDetail', 'account.wallet.reason', 'account.safe.method', 'pay.method', 'api', 'common']);
+  stringsFor(locale, [
+    'console',
+    'account.order',
+    'account.orderDetail',
+    'account.wallet.reason',
+    'account.safe.method',
+    'pay.method',
+    'plugin.reason',
+    'status.state',
+    'status.title',
+    'api',
+    'common',
+  ]);

@@ -1,0 +1,217 @@
+/** The console's audit area, for admins: the audit log (found by action and record, older lines on request, all of it as CSV) and who has which role. */
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { operatorRoles, type OperatorRole } from '#contract/admin.ts';
+import { Loading, NoticeLine } from '@/components/island.tsx';
+import { formatDateTime } from '@/i18n/dates.ts';
+import type { LocaleCode } from '@/i18n/locales.ts';
+import { translator, type UiKey } from '@/i18n/strings.ts';
+import { ConsoleGate } from './ConsoleGate.tsx';
+import type { ConsoleStrings } from './ConsoleCustomers.tsx';
+import { createAudit, type AuditSearch } from './audit-store.ts';
+import { browserConsole } from './environment.ts';
+import './console.css';
+
+type T = (key: UiKey, params?: Record<string, string | number>) => string;
+type Audit = ReturnType<typeof createAudit>;
+
+/** A record before or after, as the log keeps it. */
+const shown = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
+
+function AuditLog({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCode }) {
+  const entries = useStore(audit.$entries);
+  const more = useStore(audit.$more);
+  const busy = useStore(audit.log.$busy);
+  const notice = useStore(audit.log.$notice);
+  const [search, setSearch] = useState<AuditSearch>({ action: '', target: '' });
+  const find = (event: FormEvent) => {
+    event.preventDefault();
+    void audit.find(search);
+  };
+  const download = async () => {
+    const csv = await audit.exportCsv();
+    if (csv === undefined) return;
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+    link.download = `audit-${new Date().toISOString().slice(0, 10)}.csv`;
+    link.click();
+    URL.revokeObjectURL(link.href);
+  };
+  return (
+    <section className="card" aria-labelledby="audit-log">
+      <h2 id="audit-log">{t('console.audit.log')}</h2>
+      <form className="form console-filter" role="search" onSubmit={find}>
+        <label>
+          {t('console.audit.action')}
+          <input
+            name="action"
+            value={search.action}
+            onChange={(event) => setSearch({ ...search, action: event.currentTarget.value })}
+            placeholder="order refund"
+          />
+        </label>
+        <label>
+          {t('console.audit.target')}
+          <input name="target" value={search.target} onChange={(event) => setSearch({ ...search, target: event.currentTarget.value })} placeholder="user 12" />
+        </label>
+        <div className="form-actions">
+          <button type="submit" className="button" disabled={busy}>
+            {t('console.audit.find')}
+          </button>
+          <button type="button" className="button button-secondary" disabled={busy} onClick={() => void download()} data-audit-export>
+            {t('console.audit.export')}
+          </button>
+        </div>
+      </form>
+      <NoticeLine notice={notice} t={t} />
+      {entries === null ? (
+        <Loading text={t('common.loading')} />
+      ) : entries.length === 0 ? (
+        <p className="muted">{t('console.audit.empty')}</p>
+      ) : (
+        <ol className="item-list" data-audit>
+          {entries.map((entry) => (
+            <li key={entry.id}>
+              <span className="item-main">
+                <strong>
+                  {entry.action}
+                  {entry.target && <> · {entry.target}</>}
+                </strong>
+                <span className="muted">
+                  <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time> · {entry.actor}
+                  {entry.address && <> · {entry.address}</>}
+                </span>
+                <code className="console-change">
+                  {shown(entry.before)} → {shown(entry.after)}
+                </code>
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {more && (
+        <button type="button" className="button button-secondary" disabled={busy} onClick={() => void audit.older()}>
+          {t('console.audit.older')}
+        </button>
+      )}
+    </section>
+  );
+}
+
+function Operators({ audit, t }: { audit: Audit; t: T }) {
+  const operators = useStore(audit.$operators);
+  const busy = useStore(audit.roles.$busy);
+  const notice = useStore(audit.roles.$notice);
+  const [user, setUser] = useState('');
+  const [role, setRole] = useState<OperatorRole>('support');
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [asked, setAsked] = useState<{ user: string; role: OperatorRole | null; label: string } | null>(null);
+  const ask = (next: { user: string; role: OperatorRole | null; label: string }) => {
+    setAsked(next);
+    dialog.current?.showModal();
+  };
+  const grant = (event: FormEvent) => {
+    event.preventDefault();
+    if (user.trim()) ask({ user: user.trim(), role, label: user.trim() });
+  };
+  const confirm = () => {
+    dialog.current?.close();
+    if (asked) void audit.setRole(asked.user, asked.role);
+  };
+  return (
+    <section className="card" aria-labelledby="operators">
+      <h2 id="operators">{t('console.audit.operators')}</h2>
+      {operators === null ? (
+        <Loading text={t('common.loading')} />
+      ) : (
+        <ul className="item-list" data-operators>
+          {operators.map((operator) => (
+            <li key={operator.userId} data-operator={operator.userId}>
+              <span className="item-main">
+                <strong>
+                  {operator.nickname} · {t(`console.role.${operator.role}`)}
+                </strong>
+                <span className="muted">{[operator.userId, operator.phone, operator.email].filter(Boolean).join(' · ')}</span>
+              </span>
+              <span className="console-row-actions">
+                <button type="button" className="button button-secondary button-small" disabled={busy} onClick={() => void audit.resetFactor(operator.userId)}>
+                  {t('console.audit.resetFactor')}
+                </button>
+                <button
+                  type="button"
+                  className="button button-secondary button-small"
+                  disabled={busy}
+                  onClick={() => ask({ user: String(operator.userId), role: null, label: operator.nickname })}
+                >
+                  {t('console.audit.revoke')}
+                </button>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="form console-filter" onSubmit={grant}>
+        <label>
+          {t('console.audit.user')}
+          <input name="user" value={user} onChange={(event) => setUser(event.currentTarget.value)} required />
+        </label>
+        <label>
+          {t('console.audit.role')}
+          <select value={role} onChange={(event) => setRole(event.currentTarget.value as OperatorRole)}>
+            {operatorRoles.map((name) => (
+              <option key={name} value={name}>
+                {t(`console.role.${name}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="form-actions">
+          <button type="submit" className="button" disabled={busy}>
+            {t('console.audit.grant')}
+          </button>
+        </div>
+      </form>
+      <NoticeLine notice={notice} t={t} />
+      <dialog ref={dialog} className="confirm-dialog" aria-labelledby="role-confirm">
+        <p id="role-confirm">
+          {asked &&
+            (asked.role
+              ? t('console.audit.confirmGrant', { user: asked.label, role: t(`console.role.${asked.role}`) })
+              : t('console.audit.confirmRevoke', { user: asked.label }))}
+        </p>
+        <div className="form-actions">
+          <button type="button" className="button" onClick={confirm} data-confirm-role>
+            {t(asked?.role ? 'console.audit.grant' : 'console.audit.revoke')}
+          </button>
+          <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
+            {t('console.orders.cancel')}
+          </button>
+        </div>
+      </dialog>
+    </section>
+  );
+}
+
+function AuditArea({ t, locale }: { t: T; locale: LocaleCode }) {
+  const [audit] = useState(() => createAudit(browserConsole.run));
+  useEffect(() => {
+    void audit.find({ action: '', target: '' });
+    void audit.loadOperators();
+  }, [audit]);
+  return (
+    <div className="console-sections console-wide">
+      <Operators audit={audit} t={t} />
+      <AuditLog audit={audit} t={t} locale={locale} />
+    </div>
+  );
+}
+
+export default function ConsoleAudit({ strings, locale }: { strings: ConsoleStrings; locale: LocaleCode }) {
+  const t = translator(strings) as T;
+  const step = useStore(browserConsole.$step);
+  return (
+    <ConsoleGate t={t} locale={locale}>
+      {step.step === 'ready' && <AuditArea t={t} locale={locale} />}
+    </ConsoleGate>
+  );
+}

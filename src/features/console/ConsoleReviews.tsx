@@ -1,0 +1,89 @@
+/** The console's reviews area: the reported plugin reviews, each hidden or shown again with a reason the audit log keeps. */
+import { useStore } from '@nanostores/react';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { EvaluationEntry } from '#contract/admin.ts';
+import { Loading, NoticeLine } from '@/components/island.tsx';
+import { formatDateTime } from '@/i18n/dates.ts';
+import type { LocaleCode } from '@/i18n/locales.ts';
+import { translator, type UiKey } from '@/i18n/strings.ts';
+import { ConsoleGate } from './ConsoleGate.tsx';
+import type { ConsoleStrings } from './ConsoleCustomers.tsx';
+import { browserConsole } from './environment.ts';
+import { createReviews } from './reviews-store.ts';
+import './console.css';
+
+type T = (key: UiKey, params?: Record<string, string | number>) => string;
+type Reviews = ReturnType<typeof createReviews>;
+
+/** The longest reason an operator may give (the command's limit). */
+const reasonMaxLength = 500;
+
+function Review({ reviews, review, t, locale }: { reviews: Reviews; review: EvaluationEntry; t: T; locale: LocaleCode }) {
+  const busy = useStore(reviews.$busy);
+  const [reason, setReason] = useState('');
+  const decide = (event: FormEvent) => {
+    event.preventDefault();
+    void reviews.setHidden(review.id, !review.hidden, reason);
+  };
+  return (
+    <li className="card" data-review={review.id} data-hidden={String(review.hidden)}>
+      <p className="item-main">
+        <strong>
+          {review.plugin} · {t('console.reviews.rating', { rating: review.rating })}
+        </strong>
+        <span className="muted">
+          {t('console.reviews.by', { user: review.userId })} · <time dateTime={review.createdAt}>{formatDateTime(review.createdAt, locale)}</time>
+        </span>
+      </p>
+      <blockquote className="console-quote">{review.text || t('console.reviews.noText')}</blockquote>
+      <p className="muted">
+        {t('console.reviews.reports', { count: review.reports })}
+        {review.reasons.length > 0 && <> · {review.reasons.map((reason) => t(`plugin.reason.${reason}` as UiKey)).join(', ')}</>}
+      </p>
+      <p>{t(review.hidden ? 'console.reviews.isHidden' : 'console.reviews.isVisible')}</p>
+      <form className="form" onSubmit={decide}>
+        <label>
+          {t('console.reviews.reason')}
+          <input name="reason" value={reason} maxLength={reasonMaxLength} onChange={(event) => setReason(event.currentTarget.value)} />
+        </label>
+        <div className="form-actions">
+          <button type="submit" className={review.hidden ? 'button button-secondary' : 'button'} disabled={busy}>
+            {t(review.hidden ? 'console.reviews.show' : 'console.reviews.hide')}
+          </button>
+        </div>
+      </form>
+    </li>
+  );
+}
+
+function ReviewsArea({ t, locale }: { t: T; locale: LocaleCode }) {
+  const [reviews] = useState(() => createReviews(browserConsole.run));
+  const listed = useStore(reviews.$reviews);
+  const notice = useStore(reviews.$notice);
+  useEffect(() => void reviews.load(), [reviews]);
+  if (!listed) return <Loading text={t('common.loading')} />;
+  return (
+    <>
+      <NoticeLine notice={notice} t={t} />
+      {listed.length === 0 ? (
+        <p className="muted">{t('console.reviews.none')}</p>
+      ) : (
+        <ul className="console-sections console-reviews" data-reviews>
+          {listed.map((review) => (
+            <Review key={review.id} reviews={reviews} review={review} t={t} locale={locale} />
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+export default function ConsoleReviews({ strings, locale }: { strings: ConsoleStrings; locale: LocaleCode }) {
+  const t = translator(strings) as T;
+  const step = useStore(browserConsole.$step);
+  return (
+    <ConsoleGate t={t} locale={locale}>
+      {step.step === 'ready' && <ReviewsArea t={t} locale={locale} />}
+    </ConsoleGate>
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * The console's audit area, for admins: the audit log newest first, found by
+ * action and record, a page of older lines at a time (`audit list`), all of it
+ * as CSV (`audit export`); and who has which role (`role list|grant|revoke`,
+ * `role reset-factor` for a lost phone).
+ */
+import { atom } from 'nanostores';
+import type { AuditEntry, OperatorEntry, OperatorRole } from '#contract/admin.ts';
+import { createAction } from '@/stores/action.ts';
+import type { RunCommand } from './console-store.ts';
+
+/** Lines a page of the log shows. */
+export const auditPageSize = 50;
+
+export interface AuditSearch {
+  action: string;
+  target: string;
+}
+
+export function createAudit(run: RunCommand) {
+  const $entries = atom<AuditEntry[] | null>(null);
+  /** Whether older lines may follow the ones shown. */
+  const $more = atom(false);
+  const $operators = atom<OperatorEntry[] | null>(null);
+  const logAction = createAction();
+  const roleAction = createAction<'console.audit.roleChanged' | 'console.audit.factorReset' | 'console.audit.noSuchUser'>();
+  let search: AuditSearch = { action: '', target: '' };
+
+  const listWords = (before?: number): [string, string, ...string[]] => {
+    const words: [string, string, ...string[]] = ['audit', 'list', '--limit', String(auditPageSize)];
+    if (search.action.trim()) words.push('--action', search.action.trim());
+    if (search.target.trim()) words.push('--target', search.target.trim());
+    if (before) words.push('--before', String(before));
+    return words;
+  };
+
+  async function find(next: AuditSearch): Promise<void> {
+    search = next;
+    await logAction.run(async () => {
+      const { entries } = await run<'audit list'>(listWords());
+      $entries.set(entries);
+      $more.set(entries.length === auditPageSize);
+    });
+  }
+
+  async function older(): Promise<void> {
+    const shown = $entries.get() ?? [];
+    if (!shown.length) return;
+    await logAction.run(async () => {
+      const { entries } = await run<'audit list'>(listWords(shown[shown.length - 1].id));
+      $entries.set([...shown, ...entries]);
+      $more.set(entries.length === auditPageSize);
+    });
+  }
+
+  /** The whole log as CSV, for the page to hand to the browser as a file. */
+  const exportCsv = async (): Promise<string | undefined> => logAction.run(async () => (await run<'audit export'>(['audit', 'export'])).csv);
+
+  async function loadOperators(): Promise<void> {
+    await roleAction.run(async () => $operators.set((await run<'role list'>(['role', 'list'])).operators));
+  }
+
+  /** Gives a user a role, or takes it away (null), then lists everyone with a role again. */
+  async function setRole(user: string, role: OperatorRole | null): Promise<void> {
+    await roleAction.run(async () => {
+      const changed = await run<'role grant' | 'role revoke'>(role ? ['role', 'grant', user.trim(), role] : ['role', 'revoke', user.trim()]);
+      if (changed.userId === null) return roleAction.refuse('console.audit.noSuchUser', { user: user.trim() });
+      $operators.set((await run<'role list'>(['role', 'list'])).operators);
+      roleAction.say('ok', 'console.audit.roleChanged');
+    });
+  }
+
+  async function resetFactor(userId: number): Promise<void> {
+    await roleAction.run(async () => {
+      await run<'role reset-factor'>(['role', 'reset-factor', String(userId)]);
+    }, 'console.audit.factorReset');
+  }
+
+  return {
+    $entries,
+    $more,
+    $operators,
+    log: { $busy: logAction.$busy, $notice: logAction.$notice },
+    roles: { $busy: roleAction.$busy, $notice: roleAction.$notice },
+    find,
+    older,
+    exportCsv,
+    loadOperators,
+    setRole,
+    resetFactor,
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The console's status area: each service's state and note on the public
+ * board (`status list`, `status set` with a note per language), and whether
+ * payments are paused for maintenance (`maintenance status|on|off`).
+ */
+import { atom } from 'nanostores';
+import type { LocaleCode } from '#contract/locales.ts';
+import type { ServiceState, ServiceStatus, StatusTargetKey } from '#contract/status.ts';
+import { createAction } from '@/stores/action.ts';
+import type { RunCommand } from './console-store.ts';
+
+/** A service's state and its note in each language, as the form holds them ('' for none). */
+export interface StatusChange {
+  key: StatusTargetKey;
+  state: ServiceState;
+  notes: Partial<Record<LocaleCode, string>>;
+}
+
+/** `status set`'s words: the state, then each language's note that is not empty. */
+export function statusWords(change: StatusChange): [string, string, ...string[]] {
+  const notes = Object.entries(change.notes).flatMap(([locale, text]) => (text?.trim() ? [`--note-${locale}`, text.trim()] : []));
+  return ['status', 'set', change.key, change.state, ...notes];
+}
+
+export function createStatusBoard(run: RunCommand) {
+  const $services = atom<ServiceStatus[] | null>(null);
+  const $maintenance = atom<boolean | null>(null);
+  const action = createAction<'console.status.saved' | 'console.status.maintenanceOn' | 'console.status.maintenanceOff'>();
+
+  async function load(): Promise<void> {
+    await action.run(async () => {
+      const [listed, maintenance] = await Promise.all([run<'status list'>(['status', 'list']), run<'maintenance status'>(['maintenance', 'status'])]);
+      $services.set(listed.services);
+      $maintenance.set(maintenance.maintenance);
+    });
+  }
+
+  async function save(change: StatusChange): Promise<void> {
+    await action.run(async () => {
+      const saved = await run<'status set'>(statusWords(change));
+      $services.set(($services.get() ?? []).map((service) => (service.Key === saved.service.Key ? saved.service : service)));
+    }, 'console.status.saved');
+  }
+
+  async function setMaintenance(on: boolean): Promise<void> {
+    await action.run(
+      async () => $maintenance.set((await run<'maintenance on' | 'maintenance off'>(['maintenance', on ? 'on' : 'off'])).maintenance),
+      on ? 'console.status.maintenanceOn' : 'console.status.maintenanceOff',
+    );
+  }
+
+  return { $services, $maintenance, $busy: action.$busy, $notice: action.$notice, load, save, setMaintenance };
+}
