@@ -46,6 +46,20 @@ async function customerWithOrder(page: Page, batch: string) {
   return { phone, key: order.Key };
 }
 
+/** A new account given `role` at the shell, set up and signed in at the console (the page is on /admin); answers its user id. */
+async function signInToConsole(page: Page, role: 'support' | 'operator' | 'admin', locale: LocaleCode): Promise<number> {
+  const operator = await registerFresh(page);
+  await admin('role', 'grant', String(operator.User.Id), role);
+  await keep(page, operator);
+  await page.goto(localizePath(locale, '/admin'));
+  const secret = (await page.locator('[data-totp-secret]').innerText()).replaceAll(' ', '');
+  await page.getByLabel(say(locale, 'console.enrol.code')).fill(await generate({ secret }));
+  await page.getByRole('button', { name: say(locale, 'console.signIn.submit') }).click();
+  await page.getByRole('button', { name: say(locale, 'console.recovery.kept') }).click();
+  await expect(page.locator('[data-console-who]')).toContainText(say(locale, `console.role.${role}`));
+  return operator.User.Id;
+}
+
 for (const size of sizes) {
   test(`an operator sets up the console, finds a customer and refunds their order, on a ${size.name}`, async ({ page }) => {
     test.slow();
@@ -99,6 +113,71 @@ for (const size of sizes) {
     await page.getByLabel(t('console.signIn.code')).fill(recovery);
     await page.getByRole('button', { name: t('console.signIn.submit') }).click();
     await expect(page.locator('[data-console-who]')).toBeVisible();
+  });
+}
+
+const staffSizes = [
+  { name: 'phone', viewport: { width: 390, height: 844 }, locale: 'ja' as LocaleCode },
+  { name: 'wide screen', viewport: { width: 1440, height: 900 }, locale: 'ru' as LocaleCode },
+];
+
+for (const size of staffSizes) {
+  test(`an admin reviews, sets the status board and maintenance, reads and downloads the audit log and gives a role, on a ${size.name}`, async ({ page }) => {
+    test.slow();
+    await page.setViewportSize(size.viewport);
+    const t = (key: string, params?: Record<string, string>) => say(size.locale, key, params);
+    const adminId = await signInToConsole(page, 'admin', size.locale);
+    await expect(page.locator('[data-console-areas] li')).toHaveCount(5);
+
+    // Reviews: the demo data's reported review, hidden with a reason, then shown again.
+    await page.goto(localizePath(size.locale, '/admin/reviews'));
+    const review = page.locator('[data-review]').first();
+    await expect(review).toBeVisible();
+    await looksRight(page);
+    const reviewId = await review.getAttribute('data-review');
+    await review.getByLabel(t('console.reviews.reason')).fill('Off-topic advertising');
+    await review.getByRole('button', { name: t('console.reviews.hide') }).click();
+    await expect(review).toHaveAttribute('data-hidden', 'true');
+    await review.getByRole('button', { name: t('console.reviews.show') }).click();
+    await expect(review).toHaveAttribute('data-hidden', 'false');
+
+    // Status: a note in the page's language on one service; payments paused, then opened, each after a confirmation.
+    await page.goto(localizePath(size.locale, '/admin/status'));
+    const service = page.locator('[data-service="github"]');
+    await expect(service).toBeVisible();
+    await looksRight(page);
+    await service.locator('select').selectOption('degraded');
+    await service.locator('summary').click();
+    await service.locator(`input[name="note-${size.locale}"]`).fill('E2E');
+    await service.getByRole('button', { name: t('console.status.save') }).click();
+    await expect(page.getByText(t('console.status.saved'))).toBeVisible();
+    await page.getByRole('button', { name: t('console.status.turnOn') }).click();
+    await page.locator('[data-confirm-maintenance]').click();
+    await expect(page.locator('[data-maintenance]')).toHaveAttribute('data-maintenance', 'true');
+    await page.getByRole('button', { name: t('console.status.turnOff') }).click();
+    await page.locator('[data-confirm-maintenance]').click();
+    await expect(page.locator('[data-maintenance]')).toHaveAttribute('data-maintenance', 'false');
+    await admin('status', 'set', 'github', 'up');
+
+    // The audit log: every one of those changes under this admin's name; all of it as CSV; a role given after a confirmation.
+    await page.goto(localizePath(size.locale, '/admin/audit'));
+    await expect(page.locator('[data-audit] li').first()).toBeVisible();
+    await looksRight(page);
+    await page.getByLabel(t('console.audit.target')).fill(`review ${reviewId}`);
+    await page.getByRole('button', { name: t('console.audit.find') }).click();
+    await expect(page.locator('[data-audit] li')).toHaveCount(2);
+    await expect(page.locator('[data-audit]')).toContainText('Off-topic advertising');
+    const download = page.waitForEvent('download');
+    await page.locator('[data-audit-export]').click();
+    const csv = await (await download).path().then((file) => import('node:fs').then((fs) => fs.readFileSync(file, 'utf8')));
+    expect(csv.split('\n')[0]).toBe('id,at,actor,actorUserId,address,action,target,before,after');
+    expect(csv).toContain(`(user ${adminId}, admin)`);
+    const colleague = await registerFresh(page);
+    await page.getByLabel(t('console.audit.user')).fill(String(colleague.User.Id));
+    await page.locator('select').selectOption('support');
+    await page.getByRole('button', { name: t('console.audit.grant'), exact: true }).click();
+    await page.locator('[data-confirm-role]').click();
+    await expect(page.locator(`[data-operator="${colleague.User.Id}"]`)).toContainText(t('console.role.support'));
   });
 }
 

@@ -11,7 +11,10 @@ import { consoleCalls, consoleCsrfHeader, type ConsoleSession } from '#contract/
 import { ErrorCode } from '#contract/errors.ts';
 import { createConsole } from '@/features/console/console-store.ts';
 import { createCustomers } from '@/features/console/customers-store.ts';
+import { auditPageSize, createAudit } from '@/features/console/audit-store.ts';
 import { createOrders, leftToRefund, noFilter } from '@/features/console/orders-store.ts';
+import { createReviews } from '@/features/console/reviews-store.ts';
+import { createStatusBoard, statusWords } from '@/features/console/status-store.ts';
 import type { Call } from '@/lib/api/client.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 
@@ -154,7 +157,7 @@ describe('console calls', () => {
   });
 });
 
-/** A stand-in for `run`: answers per command name, recording the words. */
+/** A stand-in for `run`: answers per command name (its first two words), recording the words. */
 function commands(answers: Record<string, (words: string[]) => unknown>) {
   const ran: string[][] = [];
   const run = async (words: string[]) => {
@@ -278,5 +281,112 @@ describe('the orders area', () => {
       key: 'console.orders.refusedBecause',
       params: { reason: 'Your role may refund at most CN¥100.' },
     });
+  });
+});
+
+describe('the status area', () => {
+  it('sets a state with the notes that are not empty, each as --note-<locale>', () => {
+    expect(statusWords({ key: 'github', state: 'degraded', notes: { en: ' Slow ', ja: '', ru: 'Медленно' } })).toEqual([
+      'status',
+      'set',
+      'github',
+      'degraded',
+      '--note-en',
+      'Slow',
+      '--note-ru',
+      'Медленно',
+    ]);
+  });
+
+  it('loads the board and maintenance, and pauses payments', async () => {
+    let paused = false;
+    const { ran, run } = commands({
+      'status list': () => ({ command: 'status list', services: [] }),
+      'maintenance status': () => ({ command: 'maintenance status', maintenance: paused }),
+      'maintenance on': () => ((paused = true), { command: 'maintenance on', maintenance: true }),
+    });
+    const board = createStatusBoard(run);
+    await board.load();
+    expect(board.$maintenance.get()).toBe(false);
+    await board.setMaintenance(true);
+    expect(ran.at(-1)).toEqual(['maintenance', 'on']);
+    expect(board.$maintenance.get()).toBe(true);
+    expect(board.$notice.get()).toEqual({ kind: 'ok', key: 'console.status.maintenanceOn' });
+  });
+});
+
+describe('the reviews area', () => {
+  it('hides a review with the reason, and leaves the reason out when there is none', async () => {
+    const review = {
+      id: 4,
+      plugin: 'authenticator',
+      userId: 2,
+      rating: 1,
+      text: 'spam',
+      helpful: 0,
+      hidden: false,
+      reports: 3,
+      reasons: ['spam'],
+      createdAt: '',
+    };
+    const { ran, run } = commands({
+      'evaluation reported': () => ({ command: 'evaluation reported', evaluations: [review] }),
+      'evaluation hide': () => ({ command: 'evaluation hide', evaluation: { ...review, hidden: true } }),
+      'evaluation unhide': () => ({ command: 'evaluation unhide', evaluation: review }),
+    });
+    const reviews = createReviews(run);
+    await reviews.load();
+    await reviews.setHidden(4, true, ' advertising ');
+    expect(ran.at(-1)).toEqual(['evaluation', 'hide', '4', '--reason', 'advertising']);
+    expect(reviews.$reviews.get()?.[0].hidden).toBe(true);
+    await reviews.setHidden(4, false, '');
+    expect(ran.at(-1)).toEqual(['evaluation', 'unhide', '4']);
+  });
+});
+
+describe('the audit area', () => {
+  const line = (id: number) => ({
+    id,
+    at: '',
+    actor: 'ops',
+    actorUserId: 1,
+    address: null,
+    action: 'order refund',
+    target: 'order 1',
+    before: null,
+    after: null,
+  });
+
+  it('finds lines by action and record, and pages back by the oldest line shown', async () => {
+    const { ran, run } = commands({
+      'audit list': (words) => ({
+        command: 'audit list',
+        entries: words.includes('--before') ? [line(1)] : Array.from({ length: auditPageSize }, (_, i) => line(100 - i)),
+      }),
+    });
+    const audit = createAudit(run);
+    await audit.find({ action: ' order refund ', target: '' });
+    expect(ran.at(-1)).toEqual(['audit', 'list', '--limit', String(auditPageSize), '--action', 'order refund']);
+    expect(audit.$more.get()).toBe(true);
+    await audit.older();
+    expect(ran.at(-1)).toEqual(['audit', 'list', '--limit', String(auditPageSize), '--action', 'order refund', '--before', String(100 - auditPageSize + 1)]);
+    expect(audit.$entries.get()).toHaveLength(auditPageSize + 1);
+    expect(audit.$more.get()).toBe(false);
+  });
+
+  it('gives a role, says so for nobody, and lists the roles again', async () => {
+    const { ran, run } = commands({
+      'role grant': (words) => ({ command: 'role grant', key: words[2], userId: words[2] === 'nobody' ? null : 5, previous: null, role: 'support' }),
+      'role list': () => ({ command: 'role list', operators: [] }),
+    });
+    const audit = createAudit(run);
+    await audit.setRole('nobody', 'support');
+    expect(audit.roles.$notice.get()).toEqual({ kind: 'error', key: 'console.audit.noSuchUser', params: { user: 'nobody' } });
+    await audit.setRole(' 5 ', 'support');
+    expect(ran.slice(-2)).toEqual([
+      ['role', 'grant', '5', 'support'],
+      ['role', 'list'],
+    ]);
+    expect(audit.roles.$notice.get()).toEqual({ kind: 'ok', key: 'console.audit.roleChanged' });
   });
 });

@@ -306,6 +306,14 @@ describe('the audit log', () => {
     expect(mine.find((line) => line.action === 'cdkey revoke')).toMatchObject({ target: `batch ${batch}`, after: { revoked: 2 } });
     // Reading writes nothing.
     expect(mine.filter((line) => line.action === 'maintenance status')).toEqual([]);
+    // Found by record, and paged back by id.
+    const byRecord = await run(op, ['audit', 'list', '--target', `batch ${batch}`]);
+    expect(byRecord.body.code).toBe(ErrorCode.ConsoleForbidden);
+    const found = await shell('audit', 'list', '--target', `batch ${batch}`);
+    if (found.command !== 'audit list') throw new Error('not an audit list');
+    expect(found.entries.map((line) => line.action)).toEqual(['cdkey revoke', 'cdkey export', 'cdkey create']);
+    const older = await shell('audit', 'list', '--target', `batch ${batch}`, '--before', String(found.entries[0].id));
+    expect(older).toMatchObject({ entries: [{ action: 'cdkey export' }, { action: 'cdkey create' }] });
   });
 });
 
