@@ -1,0 +1,286 @@
+/** The console's cdkeys area: make a batch and hand out its keys, look a batch up, check a key, revoke either after a confirmation. */
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { formatMoney, formatPrice } from '#contract/facts.ts';
+import type { CdkeyGrant } from '#contract/activation.ts';
+import { NoticeLine } from '@/components/island.tsx';
+import { formatDateTime } from '@/i18n/dates.ts';
+import type { LocaleCode } from '@/i18n/locales.ts';
+import { translator, type UiKey } from '@/i18n/strings.ts';
+import { ConsoleGate } from './ConsoleGate.tsx';
+import type { ConsoleStrings } from './ConsoleCustomers.tsx';
+import { createCdkeys, emptyBatch, type Batch, type BatchForm } from './cdkeys-store.ts';
+import { browserConsole } from './environment.ts';
+import './console.css';
+
+type T = (key: UiKey, params?: Record<string, string | number>) => string;
+type Cdkeys = ReturnType<typeof createCdkeys>;
+
+function grantText(grant: CdkeyGrant, t: T, locale: LocaleCode): string {
+  if (grant.Kind === 'wallet') return t('console.cdkeys.grantWallet', { amount: formatPrice(grant.Amount, locale) });
+  if (grant.Kind === 'membership') return t('console.cdkeys.grantDays', { days: grant.Days });
+  return t('console.cdkeys.grantSteam', { amount: formatMoney(grant.Amount, grant.Currency, locale), product: grant.Product });
+}
+
+/** A text file of the keys, one a line, for the browser to save. */
+function saveKeys(batch: Batch, keys: string[]): void {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([`${keys.join('\n')}\n`], { type: 'text/plain;charset=utf-8' }));
+  link.download = `${batch.name}.txt`;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
+function NewBatch({ cdkeys, t }: { cdkeys: Cdkeys; t: T }) {
+  const products = useStore(cdkeys.$products);
+  const busy = useStore(cdkeys.$busy);
+  const [form, setForm] = useState<BatchForm>(emptyBatch);
+  const field = (name: keyof BatchForm) => ({
+    name,
+    value: form[name],
+    onChange: (event: { currentTarget: HTMLInputElement | HTMLSelectElement }) => setForm({ ...form, [name]: event.currentTarget.value }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void cdkeys.create(form);
+  };
+  return (
+    <section className="card" aria-labelledby="new-batch">
+      <h2 id="new-batch">{t('console.cdkeys.newBatch')}</h2>
+      <form className="form" onSubmit={submit}>
+        <label>
+          {t('console.cdkeys.name')}
+          <input {...field('name')} required pattern="[a-z0-9-]{1,40}" />
+          <span className="hint">{t('console.cdkeys.nameHint')}</span>
+        </label>
+        <label>
+          {t('console.cdkeys.count')}
+          <input {...field('count')} inputMode="numeric" required />
+        </label>
+        <label>
+          {t('console.cdkeys.grant')}
+          <select {...field('kind')}>
+            <option value="wallet">{t('console.cdkeys.kindWallet')}</option>
+            <option value="membership">{t('console.cdkeys.kindDays')}</option>
+            {products.length > 0 && <option value="steamRecharge">{t('console.cdkeys.kindSteam')}</option>}
+          </select>
+        </label>
+        {form.kind === 'membership' ? (
+          <label>
+            {t('console.cdkeys.days')}
+            <input {...field('days')} inputMode="numeric" required />
+          </label>
+        ) : (
+          <>
+            {form.kind === 'steamRecharge' && (
+              <label>
+                {t('console.cdkeys.product')}
+                <select {...field('product')} required>
+                  <option value="" />
+                  {products.map((product) => (
+                    <option key={product.Code} value={product.Code}>
+                      {product.Code} ({product.Currency})
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            <label>
+              {t(form.kind === 'wallet' ? 'console.cdkeys.amountYuan' : 'console.cdkeys.amount')}
+              <input {...field('amount')} inputMode="decimal" required />
+            </label>
+          </>
+        )}
+        <label>
+          {t('console.cdkeys.expires')}
+          <input {...field('expires')} type="date" />
+          <span className="hint">{t('console.cdkeys.expiresHint')}</span>
+        </label>
+        <div className="form-actions">
+          <button type="submit" className="button" disabled={busy}>
+            {t('console.cdkeys.create')}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function BatchView({ cdkeys, t, locale }: { cdkeys: Cdkeys; t: T; locale: LocaleCode }) {
+  const batch = useStore(cdkeys.$batch);
+  const keys = useStore(cdkeys.$keys);
+  const busy = useStore(cdkeys.$busy);
+  const [name, setName] = useState('');
+  const dialog = useRef<HTMLDialogElement>(null);
+  const look = (event: FormEvent) => {
+    event.preventDefault();
+    void cdkeys.show(name, false);
+  };
+  return (
+    <section className="card" aria-labelledby="batch">
+      <h2 id="batch">{t('console.cdkeys.batch')}</h2>
+      <form className="form" role="search" onSubmit={look}>
+        <label>
+          {t('console.cdkeys.name')}
+          <span className="input-row">
+            <input name="batch" value={name} onChange={(event) => setName(event.currentTarget.value)} required />
+            <button type="submit" className="button" disabled={busy}>
+              {t('console.customers.search')}
+            </button>
+          </span>
+        </label>
+      </form>
+      {batch && (
+        <div data-batch={batch.name}>
+          <dl className="console-facts">
+            <dt>{t('console.cdkeys.name')}</dt>
+            <dd>{batch.name}</dd>
+            <dt>{t('console.cdkeys.grant')}</dt>
+            <dd>{grantText(batch.grant, t, locale)}</dd>
+            <dt>{t('console.cdkeys.keys')}</dt>
+            <dd data-batch-counts>{t('console.cdkeys.counts', { count: batch.count, used: batch.used, revoked: batch.revoked })}</dd>
+            <dt>{t('console.cdkeys.expires')}</dt>
+            <dd>{batch.expiresAt ? formatDateTime(batch.expiresAt, locale) : t('console.cdkeys.never')}</dd>
+          </dl>
+          {keys.length > 0 ? (
+            <>
+              <textarea
+                className="console-keys"
+                readOnly
+                value={keys.join('\n')}
+                rows={Math.min(keys.length, 8)}
+                aria-label={t('console.cdkeys.unused')}
+                data-keys
+              />
+              <button type="button" className="button" onClick={() => saveKeys(batch, keys)}>
+                {t('console.cdkeys.download')}
+              </button>
+            </>
+          ) : (
+            <button type="button" className="button" disabled={busy} onClick={() => void cdkeys.show(batch.name, true)}>
+              {t('console.cdkeys.export')}
+            </button>
+          )}
+          <div className="form-actions">
+            <button type="button" className="button button-secondary" disabled={busy} onClick={() => dialog.current?.showModal()}>
+              {t('console.cdkeys.revokeBatch')}
+            </button>
+          </div>
+          <dialog ref={dialog} className="confirm-dialog" aria-labelledby="revoke-batch">
+            <p id="revoke-batch">{t('console.cdkeys.confirmRevokeBatch', { name: batch.name })}</p>
+            <div className="form-actions">
+              <button
+                type="button"
+                className="button"
+                data-confirm-revoke
+                onClick={() => {
+                  dialog.current?.close();
+                  void cdkeys.revokeBatch();
+                }}
+              >
+                {t('console.cdkeys.revokeBatch')}
+              </button>
+              <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
+                {t('console.orders.cancel')}
+              </button>
+            </div>
+          </dialog>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function KeyCheck({ cdkeys, t, locale }: { cdkeys: Cdkeys; t: T; locale: LocaleCode }) {
+  const state = useStore(cdkeys.$key);
+  const busy = useStore(cdkeys.$busy);
+  const [key, setKey] = useState('');
+  const dialog = useRef<HTMLDialogElement>(null);
+  const check = (event: FormEvent) => {
+    event.preventDefault();
+    void cdkeys.check(key);
+  };
+  const found = state?.state;
+  const when = (iso: string) => formatDateTime(iso, locale);
+  return (
+    <section className="card" aria-labelledby="key-check">
+      <h2 id="key-check">{t('console.cdkeys.checkKey')}</h2>
+      <form className="form" role="search" onSubmit={check}>
+        <label>
+          {t('console.cdkeys.key')}
+          <span className="input-row">
+            <input name="key" value={key} onChange={(event) => setKey(event.currentTarget.value)} required autoComplete="off" />
+            <button type="submit" className="button" disabled={busy}>
+              {t('console.cdkeys.check')}
+            </button>
+          </span>
+        </label>
+      </form>
+      {found && (
+        <div data-key-state={found.revokedAt ? 'revoked' : found.usedAt ? 'used' : 'unused'}>
+          <p>
+            {found.revokedAt
+              ? t('console.cdkeys.keyRevoked', { date: when(found.revokedAt) })
+              : found.usedAt
+                ? t('console.cdkeys.keyUsed', { user: found.usedBy ?? '—', date: when(found.usedAt) })
+                : t('console.cdkeys.keyUnused')}
+          </p>
+          <p className="muted">
+            {t('console.cdkeys.ofBatch', { name: found.batch })} · {grantText(found.grant, t, locale)}
+          </p>
+          {!found.usedAt && !found.revokedAt && (
+            <>
+              <button type="button" className="button button-secondary" disabled={busy} onClick={() => dialog.current?.showModal()}>
+                {t('console.cdkeys.revokeKey')}
+              </button>
+              <dialog ref={dialog} className="confirm-dialog" aria-labelledby="revoke-key">
+                <p id="revoke-key">{t('console.cdkeys.confirmRevokeKey')}</p>
+                <div className="form-actions">
+                  <button
+                    type="button"
+                    className="button"
+                    onClick={() => {
+                      dialog.current?.close();
+                      void cdkeys.revokeKey();
+                    }}
+                  >
+                    {t('console.cdkeys.revokeKey')}
+                  </button>
+                  <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
+                    {t('console.orders.cancel')}
+                  </button>
+                </div>
+              </dialog>
+            </>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function CdkeysArea({ t, locale }: { t: T; locale: LocaleCode }) {
+  const [cdkeys] = useState(() => createCdkeys(browserConsole.run));
+  const notice = useStore(cdkeys.$notice);
+  useEffect(() => void cdkeys.loadProducts().catch(() => undefined), [cdkeys]);
+  return (
+    <>
+      <NoticeLine notice={notice} t={t} />
+      <div className="console-sections">
+        <NewBatch cdkeys={cdkeys} t={t} />
+        <BatchView cdkeys={cdkeys} t={t} locale={locale} />
+        <KeyCheck cdkeys={cdkeys} t={t} locale={locale} />
+      </div>
+    </>
+  );
+}
+
+export default function ConsoleCdkeys({ strings, locale }: { strings: ConsoleStrings; locale: LocaleCode }) {
+  const t = translator(strings) as T;
+  const step = useStore(browserConsole.$step);
+  return (
+    <ConsoleGate t={t} locale={locale}>
+      {step.step === 'ready' && <CdkeysArea t={t} locale={locale} />}
+    </ConsoleGate>
+  );
+}
