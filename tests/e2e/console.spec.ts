@@ -127,7 +127,31 @@ for (const size of staffSizes) {
     await page.setViewportSize(size.viewport);
     const t = (key: string, params?: Record<string, string>) => say(size.locale, key, params);
     const adminId = await signInToConsole(page, 'admin', size.locale);
-    await expect(page.locator('[data-console-areas] li')).toHaveCount(5);
+    await expect(page.locator('[data-console-areas] li')).toHaveCount(6);
+
+    // cdkeys: a batch of two made and shown, one key checked and revoked after a confirmation.
+    await page.goto(localizePath(size.locale, '/admin/cdkeys'));
+    const batch = `e2e-${size.name.replace(' ', '-')}-${Date.now()}`;
+    await page.getByLabel(t('console.cdkeys.name')).first().fill(batch);
+    await page.getByLabel(t('console.cdkeys.count')).fill('2');
+    await page.getByLabel(t('console.cdkeys.amountYuan')).fill('5');
+    await page.getByRole('button', { name: t('console.cdkeys.create') }).click();
+    const keys = (await page.locator('[data-keys]').inputValue()).split('\n');
+    expect(keys).toHaveLength(2);
+    await looksRight(page);
+    await page.getByLabel(t('console.cdkeys.key'), { exact: true }).fill(keys[1]);
+    await page.getByRole('button', { name: t('console.cdkeys.check'), exact: true }).click();
+    await expect(page.locator('[data-key-state]')).toHaveAttribute('data-key-state', 'unused');
+    await page
+      .getByRole('button', { name: t('console.cdkeys.revokeKey') })
+      .first()
+      .click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: t('console.cdkeys.revokeKey') })
+      .click();
+    await expect(page.locator('[data-key-state]')).toHaveAttribute('data-key-state', 'revoked');
+    expect(await admin('cdkey', 'show', batch)).toContain('1 revoked');
 
     // Reviews: the demo data's reported review, hidden with a reason, then shown again.
     await page.goto(localizePath(size.locale, '/admin/reviews'));

@@ -12,6 +12,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { createConsole } from '@/features/console/console-store.ts';
 import { createCustomers } from '@/features/console/customers-store.ts';
 import { auditPageSize, createAudit } from '@/features/console/audit-store.ts';
+import { createCdkeys, createWords, emptyBatch } from '@/features/console/cdkeys-store.ts';
 import { createOrders, leftToRefund, noFilter } from '@/features/console/orders-store.ts';
 import { createReviews } from '@/features/console/reviews-store.ts';
 import { createStatusBoard, statusWords } from '@/features/console/status-store.ts';
@@ -388,5 +389,60 @@ describe('the audit area', () => {
       ['role', 'list'],
     ]);
     expect(audit.roles.$notice.get()).toEqual({ kind: 'ok', key: 'console.audit.roleChanged' });
+  });
+});
+
+describe('the cdkeys area', () => {
+  const products = [{ Code: 'steam-us', Kind: 'steamRecharge', Currency: 'USD', Active: true }] as unknown as Parameters<typeof createWords>[1];
+
+  it('writes the grant in the command’s words, and refuses a form that does not say one', () => {
+    expect(createWords({ ...emptyBatch, name: 'spring', count: '5', amount: '12.5' }, products)).toEqual([
+      'cdkey',
+      'create',
+      '--batch',
+      'spring',
+      '--count',
+      '5',
+      '--grants',
+      'wallet:1250',
+    ]);
+    expect(createWords({ ...emptyBatch, name: 'idle', kind: 'membership', days: '30', expires: '2027-06-30' }, products)).toEqual([
+      'cdkey',
+      'create',
+      '--batch',
+      'idle',
+      '--count',
+      '10',
+      '--grants',
+      'membership:30',
+      '--expires',
+      '2027-06-30',
+    ]);
+    expect(createWords({ ...emptyBatch, name: 'us', kind: 'steamRecharge', product: 'steam-us', amount: '10' }, products)?.[7]).toBe('steam:steam-us:1000');
+    expect(createWords({ ...emptyBatch, name: 'Spring Sale', amount: '5' }, products)).toBeNull();
+    expect(createWords({ ...emptyBatch, name: 'spring', amount: '0' }, products)).toBeNull();
+    expect(createWords({ ...emptyBatch, name: 'spring', kind: 'steamRecharge', product: 'steam-eu', amount: '10' }, products)).toBeNull();
+  });
+
+  it('makes a batch and keeps its keys; a name taken is said in the operator’s words', async () => {
+    const batch = { name: 'spring', grant: { Kind: 'wallet', Amount: 500 }, count: 2, used: 0, revoked: 0, expiresAt: null, createdAt: '' };
+    let taken = false;
+    const { run } = commands({
+      'product list': () => ({ command: 'product list', products: [] }),
+      'cdkey create': () => {
+        if (taken) throw new ApiFailure('server', { code: ErrorCode.BadRequest, serverMessage: 'The request is not valid.' });
+        taken = true;
+        return { command: 'cdkey create', batch, keys: ['AAAAA-BBBBB-CCCCC-DDDDD', 'EEEEE-FFFFF-GGGGG-HHHHH'] };
+      },
+    });
+    const cdkeys = createCdkeys(run);
+    await cdkeys.loadProducts();
+    await cdkeys.create({ ...emptyBatch, name: 'spring', count: '2', amount: '5' });
+    expect(cdkeys.$keys.get()).toHaveLength(2);
+    expect(cdkeys.$notice.get()).toEqual({ kind: 'ok', key: 'console.cdkeys.created', params: { count: 2 } });
+    await cdkeys.create({ ...emptyBatch, name: 'spring', count: '2', amount: '5' });
+    expect(cdkeys.$notice.get()).toEqual({ kind: 'error', key: 'console.cdkeys.notCreated' });
+    await cdkeys.create({ ...emptyBatch });
+    expect(cdkeys.$notice.get()).toEqual({ kind: 'error', key: 'console.cdkeys.incomplete' });
   });
 });
