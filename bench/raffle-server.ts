@@ -22,7 +22,8 @@ import type { LocalizedText } from '#contract/raffle.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { raffleEntries, raffles } from '../server/db/schema.ts';
-import { createRaffle, RaffleDefinition } from '../server/modules/raffle/definition.ts';
+import { createRaffle } from '../server/modules/raffle/definition.ts';
+import { RaffleDefinition } from '#contract/raffle.ts';
 import { loggedInUsers } from './accounts.ts';
 import { answerParent, closeWithParent } from './child-server.ts';
 

@@ -8,47 +8,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import * as z from 'zod/mini';
-import { text } from '#contract/fields.ts';
-import { InstantTerms, LocalizedText, Prize, RaffleKind } from '#contract/raffle.ts';
+import { RaffleDefinition } from '#contract/raffle.ts';
 import { commitmentOf, newSeed } from '#contract/raffle-draw.ts';
 import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { raffles } from '../../db/schema/raffle.ts';
 import { uploadStore, type FolderStore } from '../../services/file-store.ts';
 
-export const RaffleDefinition = z
-  .strictObject({
-    Kind: RaffleKind,
-    Title: LocalizedText,
-    Description: LocalizedText,
-    /** An image file (PNG, JPEG or WebP), relative to the definition file. */
-    Cover: z.optional(text(z.minLength(1), z.maxLength(500))),
-    Prizes: z.array(Prize).check(z.minLength(1), z.maxLength(20)),
-    OpensAt: z.iso.datetime({ offset: true }),
-    ClosesAt: z.iso.datetime({ offset: true }),
-    /** Registration raffles: when the draw is due, at or after ClosesAt. */
-    DrawAt: z.optional(z.iso.datetime({ offset: true })),
-    MinAccountAgeDays: z.optional(z.int().check(z.minimum(0), z.maximum(3650))),
-    /** Registration raffles: the public value the draw will use, named now (for example "the Shuang Se Qiu draw of 2026-12-03"). */
-    PublicSource: z.optional(LocalizedText),
-    /** Instant raffles: the odds in parts per million and the draws per account; the stock is the one prize's quantity. */
-    Odds: z.optional(InstantTerms.shape.Odds),
-    PerUserLimit: z.optional(z.int().check(z.positive(), z.maximum(1000))),
-  })
-  .check(
-    z.refine((d) => Date.parse(d.OpensAt) < Date.parse(d.ClosesAt), { message: 'OpensAt must come before ClosesAt', path: ['ClosesAt'] }),
-    z.refine((d) => d.Kind !== 'registration' || (d.DrawAt !== undefined && Date.parse(d.DrawAt) >= Date.parse(d.ClosesAt)), {
-      message: 'a registration raffle needs DrawAt, at or after ClosesAt',
-      path: ['DrawAt'],
-    }),
-    z.refine((d) => d.Kind !== 'registration' || d.PublicSource !== undefined, { message: 'a registration raffle needs PublicSource', path: ['PublicSource'] }),
-    z.refine((d) => d.Kind !== 'instant' || (d.Odds !== undefined && d.PerUserLimit !== undefined && d.Prizes.length === 1), {
-      message: 'an instant raffle needs Odds, PerUserLimit and exactly one prize',
-      path: ['Odds'],
-    }),
-  );
-export type RaffleDefinition = z.infer<typeof RaffleDefinition>;
 
 /** Where covers are kept: uploads/raffles under DATA_DIR. */
 export function coverStore(dataDir: string): FolderStore {

@@ -10,7 +10,8 @@ import { serverActor } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
 import { users } from '../../db/schema/identity.ts';
-import { createRaffle, type RaffleDefinition } from './definition.ts';
+import { createRaffle } from './definition.ts';
+import type { RaffleDefinition } from '#contract/raffle.ts';
 import { drawRaffle } from './draws.ts';
 
 const day = 86_400_000;

@@ -27,7 +27,7 @@ import { backupCommands } from '../../../server/modules/admin/backup.ts';
 import type { Database } from '../../../server/db/database.ts';
 import { readBackupFile, restoreInto, takeSnapshot, writeBackupFile } from '../../../server/db/backup.ts';
 import { openDatabase, type OpenDatabase } from '../../../server/db/open.ts';
-import type { RaffleDefinition } from '../../../server/modules/raffle/definition.ts';
+import type { RaffleDefinition } from '#contract/raffle.ts';
 import { orderEvents, orders, payments, products, raffleEntries, raffles, users, walletLedger, wallets } from '../../../server/db/schema.ts';
 import { databaseFingerprint, writeAdminFile } from '../../../server/modules/admin/admin-file.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
