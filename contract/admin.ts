@@ -221,7 +221,7 @@ export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('raffle list'), raffles: z.array(RaffleSummary) }),
   /** The raffle as it is now (null: no such raffle), its winners once drawn, why the command did nothing, and whether open pages were told. */
   z.object({
-    command: z.enum(['raffle create', 'raffle show', 'raffle close', 'raffle value', 'raffle draw']),
+    command: z.enum(['raffle create', 'raffle show', 'raffle open', 'raffle close', 'raffle value', 'raffle draw']),
     raffle: z.nullable(RaffleSummary),
     winners: z.array(RaffleWinnerEntry),
     refused: z.nullable(text()),

@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import { route } from './api.ts';
 import { CommandResult, OperatorRole, operatorRoles } from './admin.ts';
 import { facts, periodMs } from './facts.ts';
-import { Empty, text } from './fields.ts';
+import { Empty, multilineText, text } from './fields.ts';
 
 /** Whether a role includes another: each role includes the ones before it in `operatorRoles`. */
 export const roleIncludes = (role: OperatorRole, needed: OperatorRole): boolean => operatorRoles.indexOf(role) >= operatorRoles.indexOf(needed);
@@ -25,6 +25,10 @@ export const consoleSessionLimits = {
   /** Recovery codes made at enrolment, each good for one sign-in without the authenticator. */
   recoveryCodes: facts.console.recoveryCodes,
 };
+
+/** The largest file a console command takes (a raffle's cover image), and its length as base64. */
+export const attachmentMaxBytes = 8 * 1024 * 1024;
+const attachmentMaxBase64 = Math.ceil(attachmentMaxBytes / 3) * 4;
 
 /** The header every console call but a read sends, with the session's `Csrf` value: a page on another site cannot know it. */
 export const consoleCsrfHeader = 'x-console-csrf';
@@ -102,14 +106,22 @@ export const consoleCalls = {
     response: ConsoleSession,
   }),
   signOut: route({ method: 'DELETE', path: '/console/session', encrypted: false, auth: 'console', shape: 'envelope', request: Empty, response: z.null() }),
-  /** One operators' command, by its words as `npm run admin` takes them; refused unless the session's role may run it. */
+  /**
+   * One operators' command, by its words as `npm run admin` takes them; refused unless the session's role may run it.
+   * `Attachment` is a file the command takes where the CLI would read one from disk (a raffle's cover), as base64.
+   */
   run: route({
     method: 'POST',
     path: '/console/run',
     encrypted: false,
     auth: 'console',
     shape: 'envelope',
-    request: z.object({ Command: z.array(text(z.maxLength(2000))).check(z.minLength(1), z.maxLength(100)) }),
+    request: z.object({
+      // A word may be a whole raffle definition (JSON, in every language).
+      Command: z.array(multilineText(z.maxLength(50_000))).check(z.minLength(1), z.maxLength(100)),
+      Attachment: z.optional(text(z.maxLength(attachmentMaxBase64))),
+    }),
     response: CommandResult,
+    maxBodyBytes: attachmentMaxBase64 + 200_000,
   }),
 };

@@ -60,6 +60,8 @@ export interface CommandContext {
   locale: LocaleCode;
   /** The most the actor may refund at once (fen): a support user's limit, null for everyone else. */
   refundLimit: number | null;
+  /** A file sent with the command from the console (a raffle's cover), where the CLI reads one from disk; null otherwise. */
+  attachment: Buffer | null;
 }
 
 /** One command's result, by the command's name. */
@@ -149,10 +151,11 @@ export const commandsPlugin = (module: string, commands: readonly AnyCommand[]) 
   fp(async (app) => app.adminCommands.add(commands), { name: `${module}-commands`, dependencies: ['admin-commands'] });
 
 /** What a command runs with, from the app's plugins: the server's (buildApp) or the CLI's (openForCommands, app.ts). */
-export function commandContext(app: FastifyInstance, actor: Actor, locale: LocaleCode = 'en'): CommandContext {
+export function commandContext(app: FastifyInstance, actor: Actor, locale: LocaleCode = 'en', attachment: Buffer | null = null): CommandContext {
   return {
     actor,
     locale,
+    attachment,
     refundLimit: actor.role === 'support' ? app.config.SUPPORT_REFUND_LIMIT_FEN : null,
     db: app.db,
     pglite: app.pglite,

@@ -147,7 +147,8 @@ export default fp(
         // Words the command cannot take, when parsed or once it looks (a batch name taken): the console sent what it should not.
         try {
           const run = found.command.parse(found.rest);
-          return { data: await run(commandContext(app, consoleActor(auth, request.ip), request.locale)) };
+          const attachment = body.Attachment === undefined ? null : Buffer.from(body.Attachment, 'base64');
+          return { data: await run(commandContext(app, consoleActor(auth, request.ip), request.locale, attachment)) };
         } catch (error) {
           if (error instanceof UsageError) throw new ApiError(ErrorCode.BadRequest, 'badRequest');
           throw error;

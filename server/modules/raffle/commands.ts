@@ -1,5 +1,5 @@
 /**
- * The operators' commands about raffles: `raffle create|list|show|close|value|draw`.
+ * The operators' commands about raffles: `raffle create|list|show|open|close|value|draw`.
  * A draw made here is told to open raffle pages through the hub.
  */
 import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
@@ -10,7 +10,7 @@ import { indent, orDash, table, time } from '../../admin-text.ts';
 import { recordAudit } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
-import { coverStore, createRaffle, readDefinition, storeCover } from './definition.ts';
+import { checkDefinition, coverStore, createRaffle, readDefinition, storeCover } from './definition.ts';
 import { drawRaffle } from './draws.ts';
 import { stateOf, type RaffleRow } from './raffles.ts';
 
@@ -45,7 +45,7 @@ async function winnersOf(db: Database, row: RaffleRow): Promise<RaffleWinnerEntr
   }));
 }
 
-type Name = 'raffle create' | 'raffle show' | 'raffle close' | 'raffle value' | 'raffle draw';
+type Name = 'raffle create' | 'raffle show' | 'raffle open' | 'raffle close' | 'raffle value' | 'raffle draw';
 
 async function answer(db: Database, command: Name, row: RaffleRow | null, refused: string | null = null, pushed = false) {
   return { command, raffle: row && summary(row), winners: row ? await winnersOf(db, row) : [], refused, pushed };
@@ -107,13 +107,17 @@ const detail = {
   found: (result: ResultOf<Name>) => result.raffle !== null && result.refused === null,
 };
 
-const byId = (name: 'raffle show' | 'raffle close', run: (context: CommandContext, row: RaffleRow) => Promise<Awaited<ReturnType<typeof answer>>>) => ({
+const byId = (
+  name: 'raffle show' | 'raffle open' | 'raffle close',
+  run: (context: CommandContext, row: RaffleRow) => Promise<Awaited<ReturnType<typeof answer>>>,
+) => ({
   name,
   role: 'operator' as const,
-  usage:
-    name === 'raffle show'
-      ? 'raffle show <id>                a raffle, with its winners once drawn'
-      : 'raffle close <id>               end registration (or an instant raffle) now',
+  usage: {
+    'raffle show': 'raffle show <id>                a raffle, with its winners once drawn',
+    'raffle open': 'raffle open <id>                open an upcoming raffle now',
+    'raffle close': 'raffle close <id>               end registration (or an instant raffle) now',
+  }[name],
   parse(rest: string[]): RunCommand {
     if (rest.length !== 1) throw new UsageError(`${name} takes one raffle id`);
     const id = oneId(name, rest[0]);
@@ -129,9 +133,23 @@ export const raffleCommands: AdminCommand[] = [
   {
     name: 'raffle create',
     role: 'operator',
-    usage: 'raffle create --file <raffle.json>\n                                  a raffle as described in the file (docs/tour.md, "Raffles")',
+    usage: `raffle create --file <raffle.json> | --definition '<json>'
+                                  a raffle as described in the file (docs/tour.md, "Raffles"),
+                                  or in the words themselves (the console's: its cover comes
+                                  with the command)`,
     parse(rest) {
-      if (rest.length !== 2 || rest[0] !== '--file') throw new UsageError('raffle create takes --file <raffle.json>');
+      if (rest.length !== 2 || (rest[0] !== '--file' && rest[0] !== '--definition'))
+        throw new UsageError("raffle create takes --file <raffle.json> or --definition '<json>'");
+      if (rest[0] === '--definition') {
+        // The console's words: what is wrong with them is the command's refusal, for the operator to read and fix.
+        const checked = checkDefinition(rest[1]);
+        return async (context) => {
+          if ('problem' in checked) return answer(context.db, 'raffle create', null, checked.problem);
+          const cover = context.attachment && (await storeCover(coverStore(context.dataDir), context.attachment).catch(() => null));
+          if (context.attachment && !cover) return answer(context.db, 'raffle create', null, 'Cover: not a PNG, JPEG or WebP image');
+          return answer(context.db, 'raffle create', await createRaffle(context.db, context.actor, checked.definition, cover));
+        };
+      }
       // Checked here, before anything runs: an error thrown while running is a failed call, and its message would not reach the operator.
       let read: ReturnType<typeof readDefinition>;
       try {
@@ -161,6 +179,20 @@ export const raffleCommands: AdminCommand[] = [
     format: ({ raffles: listed }: ResultOf<'raffle list'>) => (listed.length ? table(raffleHeaders, listed.map(raffleRow)) : 'No raffles yet.'),
   },
   byId('raffle show', (context, row) => answer(context.db, 'raffle show', row)),
+  byId('raffle open', async (context, row) => {
+    if (stateOf(row) !== 'upcoming') return answer(context.db, 'raffle open', row, `it is ${stateOf(row)} already`);
+    const opened = await context.db.transaction(async (tx) => {
+      const [changed] = await tx.update(raffles).set({ opensAt: new Date() }).where(eq(raffles.id, row.id)).returning();
+      await recordAudit(tx, context.actor, {
+        action: 'raffle open',
+        target: `raffle ${row.id}`,
+        before: { opensAt: row.opensAt },
+        after: { opensAt: changed.opensAt },
+      });
+      return changed;
+    });
+    return answer(context.db, 'raffle open', opened);
+  }),
   byId('raffle close', async (context, row) => {
     if (stateOf(row) !== 'open' && stateOf(row) !== 'upcoming') return answer(context.db, 'raffle close', row, `it is ${stateOf(row)} already`);
     const closed = await context.db.transaction(async (tx) => {

@@ -15,7 +15,6 @@ import type { Database } from '../../db/database.ts';
 import { raffles } from '../../db/schema/raffle.ts';
 import { uploadStore, type FolderStore } from '../../services/file-store.ts';
 
-
 /** Where covers are kept: uploads/raffles under DATA_DIR. */
 export function coverStore(dataDir: string): FolderStore {
   return uploadStore(dataDir, 'raffles');
@@ -34,6 +33,20 @@ export async function storeCover(store: FolderStore, bytes: Uint8Array): Promise
   const name = `${createHash('sha256').update(image).digest('hex').slice(0, 20)}.webp`;
   await store.put(name, image);
   return name;
+}
+
+/** Checks a definition given as JSON text; the problem says where it is wrong, for the operator. */
+export function checkDefinition(json: string): { definition: RaffleDefinition } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return { problem: `not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const parsed = RaffleDefinition.safeParse(value);
+  if (parsed.success) return { definition: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { problem: `${issue.path.join('.') || '(top)'}: ${issue.message}` };
 }
 
 /**

@@ -398,6 +398,7 @@ describe('backup and restore', () => {
       actor: shellActor('tester@test', null),
       locale: 'en',
       refundLimit: null,
+      attachment: null,
       paymentNotifyUrl: () => 'http://localhost/api/notify',
       db: t.app.db,
       pglite: null,

@@ -9,6 +9,7 @@
  * console does is audited as the console user, from their address.
  */
 import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorRoles, type CommandResult, type OperatorRole } from '#contract/admin.ts';
@@ -17,9 +18,11 @@ import { commerceCalls } from '#contract/commerce.ts';
 import { consoleCalls, consoleCsrfHeader, consoleSessionLimits, roleIncludes } from '#contract/console.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { identity } from '#contract/identity.ts';
+import { localeCodes } from '#contract/locales.ts';
+import type { LocalizedText, RaffleDefinition } from '#contract/raffle.ts';
 import { commandContext, parseCommand } from '../../../server/admin-command.ts';
 import { shellActor } from '../../../server/db/audit.ts';
-import { consoleFactors, products } from '../../../server/db/schema.ts';
+import { consoleFactors, products, raffles } from '../../../server/db/schema.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
@@ -314,6 +317,64 @@ describe('the audit log', () => {
     expect(found.entries.map((line) => line.action)).toEqual(['cdkey revoke', 'cdkey export', 'cdkey create']);
     const older = await shell('audit', 'list', '--target', `batch ${batch}`, '--before', String(found.entries[0].id));
     expect(older).toMatchObject({ entries: [{ action: 'cdkey export' }, { action: 'cdkey create' }] });
+  });
+});
+
+describe('raffles from the console', () => {
+  const day = 86_400_000;
+  const at = (fromNow: number) => new Date(Date.now() + fromNow).toISOString();
+  const everywhere = (text: string) => Object.fromEntries(localeCodes.map((locale) => [locale, `${text} (${locale})`])) as LocalizedText;
+  const definition = (opensIn: number): RaffleDefinition => ({
+    Kind: 'registration',
+    Title: everywhere('Console raffle'),
+    Description: everywhere('Made at the console.'),
+    Prizes: [{ Name: everywhere('CN¥5'), Quantity: 1, Grant: { Kind: 'wallet', Amount: 500 } }],
+    OpensAt: at(opensIn),
+    ClosesAt: at(opensIn + day),
+    DrawAt: at(opensIn + day),
+    PublicSource: everywhere('The next lottery draw'),
+  });
+  const runWith = (op: Operator, command: string[], attachment?: Buffer) =>
+    t.call(consoleCalls.run, {
+      body: { Command: command, ...(attachment ? { Attachment: attachment.toString('base64') } : {}) },
+      headers: { cookie: op.cookie, [consoleCsrfHeader]: op.csrf },
+    });
+
+  it('makes a raffle from its definition and an uploaded cover, opens it early, closes it, enters the value and draws it, each audited', async () => {
+    const op = await operator('operator');
+    const cover = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
+    const made = await runWith(op, ['raffle', 'create', '--definition', JSON.stringify(definition(day))], cover);
+    expect(made.body.data).toMatchObject({ command: 'raffle create', refused: null, raffle: { state: 'upcoming', title: 'Console raffle (en)' } });
+    if (made.body.data.command !== 'raffle create' || !made.body.data.raffle) throw new Error('no raffle');
+    const id = String(made.body.data.raffle.id);
+    const [row] = await t.app.db
+      .select({ cover: raffles.cover })
+      .from(raffles)
+      .where(sql`${raffles.id} = ${Number(id)}`);
+    expect(row.cover).toMatch(/^[0-9a-f]{20}\.webp$/);
+
+    expect((await run(op, ['raffle', 'open', id])).body.data).toMatchObject({ raffle: { state: 'open' }, refused: null });
+    expect((await run(op, ['raffle', 'close', id])).body.data).toMatchObject({ raffle: { state: 'closed' } });
+    expect((await run(op, ['raffle', 'value', id, '2026-12-03 draw: 01 02 03'])).body.data).toMatchObject({ refused: null });
+    expect((await run(op, ['raffle', 'draw', id])).body.data).toMatchObject({ raffle: { state: 'drawn' }, refused: null });
+
+    const audit = await shell('audit', 'list', '--target', `raffle ${id}`);
+    if (audit.command !== 'audit list') throw new Error('not an audit list');
+    expect(audit.entries.map((line) => line.action).reverse()).toEqual(['raffle create', 'raffle open', 'raffle close', 'raffle value', 'raffle draw']);
+  });
+
+  it('says what is wrong with a definition or a cover, and makes nothing', async () => {
+    const op = await operator('operator');
+    const before = (await t.app.db.select({ id: raffles.id }).from(raffles)).length;
+    const notJson = await run(op, ['raffle', 'create', '--definition', '{"Kind": ']);
+    expect(notJson.body.data).toMatchObject({ raffle: null, refused: expect.stringMatching(/^not JSON/) });
+    const noSource = await run(op, ['raffle', 'create', '--definition', JSON.stringify({ ...definition(day), PublicSource: undefined })]);
+    expect(noSource.body.data).toMatchObject({ raffle: null, refused: 'PublicSource: a registration raffle needs PublicSource' });
+    const badCover = await runWith(op, ['raffle', 'create', '--definition', JSON.stringify(definition(day))], Buffer.from('not an image'));
+    expect(badCover.body.data).toMatchObject({ raffle: null, refused: 'Cover: not a PNG, JPEG or WebP image' });
+    expect((await t.app.db.select({ id: raffles.id }).from(raffles)).length).toBe(before);
   });
 });
 
