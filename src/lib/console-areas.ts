@@ -10,6 +10,7 @@ export const consoleAreas = [
   { path: '/admin/customers', key: 'console.nav.customers', role: 'support' },
   { path: '/admin/orders', key: 'console.nav.orders', role: 'support' },
   { path: '/admin/cdkeys', key: 'console.nav.cdkeys', role: 'operator' },
+  { path: '/admin/raffles', key: 'console.nav.raffles', role: 'operator' },
   { path: '/admin/reviews', key: 'console.nav.reviews', role: 'operator' },
   { path: '/admin/status', key: 'console.nav.status', role: 'operator' },
   { path: '/admin/audit', key: 'console.nav.audit', role: 'admin' },

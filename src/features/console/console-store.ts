@@ -31,8 +31,11 @@ export type ConsoleStep =
   | { step: 'signIn' }
   | { step: 'ready' };
 
-/** An operators' command by its words, as `npm run admin` takes them, with its typed result. */
-export type RunCommand = <N extends CommandResult['command']>(words: [string, string, ...string[]]) => Promise<CommandResult & { command: N }>;
+/** An operators' command by its words, as `npm run admin` takes them (and a file it takes, as base64), with its typed result. */
+export type RunCommand = <N extends CommandResult['command']>(
+  words: [string, string, ...string[]],
+  attachment?: string,
+) => Promise<CommandResult & { command: N }>;
 
 const sessionOver = (error: unknown) => error instanceof ApiFailure && error.code === ErrorCode.ConsoleSignIn;
 
@@ -102,7 +105,8 @@ export function createConsole(env: ConsoleEnvironment) {
     }, 'console.signedOut');
   }
 
-  const run: RunCommand = async (words) => (await consoleCall(consoleCalls.run, { Command: words })) as never;
+  const run: RunCommand = async (words, attachment) =>
+    (await consoleCall(consoleCalls.run, attachment === undefined ? { Command: words } : { Command: words, Attachment: attachment })) as never;
 
   return { $step, $session, $busy: action.$busy, $notice: action.$notice, check, confirmEnrolment, recoveryCodesKept, signIn, signOut, run };
 }

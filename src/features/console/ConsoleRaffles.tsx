@@ -1,0 +1,243 @@
+/** The console's raffles area: every raffle, one with its winners and claims and what may be done to it now, and a new raffle from its definition and cover. */
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { attachmentMaxBytes } from '#contract/console.ts';
+import { Loading, NoticeLine } from '@/components/island.tsx';
+import { formatDateTime } from '@/i18n/dates.ts';
+import type { LocaleCode } from '@/i18n/locales.ts';
+import { translator, type UiKey } from '@/i18n/strings.ts';
+import { ConsoleGate } from './ConsoleGate.tsx';
+import type { ConsoleStrings } from './ConsoleCustomers.tsx';
+import { browserConsole } from './environment.ts';
+import { createRaffles, definitionTemplate, type RaffleShown } from './raffles-store.ts';
+import './console.css';
+
+type T = (key: UiKey, params?: Record<string, string | number>) => string;
+type Raffles = ReturnType<typeof createRaffles>;
+
+/** A file's bytes as base64, for a command's attachment. */
+async function base64Of(file: File): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function RaffleView({ raffles, shown, t, locale }: { raffles: Raffles; shown: RaffleShown; t: T; locale: LocaleCode }) {
+  const busy = useStore(raffles.$busy);
+  const [value, setValue] = useState('');
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [asked, setAsked] = useState<'close' | 'draw'>('draw');
+  const raffle = shown.raffle!;
+  const when = (iso: string | null) => (iso ? formatDateTime(iso, locale) : '—');
+  const registration = raffle.kind === 'registration';
+  const ask = (which: 'close' | 'draw') => {
+    setAsked(which);
+    dialog.current?.showModal();
+  };
+  const enter = (event: FormEvent) => {
+    event.preventDefault();
+    if (value.trim()) void raffles.enterValue(value);
+  };
+  return (
+    <section className="card" aria-labelledby="raffle-shown" data-raffle={raffle.id} data-raffle-state={raffle.state}>
+      <h2 id="raffle-shown">
+        #{raffle.id} {raffle.title}
+      </h2>
+      <dl className="console-facts">
+        <dt>{t('console.raffles.state')}</dt>
+        <dd>{t(`console.raffles.stateName.${raffle.state}`)}</dd>
+        <dt>{t('console.raffles.opens')}</dt>
+        <dd>{when(raffle.opensAt)}</dd>
+        <dt>{t('console.raffles.closes')}</dt>
+        <dd>{when(raffle.closesAt)}</dd>
+        {registration && (
+          <>
+            <dt>{t('console.raffles.drawAt')}</dt>
+            <dd>{when(raffle.drawnAt ?? raffle.drawAt)}</dd>
+            <dt>{t('console.raffles.publicValue')}</dt>
+            <dd>{raffle.publicValue ?? '—'}</dd>
+          </>
+        )}
+        <dt>{t('console.raffles.entrants')}</dt>
+        <dd>{raffle.entrants}</dd>
+        {raffle.stock !== null && (
+          <>
+            <dt>{t('console.raffles.stock')}</dt>
+            <dd>{raffle.stock}</dd>
+          </>
+        )}
+      </dl>
+      {shown.winners.length > 0 && (
+        <>
+          <h3>{t('console.raffles.winners')}</h3>
+          <ol className="item-list" data-winners>
+            {shown.winners.map((winner) => (
+              <li key={winner.place}>
+                <span className="item-main">
+                  <strong>{winner.prize}</strong>
+                  <span className="muted">{t('console.raffles.winner', { number: winner.number, user: winner.userId ?? '—' })}</span>
+                </span>
+                <span className="muted">
+                  {winner.claimedAt ? t('console.raffles.claimed', { date: when(winner.claimedAt) }) : t('console.raffles.unclaimed')}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+      <div className="form-actions">
+        {raffle.state === 'upcoming' && (
+          <button type="button" className="button button-secondary" disabled={busy} onClick={() => void raffles.open()}>
+            {t('console.raffles.open')}
+          </button>
+        )}
+        {(raffle.state === 'upcoming' || raffle.state === 'open') && (
+          <button type="button" className="button button-secondary" disabled={busy} onClick={() => ask('close')}>
+            {t('console.raffles.close')}
+          </button>
+        )}
+        {registration && raffle.state !== 'drawn' && raffle.state !== 'canceled' && (
+          <button type="button" className="button" disabled={busy} onClick={() => ask('draw')}>
+            {t('console.raffles.draw')}
+          </button>
+        )}
+      </div>
+      {registration && raffle.state === 'closed' && (
+        <form className="form" onSubmit={enter}>
+          <label>
+            {t('console.raffles.enterValue')}
+            <span className="input-row">
+              <input name="value" value={value} maxLength={200} onChange={(event) => setValue(event.currentTarget.value)} required />
+              <button type="submit" className="button button-secondary" disabled={busy}>
+                {t('console.raffles.save')}
+              </button>
+            </span>
+            <span className="hint">{t('console.raffles.valueHint')}</span>
+          </label>
+        </form>
+      )}
+      <dialog ref={dialog} className="confirm-dialog" aria-labelledby="raffle-confirm">
+        <p id="raffle-confirm">{t(asked === 'draw' ? 'console.raffles.confirmDraw' : 'console.raffles.confirmClose', { title: raffle.title })}</p>
+        <div className="form-actions">
+          <button
+            type="button"
+            className="button"
+            data-confirm-raffle={asked}
+            onClick={() => {
+              dialog.current?.close();
+              void (asked === 'draw' ? raffles.draw() : raffles.close());
+            }}
+          >
+            {t(asked === 'draw' ? 'console.raffles.draw' : 'console.raffles.close')}
+          </button>
+          <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
+            {t('console.orders.cancel')}
+          </button>
+        </div>
+      </dialog>
+    </section>
+  );
+}
+
+function NewRaffle({ raffles, t }: { raffles: Raffles; t: T }) {
+  const busy = useStore(raffles.$busy);
+  const [definition, setDefinition] = useState(() => definitionTemplate());
+  const [cover, setCover] = useState<File | null>(null);
+  const [tooLarge, setTooLarge] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (tooLarge) return;
+    await raffles.create(definition, cover ? await base64Of(cover) : undefined);
+  };
+  return (
+    <section className="card" aria-labelledby="new-raffle">
+      <h2 id="new-raffle">{t('console.raffles.new')}</h2>
+      <form className="form" onSubmit={(event) => void submit(event)}>
+        <label>
+          {t('console.raffles.definition')}
+          <textarea
+            name="definition"
+            className="console-keys"
+            rows={14}
+            value={definition}
+            onChange={(event) => setDefinition(event.currentTarget.value)}
+            spellCheck={false}
+          />
+          <span className="hint">{t('console.raffles.definitionHint')}</span>
+        </label>
+        <label>
+          {t('console.raffles.cover')}
+          <input
+            name="cover"
+            type="file"
+            accept="image/png,image/jpeg,image/webp"
+            onChange={(event) => {
+              const file = event.currentTarget.files?.[0] ?? null;
+              setCover(file);
+              setTooLarge(Boolean(file && file.size > attachmentMaxBytes));
+            }}
+          />
+          <span className="hint">{t('console.raffles.coverHint', { megabytes: attachmentMaxBytes / 1024 / 1024 })}</span>
+        </label>
+        {tooLarge && <p className="notice notice-error">{t('console.raffles.coverTooLarge', { megabytes: attachmentMaxBytes / 1024 / 1024 })}</p>}
+        <div className="form-actions">
+          <button type="submit" className="button" disabled={busy}>
+            {t('console.raffles.create')}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function RafflesArea({ t, locale }: { t: T; locale: LocaleCode }) {
+  const [raffles] = useState(() => createRaffles(browserConsole.run));
+  const listed = useStore(raffles.$raffles);
+  const shown = useStore(raffles.$raffle);
+  const notice = useStore(raffles.$notice);
+  useEffect(() => void raffles.list(), [raffles]);
+  return (
+    <>
+      <NoticeLine notice={notice} t={t} />
+      <div className="console-sections">
+        {shown?.raffle && <RaffleView raffles={raffles} shown={shown} t={t} locale={locale} />}
+        <section className="card" aria-labelledby="raffles">
+          <h2 id="raffles">{t('console.raffles.all')}</h2>
+          {listed === null ? (
+            <Loading text={t('common.loading')} />
+          ) : listed.length === 0 ? (
+            <p className="muted">{t('console.raffles.none')}</p>
+          ) : (
+            <ul className="item-list" data-raffles>
+              {listed.map((raffle) => (
+                <li key={raffle.id}>
+                  <span className="item-main">
+                    <button type="button" className="console-link" onClick={() => void raffles.show(raffle.id)}>
+                      #{raffle.id} {raffle.title}
+                    </button>
+                    <span className="muted">
+                      {t(`console.raffles.kind.${raffle.kind}`)} · {formatDateTime(raffle.opensAt, locale)}
+                    </span>
+                  </span>
+                  <span className="muted">{t(`console.raffles.stateName.${raffle.state}`)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <NewRaffle raffles={raffles} t={t} />
+      </div>
+    </>
+  );
+}
+
+export default function ConsoleRaffles({ strings, locale }: { strings: ConsoleStrings; locale: LocaleCode }) {
+  const t = translator(strings) as T;
+  const step = useStore(browserConsole.$step);
+  return (
+    <ConsoleGate t={t} locale={locale}>
+      {step.step === 'ready' && <RafflesArea t={t} locale={locale} />}
+    </ConsoleGate>
+  );
+}
