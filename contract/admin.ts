@@ -173,6 +173,8 @@ export type RefundEntry = z.infer<typeof RefundEntry>;
 export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('users list'), users: z.array(UserSummary) }),
   z.object({ command: z.literal('users show'), key: text(), user: z.nullable(UserDetail) }),
+  /** `session end <id>`: whose session it was, or null when no session of that id was open. */
+  z.object({ command: z.literal('session end'), sessionId: text(), userId: z.nullable(z.int()) }),
   z.object({ command: z.literal('idle show'), key: text(), userId: z.nullable(z.int()), status: z.nullable(CloudIdleStatus) }),
   /** `pushed`: sent to the user's open pages (false when no server could be reached to do it). */
   z.object({ command: z.literal('idle set'), key: text(), userId: z.nullable(z.int()), status: z.nullable(CloudIdleStatus), pushed: z.boolean() }),

@@ -33,6 +33,8 @@ export interface Backplane {
 export interface Pusher {
   toUser<E extends HubEvent>(userId: number, event: E, args: HubEventArguments<E>): Promise<void>;
   broadcast<E extends HubEvent>(event: E, args: HubEventArguments<E>): Promise<void>;
+  /** Closes the live connections of sessions that were signed out. */
+  endSessions(sessionIds: string[]): Promise<void>;
 }
 
 const channel = 'beacon:hub';
@@ -71,5 +73,6 @@ export function backplanePusher(backplane: Backplane): Pusher {
   return {
     toUser: (userId, event, args) => backplane.publish(pushOf(event, args, userId)),
     broadcast: (event, args) => backplane.publish(pushOf(event, args)),
+    endSessions: (sessionIds) => backplane.publish({ kind: 'endSessions', sessionIds }),
   };
 }

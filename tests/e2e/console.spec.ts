@@ -12,6 +12,8 @@ import { generate } from 'otplib';
 import { activationCalls } from '#contract/activation.ts';
 import { commerceCalls } from '#contract/commerce.ts';
 import { pathOf } from '#contract/api.ts';
+import sharp from 'sharp';
+import { localeCodes } from '#contract/locales.ts';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
 import { admin, newCdkeys } from './admin-cli.ts';
 import { seriousAxeProblems } from './axe.ts';
@@ -127,7 +129,7 @@ for (const size of staffSizes) {
     await page.setViewportSize(size.viewport);
     const t = (key: string, params?: Record<string, string>) => say(size.locale, key, params);
     const adminId = await signInToConsole(page, 'admin', size.locale);
-    await expect(page.locator('[data-console-areas] li')).toHaveCount(6);
+    await expect(page.locator('[data-console-areas] li')).toHaveCount(7);
 
     // cdkeys: a batch of two made and shown, one key checked and revoked after a confirmation.
     await page.goto(localizePath(size.locale, '/admin/cdkeys'));
@@ -152,6 +154,42 @@ for (const size of staffSizes) {
       .click();
     await expect(page.locator('[data-key-state]')).toHaveAttribute('data-key-state', 'revoked');
     expect(await admin('cdkey', 'show', batch)).toContain('1 revoked');
+
+    // Raffles: one made from its definition with a cover, opened early, closed, its value entered and drawn.
+    await page.goto(localizePath(size.locale, '/admin/raffles'));
+    const everywhere = (text: string) => Object.fromEntries(localeCodes.map((code) => [code, `${text} (${code})`]));
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    const title = `E2E ${size.name} ${Date.now()}`;
+    const definition = {
+      Kind: 'registration',
+      Title: everywhere(title),
+      Description: everywhere('Made in the console'),
+      Prizes: [{ Name: everywhere('CN¥5'), Quantity: 1, Grant: { Kind: 'wallet', Amount: 500 } }],
+      OpensAt: inDays(1),
+      ClosesAt: inDays(2),
+      DrawAt: inDays(3),
+      PublicSource: everywhere('The next lottery draw'),
+    };
+    await page.getByLabel(t('console.raffles.definition')).fill(JSON.stringify(definition));
+    const cover = await sharp({ create: { width: 1200, height: 630, channels: 3, background: '#2255aa' } })
+      .png()
+      .toBuffer();
+    await page.getByLabel(t('console.raffles.cover')).setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: cover });
+    await page.getByRole('button', { name: t('console.raffles.create') }).click();
+    const made = page.locator('[data-raffle]');
+    await expect(made).toHaveAttribute('data-raffle-state', 'upcoming');
+    await looksRight(page);
+    await made.getByRole('button', { name: t('console.raffles.open') }).click();
+    await expect(made).toHaveAttribute('data-raffle-state', 'open');
+    await made.getByRole('button', { name: t('console.raffles.close') }).click();
+    await page.locator('[data-confirm-raffle="close"]').click();
+    await expect(made).toHaveAttribute('data-raffle-state', 'closed');
+    await made.getByLabel(t('console.raffles.enterValue')).fill('2026-12-03: 01 02 03');
+    await made.getByRole('button', { name: t('console.raffles.save') }).click();
+    await expect(page.getByText(t('console.raffles.valueSet'))).toBeVisible();
+    await made.getByRole('button', { name: t('console.raffles.draw') }).click();
+    await page.locator('[data-confirm-raffle="draw"]').click();
+    await expect(made).toHaveAttribute('data-raffle-state', 'drawn');
 
     // Reviews: the demo data's reported review, hidden with a reason, then shown again.
     await page.goto(localizePath(size.locale, '/admin/reviews'));
@@ -202,6 +240,18 @@ for (const size of staffSizes) {
     await page.getByRole('button', { name: t('console.audit.grant'), exact: true }).click();
     await page.locator('[data-confirm-role]').click();
     await expect(page.locator(`[data-operator="${colleague.User.Id}"]`)).toContainText(t('console.role.support'));
+
+    // The colleague's device signed out from their customer page, after a confirmation.
+    await page.goto(`${localizePath(size.locale, '/admin/customers')}?q=${colleague.User.Id}`);
+    await page.locator('form[role=search] button').click();
+    await expect(page.locator('[data-sessions] li')).toHaveCount(1);
+    await page
+      .locator('[data-sessions]')
+      .getByRole('button', { name: t('console.customers.endSession') })
+      .click();
+    await page.locator('[data-confirm-end-session]').click();
+    await expect(page.getByText(t('console.customers.sessionEnded'))).toBeVisible();
+    await expect(page.locator('[data-sessions]')).toHaveCount(0);
   });
 }
 

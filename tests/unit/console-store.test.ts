@@ -14,6 +14,7 @@ import { createCustomers } from '@/features/console/customers-store.ts';
 import { auditPageSize, createAudit } from '@/features/console/audit-store.ts';
 import { createCdkeys, createWords, emptyBatch } from '@/features/console/cdkeys-store.ts';
 import { createOrders, leftToRefund, noFilter } from '@/features/console/orders-store.ts';
+import { createRaffles, definitionTemplate } from '@/features/console/raffles-store.ts';
 import { createReviews } from '@/features/console/reviews-store.ts';
 import { createStatusBoard, statusWords } from '@/features/console/status-store.ts';
 import type { Call } from '@/lib/api/client.ts';
@@ -444,5 +445,54 @@ describe('the cdkeys area', () => {
     expect(cdkeys.$notice.get()).toEqual({ kind: 'error', key: 'console.cdkeys.notCreated' });
     await cdkeys.create({ ...emptyBatch });
     expect(cdkeys.$notice.get()).toEqual({ kind: 'error', key: 'console.cdkeys.incomplete' });
+  });
+});
+
+describe('the raffles area', () => {
+  const summary = {
+    id: 7,
+    kind: 'registration',
+    title: 'Spring',
+    state: 'upcoming',
+    opensAt: '',
+    closesAt: '',
+    drawAt: '',
+    drawnAt: null,
+    entrants: 0,
+    stock: null,
+    commitment: null,
+    publicSource: null,
+    publicValue: null,
+  };
+
+  it('offers a definition with every language to fill in', () => {
+    const template = JSON.parse(definitionTemplate(Date.parse('2026-11-28T00:00:00Z'))) as { Title: Record<string, string>; OpensAt: string };
+    expect(Object.keys(template.Title)).toEqual(['zh-CN', 'zh-TW', 'en', 'es', 'it', 'ja', 'ko', 'ru']);
+    expect(template.OpensAt).toBe('2026-11-29T00:00:00Z');
+  });
+
+  it('sends the definition and the cover, and shows the command’s refusal', async () => {
+    const sent: Array<[string[], string | undefined]> = [];
+    let refuse = true;
+    const run = (async (words: string[], attachment?: string) => {
+      sent.push([words, attachment]);
+      if (words[1] === 'list') return { command: 'raffle list', raffles: [summary] };
+      return refuse
+        ? { command: 'raffle create', raffle: null, winners: [], refused: 'PublicSource: a registration raffle needs PublicSource', pushed: false }
+        : { command: 'raffle create', raffle: summary, winners: [], refused: null, pushed: false };
+    }) as never;
+    const raffles = createRaffles(run);
+    await raffles.create('{"Kind":"registration"}', 'aGVsbG8=');
+    expect(sent[0]).toEqual([['raffle', 'create', '--definition', '{"Kind":"registration"}'], 'aGVsbG8=']);
+    expect(raffles.$notice.get()).toEqual({
+      kind: 'error',
+      key: 'console.raffles.refused',
+      params: { reason: 'PublicSource: a registration raffle needs PublicSource' },
+    });
+    refuse = false;
+    await raffles.create('{}');
+    expect(raffles.$raffle.get()?.raffle?.id).toBe(7);
+    expect(raffles.$raffles.get()).toHaveLength(1);
+    expect(raffles.$notice.get()).toEqual({ kind: 'ok', key: 'console.raffles.created' });
   });
 });

@@ -8,7 +8,7 @@ import { UsageError, type AdminCommand, type ResultOf } from '../../admin-comman
 import { indent, noUser, orDash, table, time } from '../../admin-text.ts';
 import { orders } from '../../db/schema/commerce.ts';
 import { loginHistory } from './login-history.ts';
-import { isActiveSession } from './sessions.ts';
+import { endSessionByOperator, isActiveSession } from './sessions.ts';
 import { findByKey } from './users.ts';
 
 const defaultLimit = 50;
@@ -135,6 +135,24 @@ function userDetail(user: UserDetail): string {
 }
 
 export const userCommands: AdminCommand[] = [
+  {
+    name: 'session end',
+    role: 'operator',
+    usage: "session end <session id>        sign a customer's device out (users show lists them)",
+    parse(rest) {
+      if (rest.length !== 1 || !/^[0-9a-f-]{36}$/.test(rest[0])) throw new UsageError('session end takes one session id (users show lists them)');
+      const [sessionId] = rest;
+      return async ({ db, actor, pusher }) => {
+        const userId = await endSessionByOperator(db, actor, sessionId);
+        // Its live connections close wherever they are (a server's hub, or the backplane from the CLI).
+        if (userId !== null) await pusher?.endSessions([sessionId]);
+        return { command: 'session end', sessionId, userId };
+      };
+    },
+    format: (result: ResultOf<'session end'>) =>
+      result.userId === null ? `No open session ${result.sessionId}.` : `Session ${result.sessionId} of user ${result.userId} is signed out.`,
+    found: (result: ResultOf<'session end'>) => result.userId !== null,
+  },
   {
     name: 'users list',
     role: 'support',

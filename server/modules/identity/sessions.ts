@@ -13,6 +13,7 @@ import { and, eq, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { ErrorCode } from '#contract/errors.ts';
 import { lifetimes, type Session } from '#contract/identity.ts';
 import { hashOpaqueToken as hashToken, newOpaqueToken as newToken } from '../../crypto/opaque-tokens.ts';
+import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { sessions, tokens } from '../../db/schema/identity.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
@@ -46,6 +47,32 @@ async function issueTokens(tx: Transaction, sessionId: string, now: Date): Promi
     { hash: hashToken(refresh), sessionId, kind: 'refresh', expiresAt: new Date(refreshExpires) },
   ]);
   return { AccessToken: access, ExpiresIn: accessExpires, RefreshToken: refresh, RefreshExpiresIn: refreshExpires };
+}
+
+/**
+ * An operator ends a customer's session (`npm run admin -- session end`, the
+ * console): revoked with its access tokens and audited in one transaction.
+ * Answers the session's user, or null when no session of that id is open.
+ * A running server that remembered the session's token lets it go within the
+ * 30 s its authentications are kept.
+ */
+export async function endSessionByOperator(db: Database, actor: Actor, sessionId: string, now = new Date()): Promise<number | null> {
+  return db.transaction(async (tx) => {
+    const [ended] = await tx
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
+      .returning({ userId: sessions.userId, device: sessions.device });
+    if (!ended) return null;
+    await tx.delete(tokens).where(eq(tokens.sessionId, sessionId));
+    await recordAudit(tx, actor, {
+      action: 'session end',
+      target: `user ${ended.userId}`,
+      before: { session: sessionId, device: ended.device },
+      after: { session: null },
+    });
+    return ended.userId;
+  });
 }
 
 export class SessionStore {

@@ -1,6 +1,7 @@
 /** The console's customers area: find one, and read their profile, identities, sessions, logins, wallet and orders. */
 import { useStore } from '@nanostores/react';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
+import { roleIncludes } from '#contract/console.ts';
 import { formatPrice } from '#contract/facts.ts';
 import { NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
@@ -22,8 +23,21 @@ interface Props {
   locale: LocaleCode;
 }
 
-function Customer({ view, t, locale }: { view: CustomerView; t: (key: UiKey, params?: Record<string, string | number>) => string; locale: LocaleCode }) {
+function Customer({
+  view,
+  t,
+  locale,
+  endSession,
+}: {
+  view: CustomerView;
+  t: (key: UiKey, params?: Record<string, string | number>) => string;
+  locale: LocaleCode;
+  /** Signs a device out, for a role that may (null: this one may not). */
+  endSession: ((sessionId: string) => void) | null;
+}) {
   const { user, wallet, orders } = view;
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [ending, setEnding] = useState<{ id: string; device: string } | null>(null);
   const when = (iso: string) => <time dateTime={iso}>{formatDateTime(iso, locale)}</time>;
   return (
     <div className="console-sections" data-customer={user.id}>
@@ -134,11 +148,44 @@ function Customer({ view, t, locale }: { view: CustomerView; t: (key: UiKey, par
                   <strong>{session.device}</strong>
                   <span className="muted">{t('console.customers.signedIn', { date: formatDateTime(session.createdAt, locale) })}</span>
                 </span>
-                <span className="muted">{t('console.customers.lastSeen', { date: formatDateTime(session.lastSeenAt, locale) })}</span>
+                <span className="item-main">
+                  <span className="muted">{t('console.customers.lastSeen', { date: formatDateTime(session.lastSeenAt, locale) })}</span>
+                  {endSession && (
+                    <button
+                      type="button"
+                      className="button button-secondary button-small"
+                      onClick={() => {
+                        setEnding({ id: session.id, device: session.device });
+                        dialog.current?.showModal();
+                      }}
+                    >
+                      {t('console.customers.endSession')}
+                    </button>
+                  )}
+                </span>
               </li>
             ))}
           </ul>
         )}
+        <dialog ref={dialog} className="confirm-dialog" aria-labelledby="end-session">
+          <p id="end-session">{t('console.customers.confirmEndSession', { device: ending?.device ?? '' })}</p>
+          <div className="form-actions">
+            <button
+              type="button"
+              className="button"
+              data-confirm-end-session
+              onClick={() => {
+                dialog.current?.close();
+                if (ending && endSession) endSession(ending.id);
+              }}
+            >
+              {t('console.customers.endSession')}
+            </button>
+            <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
+              {t('console.orders.cancel')}
+            </button>
+          </div>
+        </dialog>
         <h3>{t('console.customers.logins')}</h3>
         {user.loginHistory.length === 0 ? (
           <p className="muted">{t('console.customers.none')}</p>
@@ -167,6 +214,7 @@ function Customer({ view, t, locale }: { view: CustomerView; t: (key: UiKey, par
 export default function ConsoleCustomers({ strings, locale }: Props) {
   const t = translator(strings) as (key: UiKey, params?: Record<string, string | number>) => string;
   const [customers] = useState(() => createCustomers(browserConsole.run));
+  const session = useStore(browserConsole.$session);
   const customer = useStore(customers.$customer);
   const notice = useStore(customers.$notice);
   const busy = useStore(customers.$busy);
@@ -190,7 +238,14 @@ export default function ConsoleCustomers({ strings, locale }: Props) {
         </label>
       </form>
       <NoticeLine notice={notice} t={t} />
-      {customer && <Customer view={customer} t={t} locale={locale} />}
+      {customer && (
+        <Customer
+          view={customer}
+          t={t}
+          locale={locale}
+          endSession={session && roleIncludes(session.Role, 'operator') ? (id) => void customers.endSession(id) : null}
+        />
+      )}
     </ConsoleGate>
   );
 }

@@ -20,7 +20,7 @@ export interface CustomerView {
 export function createCustomers(run: RunCommand) {
   /** The customer shown; null before a search or when none was found (the notice says so). */
   const $customer = atom<CustomerView | null>(null);
-  const action = createAction<'console.customers.notFound'>();
+  const action = createAction<'console.customers.notFound' | 'console.customers.sessionEnded'>();
 
   async function find(query: string): Promise<void> {
     const key = query.trim();
@@ -35,5 +35,17 @@ export function createCustomers(run: RunCommand) {
     });
   }
 
-  return { $customer, $busy: action.$busy, $notice: action.$notice, find };
+  /** Signs one of the customer's devices out (`session end`), then shows them as they are now. */
+  async function endSession(sessionId: string): Promise<void> {
+    const id = $customer.get()?.user.id;
+    if (id === undefined) return;
+    await action.run(async () => {
+      await run<'session end'>(['session', 'end', sessionId]);
+      const shown = await run<'users show'>(['users', 'show', String(id)]);
+      const current = $customer.get();
+      if (shown.user && current) $customer.set({ ...current, user: shown.user });
+    }, 'console.customers.sessionEnded');
+  }
+
+  return { $customer, $busy: action.$busy, $notice: action.$notice, find, endSession };
 }
