@@ -101,6 +101,7 @@ export const routes: Array<{ path: string; title: Title; chrome?: false; login?:
   { path: '/admin', title: ui('console.title') },
   { path: '/admin/customers', title: ui('console.nav.customers') },
   { path: '/admin/orders', title: ui('console.nav.orders') },
+  ...['cdkeys', 'raffles', 'reviews', 'status', 'audit'].map((area) => ({ path: `/admin/${area}`, title: ui(`console.nav.${area}`) })),
   { path: '/account/login', title: ui('login.title') },
   ...['info', 'edit', 'bind', 'wallet', 'safe', 'game', 'agreements'].map((p) => ({
     path: `/account/center/${p}`,
