@@ -9,11 +9,12 @@ import { route } from './api.ts';
 import { multilineText, text } from './fields.ts';
 import { CloudIdleStatus } from './realtime.ts';
 import { IdleGame } from './idle-games.ts';
-import { CdkeyGrant } from './activation.ts';
+import { CdkeyGrant, Redemption } from './activation.ts';
 import { LoginEvent } from './account.ts';
+import { Agreement } from './agreements.ts';
 import { LedgerEntry, Order, OrderDetail, Product } from './commerce.ts';
 import { LocalizedText, RaffleKind, RaffleState } from './raffle.ts';
-import { ServiceStatus } from './status.ts';
+import { ServiceStatus, StatusIncident } from './status.ts';
 
 export const adminTokenHeader = 'x-admin-token';
 
@@ -99,6 +100,21 @@ export const RaffleSummary = z.object({
   publicValue: z.nullable(text()),
 });
 export type RaffleSummary = z.infer<typeof RaffleSummary>;
+
+/** A raffle a user entered: which, their number, the prize they won (its English name; null: none, or not drawn) and when they claimed it. */
+export const RaffleEntryOfUser = z.object({
+  raffleId: z.int(),
+  title: text(),
+  number: z.int(),
+  prize: z.nullable(text()),
+  claimedAt: z.nullable(Timestamp),
+  at: Timestamp,
+});
+
+export type RaffleEntryOfUser = z.infer<typeof RaffleEntryOfUser>;
+
+/** One entry of a raffle: its number, who, and when. */
+export const RaffleEntryOfRaffle = z.object({ number: z.int(), userId: z.nullable(z.int()), at: Timestamp });
 
 /** A drawn winner, for delivering prizes: who, which prize, and whether they claimed it. */
 export const RaffleWinnerEntry = z.object({ place: z.int(), number: z.int(), userId: z.nullable(z.int()), prize: text(), claimedAt: z.nullable(Timestamp) });
@@ -200,7 +216,7 @@ export const CommandResult = z.discriminatedUnion('command', [
     command: z.literal('wallet show'),
     key: text(),
     userId: z.nullable(z.int()),
-    wallet: z.nullable(z.object({ balance: z.int(), ledger: z.array(LedgerEntry), planUntil: z.nullable(Timestamp) })),
+    wallet: z.nullable(z.object({ balance: z.int(), ledger: z.array(LedgerEntry), planUntil: z.nullable(Timestamp), agreements: z.array(Agreement) })),
   }),
   /** `order fulfil` and `order refund`: the order as it is now and whether its owner's open pages were told, or why it was refused; a refund's own line. */
   z.object({
@@ -215,12 +231,18 @@ export const CommandResult = z.discriminatedUnion('command', [
   /** `cdkey create` and `cdkey export`: the batch and its unused keys as customers type them (`cdkey show` leaves them out). */
   z.object({ command: z.enum(['cdkey create', 'cdkey export', 'cdkey show']), batch: z.nullable(CdkeyBatch), keys: z.array(text()) }),
   z.object({ command: z.literal('cdkey revoke'), revoked: z.int() }),
+  /** `cdkey redeemed <user>`: the user's latest redemptions, newest first; null for no such user. */
+  z.object({ command: z.literal('cdkey redeemed'), key: text(), userId: z.nullable(z.int()), redemptions: z.nullable(z.array(Redemption)) }),
   /** `cdkey check <key>`: the key's batch and state, or null for a key that was never made. */
   z.object({ command: z.literal('cdkey check'), key: text(), state: z.nullable(CdkeyState) }),
   z.object({ command: z.literal('donation list'), donations: z.array(DonationEntry) }),
   /** `donation hide|show <id>`: the donation as it is now, or null for an id there is none of. */
   z.object({ command: z.enum(['donation hide', 'donation show']), donation: z.nullable(DonationEntry) }),
   z.object({ command: z.literal('raffle list'), raffles: z.array(RaffleSummary) }),
+  /** `raffle entered <user>`: the raffles the user entered, newest first, with the number, the prize won and its claim; null for no such user. */
+  z.object({ command: z.literal('raffle entered'), key: text(), userId: z.nullable(z.int()), entries: z.nullable(z.array(RaffleEntryOfUser)) }),
+  /** `raffle entries <id>`: the raffle's first entries by number (null: no such raffle). */
+  z.object({ command: z.literal('raffle entries'), raffleId: z.int(), entries: z.nullable(z.array(RaffleEntryOfRaffle)) }),
   /** The raffle as it is now (null: no such raffle), its winners once drawn, why the command did nothing, and whether open pages were told. */
   z.object({
     command: z.enum(['raffle create', 'raffle show', 'raffle open', 'raffle close', 'raffle value', 'raffle draw']),
@@ -233,6 +255,7 @@ export const CommandResult = z.discriminatedUnion('command', [
   /** `evaluation show|hide|unhide <id>`: the review as it is now, or null for an id there is none of. */
   z.object({ command: z.enum(['evaluation show', 'evaluation hide', 'evaluation unhide']), evaluation: z.nullable(EvaluationEntry) }),
   z.object({ command: z.literal('status list'), services: z.array(ServiceStatus) }),
+  z.object({ command: z.literal('status incidents'), incidents: z.array(StatusIncident) }),
   /** `pushed`: sent to open accelerate pages (false when no server or backplane could be reached to do it). */
   z.object({ command: z.literal('status set'), service: ServiceStatus, pushed: z.boolean() }),
   /** `role grant|revoke <user> …`: the user's role before and after (null: none), or null for a user there is none of. */

@@ -63,6 +63,8 @@ export const raffleEntries = pgTable(
   (t) => [
     primaryKey({ columns: [t.raffleId, t.number] }),
     uniqueIndex('raffle_entries_user').on(t.raffleId, t.userId),
+    // The raffles one user entered (the operators' look at a customer).
+    index('raffle_entries_by_user').on(t.userId),
     index('raffle_entries_winners')
       .on(t.raffleId, t.drawOrder)
       .where(sql`${t.drawOrder} is not null`),

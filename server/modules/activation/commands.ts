@@ -5,13 +5,13 @@
 import { eq } from 'drizzle-orm';
 import { CdkeyGrant } from '#contract/activation.ts';
 import { cdkeyShape } from '#contract/cdkey-format.ts';
-import { commandsPlugin, UsageError, type AdminCommand, type CommandContext, type ResultOf } from '../../admin-command.ts';
-import { money, time } from '../../admin-text.ts';
+import { commandsPlugin, oneUser, UsageError, type AdminCommand, type CommandContext, type ResultOf } from '../../admin-command.ts';
+import { money, noUser, table, time } from '../../admin-text.ts';
 import { recordAudit } from '../../db/audit.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Database } from '../../db/database.ts';
 import { products } from '../../db/schema/commerce.ts';
-import { batchCounts, createBatch, findBatch, keyState, revoke, unusedKeys, type BatchRow } from './cdkeys.ts';
+import { batchCounts, createBatch, findBatch, keyState, redemptionPage, revoke, unusedKeys, type BatchRow } from './cdkeys.ts';
 
 /** At most this many keys a batch, and printed at once. */
 const maxCount = 100_000;
@@ -192,6 +192,28 @@ export const activationCommands: AdminCommand[] = [
       return async (context) => ({ command: 'cdkey revoke', revoked: await revoke(context.db, context.actor, { key: rest[0] }) });
     },
     format: (result: ResultOf<'cdkey revoke'>) => `${result.revoked} key(s) revoked.`,
+  },
+  {
+    name: 'cdkey redeemed',
+    role: 'support',
+    usage: "cdkey redeemed <user>           a user's latest redemptions, newest first",
+    parse(rest) {
+      const key = oneUser('cdkey redeemed', rest);
+      return async ({ db, findUser }) => {
+        const user = await findUser(key);
+        return { command: 'cdkey redeemed', key, userId: user?.id ?? null, redemptions: user ? (await redemptionPage(db, user.id, 1)).Items : null };
+      };
+    },
+    format: (result: ResultOf<'cdkey redeemed'>) =>
+      !result.redemptions
+        ? noUser(result.key)
+        : result.redemptions.length
+          ? table(
+              ['AT', 'KEY', 'BATCH', 'GRANT', 'ORDER'],
+              result.redemptions.map((r) => [time(r.At), r.Key, r.Batch, grantText(r.Grant), r.Order ?? '-']),
+            )
+          : 'No redemptions.',
+    found: (result: ResultOf<'cdkey redeemed'>) => result.userId !== null,
   },
   {
     name: 'cdkey check',

@@ -2,7 +2,7 @@
  * The operators' commands about selling: `product list|set`, `order
  * list|fulfil|refund` and `maintenance on|off|status`.
  */
-import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import { formatPrice } from '#contract/facts.ts';
 import { orderStatusEvent, OrderMethod, OrderState, ProductKind, ratePpmScale, type Order, type Product } from '#contract/commerce.ts';
 import type { RefundEntry } from '#contract/admin.ts';
@@ -16,6 +16,7 @@ import { message } from '../../i18n/messages.ts';
 import type { PaymentOutcome } from '../../plugins/metrics.ts';
 import { toProduct } from './catalogue.ts';
 import { findOrder, orderDetail, orderNotice, toOrder, type OrderRow } from './orders.ts';
+import { listAgreements } from './agreements.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
 import { fulfilOrder, setMaintenance, underMaintenance } from './payments.ts';
 import { refund, refundEntry, refundsOf, type RefundRequest } from './refunds.ts';
@@ -134,25 +135,36 @@ interface OrderFilter {
   method?: OrderMethod;
   /** The user as the operator named them (id, phone or e-mail). */
   user?: string;
+  /** Made on or after this day, and before the day after `until` (UTC days, YYYY-MM-DD). */
+  since?: Date;
+  until?: Date;
 }
+
+const day = (value: string): Date | null => (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? new Date(`${value}T00:00:00Z`) : null);
 
 function parseOrderFilter(rest: string[]): OrderFilter {
   const filter: OrderFilter = {};
   const wrong = () =>
-    new UsageError(`order list takes --state <${OrderState.options.join('|')}>, --method <${OrderMethod.options.join('|')}> and --user <user>`);
+    new UsageError(
+      `order list takes --state <${OrderState.options.join('|')}>, --method <${OrderMethod.options.join('|')}>, --user <user>, --since YYYY-MM-DD and --until YYYY-MM-DD`,
+    );
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value = ''] = [rest[i], rest[i + 1]];
     if (flag === '--state' && OrderState.safeParse(value).success) filter.state = value as OrderState;
     else if (flag === '--method' && OrderMethod.safeParse(value).success) filter.method = value as OrderMethod;
     else if (flag === '--user' && value.trim() && !value.startsWith('--')) filter.user = value;
+    else if (flag === '--since' && day(value)) filter.since = day(value)!;
+    else if (flag === '--until' && day(value)) filter.until = new Date(day(value)!.getTime() + 86_400_000);
     else throw wrong();
   }
   return filter;
 }
 
 /** The latest 100 orders that pass the filter, newest first (by the primary key's index: no sort of the whole table). */
-async function listOrders(db: Database, filter: { state?: OrderState; method?: OrderMethod; userId?: number }): Promise<OrderRow[]> {
+async function listOrders(db: Database, filter: Omit<OrderFilter, 'user'> & { userId?: number }): Promise<OrderRow[]> {
   const conditions: SQL[] = [];
+  if (filter.since) conditions.push(gte(orders.createdAt, filter.since));
+  if (filter.until) conditions.push(lt(orders.createdAt, filter.until));
   if (filter.state) conditions.push(eq(orders.state, filter.state));
   if (filter.method) conditions.push(eq(orders.method, filter.method));
   if (filter.userId !== undefined) conditions.push(eq(orders.userId, filter.userId));
@@ -244,15 +256,17 @@ export const commerceCommands: AdminCommand[] = [
   {
     name: 'order list',
     role: 'support',
-    usage: `order list [--state <state>] [--method <method>] [--user <user>]
-                                  the latest 100 orders, newest first; state is one of
+    usage: `order list [--state <state>] [--method <method>] [--user <user>] [--since DAY] [--until DAY]
+                                  the latest 100 orders, newest first, made between the days given
+                                  (YYYY-MM-DD, both included); state is one of
                                   ${OrderState.options.join(', ')}; method ${OrderMethod.options.join(' or ')}`,
     parse(rest) {
       const filter = parseOrderFilter(rest);
       return async ({ db, findUser }) => {
         const user = filter.user === undefined ? undefined : await findUser(filter.user);
         // A user who does not exist has no orders.
-        const found = user === null ? [] : await listOrders(db, { state: filter.state, method: filter.method, userId: user?.id });
+        const { user: _named, ...rest } = filter;
+        const found = user === null ? [] : await listOrders(db, { ...rest, userId: user?.id });
         return { command: 'order list', orders: found.map(withUser) };
       };
     },
@@ -288,7 +302,7 @@ export const commerceCommands: AdminCommand[] = [
   {
     name: 'wallet show',
     role: 'support',
-    usage: "wallet show <user>              a user's balance, latest ledger rows and plan",
+    usage: "wallet show <user>              a user's balance, latest ledger rows, plan and auto-renewal agreements",
     parse(rest) {
       const key = oneUser('wallet show', rest);
       return async ({ db, findUser }) => {
@@ -299,7 +313,12 @@ export const commerceCommands: AdminCommand[] = [
           command: 'wallet show',
           key,
           userId: user.id,
-          wallet: { balance: await balanceOf(db, user.id), ledger: (await ledgerPage(db, user.id, 1)).Items, planUntil: plan?.until.toISOString() ?? null },
+          wallet: {
+            balance: await balanceOf(db, user.id),
+            ledger: (await ledgerPage(db, user.id, 1)).Items,
+            planUntil: plan?.until.toISOString() ?? null,
+            agreements: await listAgreements(db, user.id),
+          },
         };
       };
     },

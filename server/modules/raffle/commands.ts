@@ -3,10 +3,10 @@
  * A draw made here is told to open raffle pages through the hub.
  */
 import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
-import type { RaffleSummary, RaffleWinnerEntry } from '#contract/admin.ts';
+import type { RaffleEntryOfUser, RaffleSummary, RaffleWinnerEntry } from '#contract/admin.ts';
 import { hubEvents } from '#contract/realtime.ts';
-import { commandsPlugin, UsageError, type AdminCommand, type CommandContext, type ResultOf, type RunCommand } from '../../admin-command.ts';
-import { indent, orDash, table, time } from '../../admin-text.ts';
+import { commandsPlugin, oneUser, UsageError, type AdminCommand, type CommandContext, type ResultOf, type RunCommand } from '../../admin-command.ts';
+import { indent, noUser, orDash, table, time } from '../../admin-text.ts';
 import { recordAudit } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
@@ -42,6 +42,28 @@ async function winnersOf(db: Database, row: RaffleRow): Promise<RaffleWinnerEntr
     userId: entry.userId,
     prize: row.prizes[entry.prize!]?.Name.en ?? String(entry.prize),
     claimedAt: entry.claimedAt?.toISOString() ?? null,
+  }));
+}
+
+/** Entries `raffle entries` shows: a raffle may have hundreds of thousands; the count is on the raffle. */
+const entriesShown = 200;
+
+/** The raffles a user entered, newest first (by the index on the entries' user). */
+async function enteredBy(db: Database, userId: number): Promise<RaffleEntryOfUser[]> {
+  const rows = await db
+    .select({ entry: raffleEntries, raffle: raffles })
+    .from(raffleEntries)
+    .innerJoin(raffles, eq(raffles.id, raffleEntries.raffleId))
+    .where(eq(raffleEntries.userId, userId))
+    .orderBy(desc(raffleEntries.createdAt))
+    .limit(100);
+  return rows.map(({ entry, raffle }) => ({
+    raffleId: raffle.id,
+    title: raffle.title.en,
+    number: entry.number,
+    prize: entry.prize === null ? null : (raffle.prizes[entry.prize]?.Name.en ?? String(entry.prize)),
+    claimedAt: entry.claimedAt?.toISOString() ?? null,
+    at: entry.createdAt.toISOString(),
   }));
 }
 
@@ -164,6 +186,58 @@ export const raffleCommands: AdminCommand[] = [
       };
     },
     ...detail,
+  },
+  {
+    name: 'raffle entered',
+    role: 'support',
+    usage: 'raffle entered <user>           the raffles a user entered, with the prizes won and claims',
+    parse(rest) {
+      const key = oneUser('raffle entered', rest);
+      return async ({ db, findUser }) => {
+        const user = await findUser(key);
+        return { command: 'raffle entered', key, userId: user?.id ?? null, entries: user ? await enteredBy(db, user.id) : null };
+      };
+    },
+    format: (result: ResultOf<'raffle entered'>) =>
+      !result.entries
+        ? noUser(result.key)
+        : result.entries.length
+          ? table(
+              ['RAFFLE', 'TITLE', 'NUMBER', 'PRIZE', 'CLAIMED', 'ENTERED'],
+              result.entries.map((e) => [e.raffleId, e.title, e.number, orDash(e.prize), e.claimedAt ? time(e.claimedAt) : '-', time(e.at)]),
+            )
+          : 'No raffles entered.',
+    found: (result: ResultOf<'raffle entered'>) => result.userId !== null,
+  },
+  {
+    name: 'raffle entries',
+    role: 'operator',
+    usage: `raffle entries <id>             a raffle's first ${entriesShown} entries by number`,
+    parse(rest) {
+      if (rest.length !== 1) throw new UsageError('raffle entries takes one raffle id');
+      const id = oneId('raffle entries', rest[0]);
+      return async ({ db }) => {
+        const row = await find(db, id);
+        if (!row) return { command: 'raffle entries', raffleId: id, entries: null };
+        const entries = await db
+          .select({ number: raffleEntries.number, userId: raffleEntries.userId, at: raffleEntries.createdAt })
+          .from(raffleEntries)
+          .where(eq(raffleEntries.raffleId, id))
+          .orderBy(asc(raffleEntries.number))
+          .limit(entriesShown);
+        return { command: 'raffle entries', raffleId: id, entries: entries.map((e) => ({ ...e, at: e.at.toISOString() })) };
+      };
+    },
+    format: (result: ResultOf<'raffle entries'>) =>
+      !result.entries
+        ? 'No such raffle (raffle list shows the ids).'
+        : result.entries.length
+          ? table(
+              ['NUMBER', 'USER', 'ENTERED'],
+              result.entries.map((e) => [e.number, e.userId ?? '-', time(e.at)]),
+            )
+          : 'No entries yet.',
+    found: (result: ResultOf<'raffle entries'>) => result.entries !== null,
   },
   {
     name: 'raffle list',

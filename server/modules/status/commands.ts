@@ -15,7 +15,10 @@ import {
 } from '#contract/status.ts';
 import { commandsPlugin, UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
 import { table, time } from '../../admin-text.ts';
-import { services, setStatus } from './board.ts';
+import { incidents, services, setStatus } from './board.ts';
+
+/** How many of the latest incidents `status incidents` shows. */
+const incidentsShown = 50;
 
 /** `--note` is the English note every locale without its own shows; `--note-<locale>` gives a locale its own. */
 function parseNote(words: string[]): StatusNote | null {
@@ -51,6 +54,22 @@ export const statusCommands: AdminCommand[] = [
       return async ({ db }) => ({ command: 'status list', services: await services(db) });
     },
     format: (result: ResultOf<'status list'>) => table(statusHeaders, result.services.map(statusRow)),
+  },
+  {
+    name: 'status incidents',
+    role: 'operator',
+    usage: 'status incidents                the latest changes of state and note, newest first',
+    parse(rest) {
+      if (rest.length) throw new UsageError('status incidents takes nothing more');
+      return async ({ db }) => ({ command: 'status incidents', incidents: await incidents(db, incidentsShown) });
+    },
+    format: ({ incidents: listed }: ResultOf<'status incidents'>) =>
+      listed.length
+        ? table(
+            ['AT', 'SERVICE', 'FROM', 'TO', 'NOTE'],
+            listed.map((incident) => [time(incident.At), incident.Key, incident.Previous, incident.State, incident.Note?.Texts.en ?? '-']),
+          )
+        : 'No incidents.',
   },
   {
     name: 'status set',

@@ -329,6 +329,7 @@ describe('the audit log', () => {
       'product set',
       'idle set',
     ]);
+    expect((await run(op, ['status', 'incidents'])).body.data).toMatchObject({ incidents: [{ Key: 'github', State: 'degraded', Previous: 'up' }] });
     expect(mine.find((line) => line.action === 'status set')).toMatchObject({
       target: 'service github',
       after: { state: 'degraded', note: { Texts: { en: 'Slow in the south' } } },
@@ -391,6 +392,8 @@ describe('raffles from the console', () => {
     const audit = await shell('audit', 'list', '--target', `raffle ${id}`);
     if (audit.command !== 'audit list') throw new Error('not an audit list');
     expect(audit.entries.map((line) => line.action).reverse()).toEqual(['raffle create', 'raffle open', 'raffle close', 'raffle value', 'raffle draw']);
+    expect((await run(op, ['raffle', 'entries', id])).body.data).toEqual({ command: 'raffle entries', raffleId: Number(id), entries: [] });
+    expect((await run(op, ['raffle', 'entries', '999999'])).body.data).toMatchObject({ entries: null });
   });
 
   it('says what is wrong with a definition or a cover, and makes nothing', async () => {
@@ -439,6 +442,25 @@ describe('refunds from the console', () => {
     expect(listed.body.data).toMatchObject({ orders: [{ Key: order.Key, UserId: userId }] });
     expect((await run(support, ['order', 'list', '--user', String(userId), '--method', 'wechatpay'])).body.data).toMatchObject({ orders: [] });
     expect((await run(support, ['order', 'list', '--method', 'cash'])).body.code).toBe(ErrorCode.BadRequest);
+
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await run(support, ['order', 'list', '--user', String(userId), '--since', today, '--until', today])).body.data).toMatchObject({
+      orders: [{ Key: order.Key }],
+    });
+    expect((await run(support, ['order', 'list', '--user', String(userId), '--until', '2020-01-01'])).body.data).toMatchObject({ orders: [] });
+    expect((await run(support, ['cdkey', 'redeemed', String(userId)])).body.data).toEqual({
+      command: 'cdkey redeemed',
+      key: String(userId),
+      userId,
+      redemptions: [],
+    });
+    expect((await run(support, ['raffle', 'entered', String(userId)])).body.data).toEqual({
+      command: 'raffle entered',
+      key: String(userId),
+      userId,
+      entries: [],
+    });
+    expect((await run(support, ['raffle', 'entered', 'nobody@example.com'])).body.data).toMatchObject({ userId: null, entries: null });
 
     const detail = await run(support, ['order', 'show', order.Key]);
     expect(detail.body.data).toMatchObject({

@@ -1,0 +1,1 @@
+CREATE INDEX "raffle_entries_by_user" ON "raffle_entries" USING btree ("user_id");
