@@ -201,6 +201,8 @@ describe('the customers area', () => {
       'users show': () => ({ command: 'users show', key: 'x', user }),
       'wallet show': () => ({ command: 'wallet show', key: '9', userId: 9, wallet: { balance: 0, ledger: [], planUntil: null } }),
       'order list': () => ({ command: 'order list', orders: [order] }),
+      'cdkey redeemed': () => ({ command: 'cdkey redeemed', key: '9', userId: 9, redemptions: [] }),
+      'raffle entered': () => ({ command: 'raffle entered', key: '9', userId: 9, entries: [] }),
     });
     const customers = createCustomers(run);
     await customers.find(' 20261128000000000001 ');
@@ -208,6 +210,8 @@ describe('the customers area', () => {
       ['users', 'show', '20261128000000000001'],
       ['wallet', 'show', '9'],
       ['order', 'list', '--user', '9'],
+      ['cdkey', 'redeemed', '9'],
+      ['raffle', 'entered', '9'],
     ]);
     expect(customers.$customer.get()).toMatchObject({ user: { id: 9 }, orders: [{ Key: order.Key }] });
   });
@@ -250,10 +254,10 @@ describe('the orders area', () => {
     });
     const orders = createOrders(run);
     await orders.list(noFilter);
-    await orders.list({ state: 'paid', method: 'wallet', user: ' 9 ' });
+    await orders.list({ state: 'paid', method: 'wallet', user: ' 9 ', since: '2026-11-01', until: '' });
     expect(ran).toEqual([
       ['order', 'list'],
-      ['order', 'list', '--state', 'paid', '--method', 'wallet', '--user', '9'],
+      ['order', 'list', '--state', 'paid', '--method', 'wallet', '--user', '9', '--since', '2026-11-01'],
     ]);
     await orders.show(order.Key);
     await orders.refund({ amount: 5000, to: 'wallet' });
@@ -305,6 +309,7 @@ describe('the status area', () => {
     const { ran, run } = commands({
       'status list': () => ({ command: 'status list', services: [] }),
       'maintenance status': () => ({ command: 'maintenance status', maintenance: paused }),
+      'status incidents': () => ({ command: 'status incidents', incidents: [] }),
       'maintenance on': () => ((paused = true), { command: 'maintenance on', maintenance: true }),
     });
     const board = createStatusBoard(run);

@@ -1,12 +1,11 @@
 /** The console's cdkeys area: make a batch and hand out its keys, look a batch up, check a key, revoke either after a confirmation. */
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { formatMoney, formatPrice } from '#contract/facts.ts';
-import type { CdkeyGrant } from '#contract/activation.ts';
 import { NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type UiKey } from '@/i18n/strings.ts';
+import { grantText } from '@/lib/grant-text.ts';
 import { ConsoleGate } from './ConsoleGate.tsx';
 import type { ConsoleStrings } from './ConsoleCustomers.tsx';
 import { createCdkeys, emptyBatch, type Batch, type BatchForm } from './cdkeys-store.ts';
@@ -15,12 +14,6 @@ import './console.css';
 
 type T = (key: UiKey, params?: Record<string, string | number>) => string;
 type Cdkeys = ReturnType<typeof createCdkeys>;
-
-function grantText(grant: CdkeyGrant, t: T, locale: LocaleCode): string {
-  if (grant.Kind === 'wallet') return t('console.cdkeys.grantWallet', { amount: formatPrice(grant.Amount, locale) });
-  if (grant.Kind === 'membership') return t('console.cdkeys.grantDays', { days: grant.Days });
-  return t('console.cdkeys.grantSteam', { amount: formatMoney(grant.Amount, grant.Currency, locale), product: grant.Product });
-}
 
 /** A text file of the keys, one a line, for the browser to save. */
 function saveKeys(batch: Batch, keys: string[]): void {
@@ -136,7 +129,7 @@ function BatchView({ cdkeys, t, locale }: { cdkeys: Cdkeys; t: T; locale: Locale
             <dt>{t('console.cdkeys.name')}</dt>
             <dd>{batch.name}</dd>
             <dt>{t('console.cdkeys.grant')}</dt>
-            <dd>{grantText(batch.grant, t, locale)}</dd>
+            <dd>{grantText(batch.grant, locale, t)}</dd>
             <dt>{t('console.cdkeys.keys')}</dt>
             <dd data-batch-counts>{t('console.cdkeys.counts', { count: batch.count, used: batch.used, revoked: batch.revoked })}</dd>
             <dt>{t('console.cdkeys.expires')}</dt>
@@ -226,7 +219,7 @@ function KeyCheck({ cdkeys, t, locale }: { cdkeys: Cdkeys; t: T; locale: LocaleC
                 : t('console.cdkeys.keyUnused')}
           </p>
           <p className="muted">
-            {t('console.cdkeys.ofBatch', { name: found.batch })} · {grantText(found.grant, t, locale)}
+            {t('console.cdkeys.ofBatch', { name: found.batch })} · {grantText(found.grant, locale, t)}
           </p>
           {!found.usedAt && !found.revokedAt && (
             <>

@@ -2,12 +2,13 @@
 import { useStore } from '@nanostores/react';
 import { useRef, useState, type FormEvent } from 'react';
 import { roleIncludes } from '#contract/console.ts';
-import { formatPrice } from '#contract/facts.ts';
+import { formatMonths, formatPrice } from '#contract/facts.ts';
 import { NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type UiKey } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import { grantText } from '@/lib/grant-text.ts';
 import { itemText, orderStatus } from '@/lib/order-text.ts';
 import { ConsoleGate } from './ConsoleGate.tsx';
 import { createCustomers, type CustomerView } from './customers-store.ts';
@@ -15,7 +16,18 @@ import { browserConsole } from './environment.ts';
 import './console.css';
 
 export type ConsoleStrings = Strings<
-  KeysUnder<'console' | 'account.order' | 'account.orderDetail' | 'account.wallet.reason' | 'account.safe.method' | 'pay.method' | 'api' | 'common'>
+  KeysUnder<
+    | 'console'
+    | 'account.order'
+    | 'account.orderDetail'
+    | 'account.wallet.reason'
+    | 'account.redemption.grant'
+    | 'account.agreements'
+    | 'account.safe.method'
+    | 'pay.method'
+    | 'api'
+    | 'common'
+  >
 >;
 
 interface Props {
@@ -35,7 +47,7 @@ function Customer({
   /** Signs a device out, for a role that may (null: this one may not). */
   endSession: ((sessionId: string) => void) | null;
 }) {
-  const { user, wallet, orders } = view;
+  const { user, wallet, orders, redemptions, raffles } = view;
   const dialog = useRef<HTMLDialogElement>(null);
   const [ending, setEnding] = useState<{ id: string; device: string } | null>(null);
   const when = (iso: string) => <time dateTime={iso}>{formatDateTime(iso, locale)}</time>;
@@ -112,6 +124,72 @@ function Customer({
                 <span className="item-main">
                   <strong>{formatPrice(order.Price, locale)}</strong>
                   <span className="muted">{t(`account.order.state.${orderStatus(order)}`)}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="customer-more">
+        <h2 id="customer-more">{t('console.customers.more')}</h2>
+        <h3>{t('account.agreements.title')}</h3>
+        {!wallet?.agreements.length ? (
+          <p className="muted">{t('console.customers.none')}</p>
+        ) : (
+          <ul className="item-list" data-agreements>
+            {wallet.agreements.map((agreement) => (
+              <li key={agreement.Key}>
+                <span className="item-main">
+                  <strong>
+                    {t('account.agreements.plan', { price: formatPrice(agreement.Price, locale), period: formatMonths(agreement.Months, locale) })}
+                  </strong>
+                  <span className="muted">
+                    {agreement.Key} · {when(agreement.CreatedAt)}
+                  </span>
+                </span>
+                <span className="muted">{t(`account.agreements.state.${agreement.State}`)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <h3>{t('console.customers.redemptions')}</h3>
+        {redemptions.length === 0 ? (
+          <p className="muted">{t('console.customers.none')}</p>
+        ) : (
+          <ul className="item-list" data-redemptions>
+            {redemptions.map((redemption) => (
+              <li key={redemption.Key + redemption.At}>
+                <span className="item-main">
+                  <strong>{grantText(redemption.Grant, locale, t)}</strong>
+                  <span className="muted">
+                    {redemption.Key} · {redemption.Batch}
+                  </span>
+                </span>
+                <span className="muted">{when(redemption.At)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <h3>{t('console.customers.raffles')}</h3>
+        {raffles.length === 0 ? (
+          <p className="muted">{t('console.customers.none')}</p>
+        ) : (
+          <ul className="item-list" data-raffle-entries>
+            {raffles.map((entry) => (
+              <li key={entry.raffleId}>
+                <span className="item-main">
+                  <strong>
+                    #{entry.raffleId} {entry.title}
+                  </strong>
+                  <span className="muted">
+                    {t('console.customers.raffleNumber', { number: entry.number })} · {when(entry.at)}
+                  </span>
+                </span>
+                <span className="muted">
+                  {entry.prize
+                    ? `${entry.prize} · ${entry.claimedAt ? t('console.raffles.claimed', { date: formatDateTime(entry.claimedAt, locale) }) : t('console.raffles.unclaimed')}`
+                    : t('console.customers.noPrize')}
                 </span>
               </li>
             ))}

@@ -238,6 +238,14 @@ function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) 
             {t('console.orders.customer')}
             <input name="user" value={filter.user} onChange={(event) => setFilter({ ...filter, user: event.currentTarget.value })} maxLength={200} />
           </label>
+          <label>
+            {t('console.orders.since')}
+            <input name="since" type="date" value={filter.since} onChange={(event) => setFilter({ ...filter, since: event.currentTarget.value })} />
+          </label>
+          <label>
+            {t('console.orders.until')}
+            <input name="until" type="date" value={filter.until} onChange={(event) => setFilter({ ...filter, until: event.currentTarget.value })} />
+          </label>
           <div className="form-actions">
             <button type="submit" className="button" disabled={busy}>
               {t('console.orders.filter')}

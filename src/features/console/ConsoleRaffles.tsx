@@ -25,6 +25,7 @@ async function base64Of(file: File): Promise<string> {
 
 function RaffleView({ raffles, shown, t, locale }: { raffles: Raffles; shown: RaffleShown; t: T; locale: LocaleCode }) {
   const busy = useStore(raffles.$busy);
+  const entries = useStore(raffles.$entries);
   const [value, setValue] = useState('');
   const dialog = useRef<HTMLDialogElement>(null);
   const [asked, setAsked] = useState<'close' | 'draw'>('draw');
@@ -86,6 +87,24 @@ function RaffleView({ raffles, shown, t, locale }: { raffles: Raffles; shown: Ra
           </ol>
         </>
       )}
+      {raffle.entrants > 0 &&
+        (entries === null ? (
+          <button type="button" className="button button-secondary button-small" disabled={busy} onClick={() => void raffles.entries()}>
+            {t('console.raffles.showEntries')}
+          </button>
+        ) : (
+          <>
+            <h3>{t('console.raffles.entries')}</h3>
+            <ul className="item-list" data-entries>
+              {entries.map((entry) => (
+                <li key={entry.number}>
+                  <span className="muted">{t('console.raffles.winner', { number: entry.number, user: entry.userId ?? '—' })}</span>
+                  <span className="muted">{when(entry.at)}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ))}
       <div className="form-actions">
         {raffle.state === 'upcoming' && (
           <button type="button" className="button button-secondary" disabled={busy} onClick={() => void raffles.open()}>

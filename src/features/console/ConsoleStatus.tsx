@@ -1,7 +1,7 @@
 /** The console's status area: each service's state and note in every language, and maintenance mode, each change after a confirmation. */
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ServiceState, statusNoteMaxLength, statusTargets, type ServiceStatus } from '#contract/status.ts';
+import { noteFor, ServiceState, statusNoteMaxLength, statusTargets, type ServiceStatus } from '#contract/status.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { locales, localizePath, type LocaleCode } from '@/i18n/locales.ts';
@@ -64,6 +64,7 @@ function StatusArea({ t, locale }: { t: T; locale: LocaleCode }) {
   const [board] = useState(() => createStatusBoard(browserConsole.run));
   const services = useStore(board.$services);
   const maintenance = useStore(board.$maintenance);
+  const incidents = useStore(board.$incidents);
   const notice = useStore(board.$notice);
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => void board.load(), [board]);
@@ -92,6 +93,27 @@ function StatusArea({ t, locale }: { t: T; locale: LocaleCode }) {
             </button>
           </div>
         </dialog>
+      </section>
+      <section className="card" aria-labelledby="incidents">
+        <h2 id="incidents">{t('status.incidents')}</h2>
+        {incidents.length === 0 ? (
+          <p className="muted">{t('console.customers.none')}</p>
+        ) : (
+          <ul className="item-list" data-incidents>
+            {incidents.map((incident) => (
+              <li key={incident.Id}>
+                <span className="item-main">
+                  <strong>{nameOf(incident.Key, locale)}</strong>
+                  <span className="muted">
+                    {t('status.change', { from: t(`status.state.${incident.Previous}`), to: t(`status.state.${incident.State}`) })}
+                    {incident.Note && <> · {noteFor(incident.Note, locale)?.text}</>}
+                  </span>
+                </span>
+                <span className="muted">{formatDateTime(incident.At, locale)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
       <section className="card" aria-labelledby="services">
         <h2 id="services">{t('console.status.services')}</h2>

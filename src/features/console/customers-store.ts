@@ -1,8 +1,10 @@
 /**
  * The console's customers area: one customer found by phone, e-mail, user id
  * or order number, with what support needs beside the profile — the wallet
- * and its ledger, and their orders — each read by the operators' command that
- * owns it (`users show`, `wallet show`, `order list --user`).
+ * and its ledger, plan and auto-renewal agreements, their orders, redemptions
+ * and raffle entries — each read by the operators' command that owns it
+ * (`users show`, `wallet show`, `order list --user`, `cdkey redeemed`,
+ * `raffle entered`).
  */
 import { atom } from 'nanostores';
 import type { CommandResult } from '#contract/admin.ts';
@@ -15,6 +17,8 @@ export interface CustomerView {
   user: NonNullable<Of<'users show'>['user']>;
   wallet: Of<'wallet show'>['wallet'];
   orders: Of<'order list'>['orders'];
+  redemptions: NonNullable<Of<'cdkey redeemed'>['redemptions']>;
+  raffles: NonNullable<Of<'raffle entered'>['entries']>;
 }
 
 export function createCustomers(run: RunCommand) {
@@ -30,8 +34,19 @@ export function createCustomers(run: RunCommand) {
       const shown = await run<'users show'>(['users', 'show', key]);
       if (!shown.user) return action.refuse('console.customers.notFound', { query: key });
       const id = String(shown.user.id);
-      const [wallet, orders] = await Promise.all([run<'wallet show'>(['wallet', 'show', id]), run<'order list'>(['order', 'list', '--user', id])]);
-      $customer.set({ user: shown.user, wallet: wallet.wallet, orders: orders.orders });
+      const [wallet, orders, redeemed, entered] = await Promise.all([
+        run<'wallet show'>(['wallet', 'show', id]),
+        run<'order list'>(['order', 'list', '--user', id]),
+        run<'cdkey redeemed'>(['cdkey', 'redeemed', id]),
+        run<'raffle entered'>(['raffle', 'entered', id]),
+      ]);
+      $customer.set({
+        user: shown.user,
+        wallet: wallet.wallet,
+        orders: orders.orders,
+        redemptions: redeemed.redemptions ?? [],
+        raffles: entered.entries ?? [],
+      });
     });
   }
 

@@ -19,9 +19,12 @@ export interface OrderFilter {
   state: OrderState | '';
   method: OrderMethod | '';
   user: string;
+  /** Days (YYYY-MM-DD, as a date field gives them), both included; '' for any. */
+  since: string;
+  until: string;
 }
 
-export const noFilter: OrderFilter = { state: '', method: '', user: '' };
+export const noFilter: OrderFilter = { state: '', method: '', user: '', since: '', until: '' };
 
 /** What is left to refund of an order: its price less the refunds that did not fail. */
 export const leftToRefund = (order: ShownOrder): number =>
@@ -46,6 +49,8 @@ export function createOrders(run: RunCommand) {
     if (filter.state) words.push('--state', filter.state);
     if (filter.method) words.push('--method', filter.method);
     if (filter.user.trim()) words.push('--user', filter.user.trim());
+    if (filter.since) words.push('--since', filter.since);
+    if (filter.until) words.push('--until', filter.until);
     await listAction.run(async () => $orders.set((await run<'order list'>(words)).orders));
   }
 

@@ -1,6 +1,7 @@
 /**
  * The console's raffles area: every raffle (`raffle list`), one with its
- * winners and their claims (`raffle show`), and what an operator does to one:
+ * winners and their claims (`raffle show`) and its entries (`raffle
+ * entries`), and what an operator does to one:
  * open it early, close it, enter the public value, draw it (`raffle
  * open|close|value|draw`); and a new raffle from its definition, the JSON the
  * CLI's `raffle create --file` reads, with its cover sent along (`raffle
@@ -42,6 +43,8 @@ export function definitionTemplate(now = Date.now()): string {
 export function createRaffles(run: RunCommand) {
   const $raffles = atom<RaffleSummary[] | null>(null);
   const $raffle = atom<RaffleShown | null>(null);
+  /** The shown raffle's first entries, once asked for. */
+  const $entries = atom<NonNullable<Of<'raffle entries'>['entries']> | null>(null);
   const action = createAction<Done | 'console.raffles.refused'>();
 
   async function list(): Promise<void> {
@@ -49,7 +52,12 @@ export function createRaffles(run: RunCommand) {
   }
 
   async function show(id: number): Promise<void> {
+    $entries.set(null);
     await action.run(async () => $raffle.set(await run<'raffle show'>(['raffle', 'show', String(id)])));
+  }
+
+  async function entries(): Promise<void> {
+    await action.run(async () => $entries.set((await run<'raffle entries'>(['raffle', 'entries', id()])).entries ?? []));
   }
 
   /** Runs a raffle command; on success shows the raffle as it is now and lists them all again. */
@@ -68,10 +76,12 @@ export function createRaffles(run: RunCommand) {
   return {
     $raffles,
     $raffle,
+    $entries,
     $busy: action.$busy,
     $notice: action.$notice,
     list,
     show,
+    entries,
     /** `cover`: the image as base64, or none. */
     create: (definition: string, cover?: string) => step(['raffle', 'create', '--definition', definition], 'console.raffles.created', cover),
     open: () => step(['raffle', 'open', id()], 'console.raffles.opened'),

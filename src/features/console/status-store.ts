@@ -1,11 +1,12 @@
 /**
  * The console's status area: each service's state and note on the public
- * board (`status list`, `status set` with a note per language), and whether
+ * board (`status list`, `status set` with a note per language), its latest
+ * changes (`status incidents`), and whether
  * payments are paused for maintenance (`maintenance status|on|off`).
  */
 import { atom } from 'nanostores';
 import type { LocaleCode } from '#contract/locales.ts';
-import type { ServiceState, ServiceStatus, StatusTargetKey } from '#contract/status.ts';
+import type { ServiceState, ServiceStatus, StatusIncident, StatusTargetKey } from '#contract/status.ts';
 import { createAction } from '@/stores/action.ts';
 import type { RunCommand } from './console-store.ts';
 
@@ -25,13 +26,19 @@ export function statusWords(change: StatusChange): [string, string, ...string[]]
 export function createStatusBoard(run: RunCommand) {
   const $services = atom<ServiceStatus[] | null>(null);
   const $maintenance = atom<boolean | null>(null);
+  const $incidents = atom<StatusIncident[]>([]);
   const action = createAction<'console.status.saved' | 'console.status.maintenanceOn' | 'console.status.maintenanceOff'>();
 
   async function load(): Promise<void> {
     await action.run(async () => {
-      const [listed, maintenance] = await Promise.all([run<'status list'>(['status', 'list']), run<'maintenance status'>(['maintenance', 'status'])]);
+      const [listed, maintenance, changes] = await Promise.all([
+        run<'status list'>(['status', 'list']),
+        run<'maintenance status'>(['maintenance', 'status']),
+        run<'status incidents'>(['status', 'incidents']),
+      ]);
       $services.set(listed.services);
       $maintenance.set(maintenance.maintenance);
+      $incidents.set(changes.incidents);
     });
   }
 
@@ -39,6 +46,7 @@ export function createStatusBoard(run: RunCommand) {
     await action.run(async () => {
       const saved = await run<'status set'>(statusWords(change));
       $services.set(($services.get() ?? []).map((service) => (service.Key === saved.service.Key ? saved.service : service)));
+      $incidents.set((await run<'status incidents'>(['status', 'incidents'])).incidents);
     }, 'console.status.saved');
   }
 
@@ -49,5 +57,5 @@ export function createStatusBoard(run: RunCommand) {
     );
   }
 
-  return { $services, $maintenance, $busy: action.$busy, $notice: action.$notice, load, save, setMaintenance };
+  return { $services, $maintenance, $incidents, $busy: action.$busy, $notice: action.$notice, load, save, setMaintenance };
 }
