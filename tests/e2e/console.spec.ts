@@ -96,6 +96,8 @@ for (const size of sizes) {
     await expect(page.locator('[data-balance]')).toBeVisible();
     await expect(page.locator('[data-orders]')).toContainText(customer.key);
     await expect(page.locator('[data-logins] li')).not.toHaveCount(0);
+    // The cdkey that credited the wallet, among what else the customer has.
+    await expect(page.locator('[data-redemptions] li')).toHaveCount(1);
     await looksRight(page);
 
     // Orders: opened from the customer, refunded after the confirmation, to the wallet.
