@@ -22,18 +22,23 @@ import { localizePath, say } from './routes.ts';
 import { keep, newPhone, registerFresh, sealedCall } from './session.ts';
 
 const sizes = [
-  { name: 'phone', viewport: { width: 390, height: 844 }, locale: 'en' as LocaleCode },
-  { name: 'wide screen', viewport: { width: 1440, height: 900 }, locale: 'zh-CN' as LocaleCode },
+  { name: 'phone', viewport: { width: 390, height: 844 }, locale: 'en' as LocaleCode, axeTheme: 'light' as const },
+  { name: 'wide screen', viewport: { width: 1440, height: 900 }, locale: 'zh-CN' as LocaleCode, axeTheme: 'dark' as const },
 ];
 
-/** Nothing sticks out sideways and axe finds nothing serious, in the light theme and the dark one. */
-async function looksRight(page: Page): Promise<void> {
+/**
+ * Nothing sticks out sideways, in the light theme and the dark one, and axe
+ * finds nothing serious in `axeTheme`. Each test passes the theme its size
+ * checks with axe, so every page is checked in both themes across the two
+ * sizes while each axe run (the slow part) happens once per page and size.
+ */
+async function looksRight(page: Page, axeTheme: 'light' | 'dark'): Promise<void> {
   for (const theme of ['light', 'dark'] as const) {
     // The theme left on auto follows the system's, as a new visitor's does.
     await page.emulateMedia({ colorScheme: theme });
     await expect(page.locator('body')).toHaveClass(theme === 'dark' ? /body-warp-dark/ : /^(?!.*body-warp-dark)/);
     expect(await overflowOf(page), `${page.url()} in the ${theme} theme`).toEqual({ page: 0, elements: [] });
-    expect(await seriousAxeProblems(page)).toEqual([]);
+    if (theme === axeTheme) expect(await seriousAxeProblems(page), `${page.url()} in the ${theme} theme`).toEqual([]);
   }
 }
 
@@ -75,14 +80,14 @@ for (const size of sizes) {
     // Setting up: the key on the page makes the codes the app would show.
     await page.goto(localizePath(size.locale, '/admin'));
     await expect(page.getByRole('heading', { name: t('console.enrol.title') })).toBeVisible();
-    await looksRight(page);
+    await looksRight(page, size.axeTheme);
     const secret = (await page.locator('[data-totp-secret]').innerText()).replaceAll(' ', '');
     await page.getByLabel(t('console.enrol.code')).fill(await generate({ secret }));
     await page.getByRole('button', { name: t('console.signIn.submit') }).click();
     const codes = page.locator('[data-recovery-codes] li');
     await expect(codes).toHaveCount(10);
     const recovery = await codes.nth(4).innerText();
-    await looksRight(page);
+    await looksRight(page, size.axeTheme);
     await page.getByRole('button', { name: t('console.recovery.kept') }).click();
     await expect(page.locator('[data-console-who]')).toContainText(t('console.role.support'));
 
@@ -98,12 +103,12 @@ for (const size of sizes) {
     await expect(page.locator('[data-logins] li')).not.toHaveCount(0);
     // The cdkey that credited the wallet, among what else the customer has.
     await expect(page.locator('[data-redemptions] li')).toHaveCount(1);
-    await looksRight(page);
+    await looksRight(page, size.axeTheme);
 
     // Orders: opened from the customer, refunded after the confirmation, to the wallet.
     await page.locator('[data-orders]').getByRole('link', { name: customer.key }).click();
     await expect(page.locator('[data-order-state]')).toHaveAttribute('data-order-state', 'paid');
-    await looksRight(page);
+    await looksRight(page, size.axeTheme);
     await page.getByRole('button', { name: t('console.orders.refund'), exact: true }).click();
     await expect(page.getByRole('dialog')).toContainText(customer.key);
     await page.locator('[data-confirm-step="refund"]').click();
@@ -121,8 +126,8 @@ for (const size of sizes) {
 }
 
 const staffSizes = [
-  { name: 'phone', viewport: { width: 390, height: 844 }, locale: 'ja' as LocaleCode },
-  { name: 'wide screen', viewport: { width: 1440, height: 900 }, locale: 'ru' as LocaleCode },
+  { name: 'phone', viewport: { width: 390, height: 844 }, locale: 'ja' as LocaleCode, axeTheme: 'dark' as const },
+  { name: 'wide screen', viewport: { width: 1440, height: 900 }, locale: 'ru' as LocaleCode, axeTheme: 'light' as const },
 ];
 
 for (const size of staffSizes) {
@@ -142,7 +147,7 @@ for (const size of staffSizes) {
     await page.getByRole('button', { name: t('console.cdkeys.create') }).click();
     const keys = (await page.locator('[data-keys]').inputValue()).split('\n');
     expect(keys).toHaveLength(2);
-    await looksRight(page);
+    await looksRight(page, size.axeTheme);
     await page.locator('input[name="key"]').fill(keys[1]);
     await page.getByRole('button', { name: t('console.cdkeys.check'), exact: true }).click();
     await expect(page.locator('[data-key-state]')).toHaveAttribute('data-key-state', 'unused');
@@ -180,7 +185,7 @@ for (const size of staffSizes) {
     await page.getByRole('button', { name: t('console.raffles.create') }).click();
     const made = page.locator('[data-raffle]');
     await expect(made).toHaveAttribute('data-raffle-state', 'upcoming');
-    await looksRight(page);
+    await looksRight(page, size.axeTheme);
     await made.getByRole('button', { name: t('console.raffles.open') }).click();
     await expect(made).toHaveAttribute('data-raffle-state', 'open');
     await made.getByRole('button', { name: t('console.raffles.close') }).click();
@@ -197,7 +202,7 @@ for (const size of staffSizes) {
     await page.goto(localizePath(size.locale, '/admin/reviews'));
     const review = page.locator('[data-review]').first();
     await expect(review).toBeVisible();
-    await looksRight(page);
+    await looksRight(page, size.axeTheme);
     const reviewId = await review.getAttribute('data-review');
     await review.getByLabel(t('console.reviews.reason')).fill('Off-topic advertising');
     await review.getByRole('button', { name: t('console.reviews.hide') }).click();
@@ -209,7 +214,7 @@ for (const size of staffSizes) {
     await page.goto(localizePath(size.locale, '/admin/status'));
     const service = page.locator('[data-service="github"]');
     await expect(service).toBeVisible();
-    await looksRight(page);
+    await looksRight(page, size.axeTheme);
     await service.locator('select').selectOption('degraded');
     await service.locator('summary').click();
     await service.locator(`input[name="note-${size.locale}"]`).fill('E2E');
@@ -226,7 +231,7 @@ for (const size of staffSizes) {
     // The audit log: every one of those changes under this admin's name; all of it as CSV; a role given after a confirmation.
     await page.goto(localizePath(size.locale, '/admin/audit'));
     await expect(page.locator('[data-audit] li').first()).toBeVisible();
-    await looksRight(page);
+    await looksRight(page, size.axeTheme);
     await page.getByLabel(t('console.audit.target')).fill(`review ${reviewId}`);
     await page.getByRole('button', { name: t('console.audit.find') }).click();
     // The other screen size's test may act on the same review: this admin's two lines are the ones to find.

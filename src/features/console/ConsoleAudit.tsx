@@ -5,14 +5,14 @@ import { operatorRoles, type OperatorRole } from '#contract/admin.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
-import { translator, type UiKey } from '@/i18n/strings.ts';
-import { ConsoleGate } from './ConsoleGate.tsx';
-import type { ConsoleStrings } from './ConsoleCustomers.tsx';
+import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
 import { createAudit, type AuditSearch } from './audit-store.ts';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { browserConsole } from './environment.ts';
+import { saveFile } from './save-file.ts';
 import './console.css';
 
-type T = (key: UiKey, params?: Record<string, string | number>) => string;
+type T = AreaProps['t'];
 type Audit = ReturnType<typeof createAudit>;
 
 /** A record before or after, as the log keeps it. */
@@ -30,12 +30,7 @@ function AuditLog({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCode
   };
   const download = async () => {
     const csv = await audit.exportCsv();
-    if (csv === undefined) return;
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-    link.download = `audit-${new Date().toISOString().slice(0, 10)}.csv`;
-    link.click();
-    URL.revokeObjectURL(link.href);
+    if (csv !== undefined) saveFile(`audit-${new Date().toISOString().slice(0, 10)}.csv`, csv, 'text/csv');
   };
   return (
     <section className="card" aria-labelledby="audit-log">
@@ -114,10 +109,6 @@ function Operators({ audit, t }: { audit: Audit; t: T }) {
     event.preventDefault();
     if (user.trim()) ask({ user: user.trim(), role, label: user.trim() });
   };
-  const confirm = () => {
-    dialog.current?.close();
-    if (asked) void audit.setRole(asked.user, asked.role);
-  };
   return (
     <section className="card" aria-labelledby="operators">
       <h2 id="operators">{t('console.audit.operators')}</h2>
@@ -172,22 +163,22 @@ function Operators({ audit, t }: { audit: Audit; t: T }) {
         </div>
       </form>
       <NoticeLine notice={notice} t={t} />
-      <dialog ref={dialog} className="confirm-dialog" aria-labelledby="role-confirm">
-        <p id="role-confirm">
-          {asked &&
-            (asked.role
-              ? t('console.audit.confirmGrant', { user: asked.label, role: t(`console.role.${asked.role}`) })
-              : t('console.audit.confirmRevoke', { user: asked.label }))}
-        </p>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={confirm} data-confirm-role>
-            {t(asked?.role ? 'console.audit.grant' : 'console.audit.revoke')}
-          </button>
-          <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
-            {t('console.orders.cancel')}
-          </button>
-        </div>
-      </dialog>
+      <ConfirmDialog
+        dialog={dialog}
+        id="role-confirm"
+        question={
+          asked &&
+          (asked.role
+            ? t('console.audit.confirmGrant', { user: asked.label, role: t(`console.role.${asked.role}`) })
+            : t('console.audit.confirmRevoke', { user: asked.label }))
+        }
+        confirm={t(asked?.role ? 'console.audit.grant' : 'console.audit.revoke')}
+        cancel={t('console.orders.cancel')}
+        onConfirm={() => {
+          if (asked) void audit.setRole(asked.user, asked.role);
+        }}
+        marker={{ 'data-confirm-role': true }}
+      />
     </section>
   );
 }
@@ -206,12 +197,4 @@ function AuditArea({ t, locale }: { t: T; locale: LocaleCode }) {
   );
 }
 
-export default function ConsoleAudit({ strings, locale }: { strings: ConsoleStrings; locale: LocaleCode }) {
-  const t = translator(strings) as T;
-  const step = useStore(browserConsole.$step);
-  return (
-    <ConsoleGate t={t} locale={locale}>
-      {step.step === 'ready' && <AuditArea t={t} locale={locale} />}
-    </ConsoleGate>
-  );
-}
+export default consoleIsland(AuditArea);

@@ -4,25 +4,16 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
-import { translator, type UiKey } from '@/i18n/strings.ts';
 import { grantText } from '@/lib/grant-text.ts';
-import { ConsoleGate } from './ConsoleGate.tsx';
-import type { ConsoleStrings } from './ConsoleCustomers.tsx';
-import { createCdkeys, emptyBatch, type Batch, type BatchForm } from './cdkeys-store.ts';
+import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
+import { createCdkeys, emptyBatch, type BatchForm } from './cdkeys-store.ts';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { browserConsole } from './environment.ts';
+import { saveFile } from './save-file.ts';
 import './console.css';
 
-type T = (key: UiKey, params?: Record<string, string | number>) => string;
+type T = AreaProps['t'];
 type Cdkeys = ReturnType<typeof createCdkeys>;
-
-/** A text file of the keys, one a line, for the browser to save. */
-function saveKeys(batch: Batch, keys: string[]): void {
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(new Blob([`${keys.join('\n')}\n`], { type: 'text/plain;charset=utf-8' }));
-  link.download = `${batch.name}.txt`;
-  link.click();
-  URL.revokeObjectURL(link.href);
-}
 
 function NewBatch({ cdkeys, t }: { cdkeys: Cdkeys; t: T }) {
   const products = useStore(cdkeys.$products);
@@ -145,7 +136,7 @@ function BatchView({ cdkeys, t, locale }: { cdkeys: Cdkeys; t: T; locale: Locale
                 aria-label={t('console.cdkeys.unused')}
                 data-keys
               />
-              <button type="button" className="button" onClick={() => saveKeys(batch, keys)}>
+              <button type="button" className="button" onClick={() => saveFile(`${batch.name}.txt`, `${keys.join('\n')}\n`, 'text/plain')}>
                 {t('console.cdkeys.download')}
               </button>
             </>
@@ -159,25 +150,15 @@ function BatchView({ cdkeys, t, locale }: { cdkeys: Cdkeys; t: T; locale: Locale
               {t('console.cdkeys.revokeBatch')}
             </button>
           </div>
-          <dialog ref={dialog} className="confirm-dialog" aria-labelledby="revoke-batch">
-            <p id="revoke-batch">{t('console.cdkeys.confirmRevokeBatch', { name: batch.name })}</p>
-            <div className="form-actions">
-              <button
-                type="button"
-                className="button"
-                data-confirm-revoke
-                onClick={() => {
-                  dialog.current?.close();
-                  void cdkeys.revokeBatch();
-                }}
-              >
-                {t('console.cdkeys.revokeBatch')}
-              </button>
-              <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
-                {t('console.orders.cancel')}
-              </button>
-            </div>
-          </dialog>
+          <ConfirmDialog
+            dialog={dialog}
+            id="revoke-batch"
+            question={t('console.cdkeys.confirmRevokeBatch', { name: batch.name })}
+            confirm={t('console.cdkeys.revokeBatch')}
+            cancel={t('console.orders.cancel')}
+            onConfirm={() => void cdkeys.revokeBatch()}
+            marker={{ 'data-confirm-revoke': true }}
+          />
         </div>
       )}
     </section>
@@ -226,24 +207,15 @@ function KeyCheck({ cdkeys, t, locale }: { cdkeys: Cdkeys; t: T; locale: LocaleC
               <button type="button" className="button button-secondary" disabled={busy} onClick={() => dialog.current?.showModal()}>
                 {t('console.cdkeys.revokeKey')}
               </button>
-              <dialog ref={dialog} className="confirm-dialog" aria-labelledby="revoke-key">
-                <p id="revoke-key">{t('console.cdkeys.confirmRevokeKey')}</p>
-                <div className="form-actions">
-                  <button
-                    type="button"
-                    className="button"
-                    onClick={() => {
-                      dialog.current?.close();
-                      void cdkeys.revokeKey();
-                    }}
-                  >
-                    {t('console.cdkeys.revokeKey')}
-                  </button>
-                  <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
-                    {t('console.orders.cancel')}
-                  </button>
-                </div>
-              </dialog>
+              <ConfirmDialog
+                dialog={dialog}
+                id="revoke-key"
+                question={t('console.cdkeys.confirmRevokeKey')}
+                confirm={t('console.cdkeys.revokeKey')}
+                cancel={t('console.orders.cancel')}
+                onConfirm={() => void cdkeys.revokeKey()}
+                marker={{ 'data-confirm-revoke-key': true }}
+              />
             </>
           )}
         </div>
@@ -268,12 +240,4 @@ function CdkeysArea({ t, locale }: { t: T; locale: LocaleCode }) {
   );
 }
 
-export default function ConsoleCdkeys({ strings, locale }: { strings: ConsoleStrings; locale: LocaleCode }) {
-  const t = translator(strings) as T;
-  const step = useStore(browserConsole.$step);
-  return (
-    <ConsoleGate t={t} locale={locale}>
-      {step.step === 'ready' && <CdkeysArea t={t} locale={locale} />}
-    </ConsoleGate>
-  );
-}
+export default consoleIsland(CdkeysArea);

@@ -6,34 +6,14 @@ import { formatMonths, formatPrice } from '#contract/facts.ts';
 import { NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
-import { translator, type Strings, type UiKey } from '@/i18n/strings.ts';
-import type { KeysUnder } from '@/i18n/t.ts';
+import type { UiKey } from '@/i18n/strings.ts';
 import { grantText } from '@/lib/grant-text.ts';
 import { itemText, orderStatus } from '@/lib/order-text.ts';
-import { ConsoleGate } from './ConsoleGate.tsx';
+import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
 import { createCustomers, type CustomerView } from './customers-store.ts';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { browserConsole } from './environment.ts';
 import './console.css';
-
-export type ConsoleStrings = Strings<
-  KeysUnder<
-    | 'console'
-    | 'account.order'
-    | 'account.orderDetail'
-    | 'account.wallet.reason'
-    | 'account.redemption.grant'
-    | 'account.agreements'
-    | 'account.safe.method'
-    | 'pay.method'
-    | 'api'
-    | 'common'
-  >
->;
-
-interface Props {
-  strings: ConsoleStrings;
-  locale: LocaleCode;
-}
 
 function Customer({
   view,
@@ -245,25 +225,17 @@ function Customer({
             ))}
           </ul>
         )}
-        <dialog ref={dialog} className="confirm-dialog" aria-labelledby="end-session">
-          <p id="end-session">{t('console.customers.confirmEndSession', { device: ending?.device ?? '' })}</p>
-          <div className="form-actions">
-            <button
-              type="button"
-              className="button"
-              data-confirm-end-session
-              onClick={() => {
-                dialog.current?.close();
-                if (ending && endSession) endSession(ending.id);
-              }}
-            >
-              {t('console.customers.endSession')}
-            </button>
-            <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
-              {t('console.orders.cancel')}
-            </button>
-          </div>
-        </dialog>
+        <ConfirmDialog
+          dialog={dialog}
+          id="end-session"
+          question={t('console.customers.confirmEndSession', { device: ending?.device ?? '' })}
+          confirm={t('console.customers.endSession')}
+          cancel={t('console.orders.cancel')}
+          onConfirm={() => {
+            if (ending) endSession?.(ending.id);
+          }}
+          marker={{ 'data-confirm-end-session': true }}
+        />
         <h3>{t('console.customers.logins')}</h3>
         {user.loginHistory.length === 0 ? (
           <p className="muted">{t('console.customers.none')}</p>
@@ -289,8 +261,7 @@ function Customer({
   );
 }
 
-export default function ConsoleCustomers({ strings, locale }: Props) {
-  const t = translator(strings) as (key: UiKey, params?: Record<string, string | number>) => string;
+function CustomersArea({ t, locale }: AreaProps) {
   const [customers] = useState(() => createCustomers(browserConsole.run));
   const session = useStore(browserConsole.$session);
   const customer = useStore(customers.$customer);
@@ -302,7 +273,7 @@ export default function ConsoleCustomers({ strings, locale }: Props) {
     void customers.find(query);
   };
   return (
-    <ConsoleGate t={t} locale={locale}>
+    <>
       <form className="form console-search" role="search" onSubmit={search}>
         <label>
           {t('console.customers.find')}
@@ -324,6 +295,8 @@ export default function ConsoleCustomers({ strings, locale }: Props) {
           endSession={session && roleIncludes(session.Role, 'operator') ? (id) => void customers.endSession(id) : null}
         />
       )}
-    </ConsoleGate>
+    </>
   );
 }
+
+export default consoleIsland(CustomersArea);

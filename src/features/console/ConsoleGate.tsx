@@ -4,11 +4,12 @@
  * the area itself under a line naming who is signed in, with what role.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
 import { LoginLink, Loading, NoticeLine } from '@/components/island.tsx';
 import type { LocaleCode } from '@/i18n/locales.ts';
-import type { Translate, UiKey } from '@/i18n/strings.ts';
+import { translator, type Translate, type UiKey } from '@/i18n/strings.ts';
 import { browserConsole } from './environment.ts';
+import type { ConsoleStrings } from './strings.ts';
 
 interface Props {
   t: Translate<UiKey>;
@@ -134,4 +135,24 @@ export function ConsoleGate({ t, locale, children }: Props) {
       <NoticeLine notice={notice} t={t} />
     </div>
   );
+}
+
+/** What a console area is given: the page's words (and the translate function over them) and language. */
+export interface AreaProps {
+  t: Translate<UiKey>;
+  strings: ConsoleStrings;
+  locale: LocaleCode;
+}
+
+/** A console area as its page's island: behind the sign-in, shown once the console session is open. */
+export function consoleIsland(Area: ComponentType<AreaProps>) {
+  return function ConsoleIsland({ strings, locale }: { strings: ConsoleStrings; locale: LocaleCode }) {
+    const t = translator(strings) as Translate<UiKey>;
+    const step = useStore(browserConsole.$step);
+    return (
+      <ConsoleGate t={t} locale={locale}>
+        {step.step === 'ready' && <Area t={t} strings={strings} locale={locale} />}
+      </ConsoleGate>
+    );
+  };
 }

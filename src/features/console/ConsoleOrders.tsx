@@ -7,21 +7,16 @@ import { formatPrice } from '#contract/facts.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
-import { translator, type UiKey } from '@/i18n/strings.ts';
+import type { UiKey } from '@/i18n/strings.ts';
 import { itemText, orderStatus } from '@/lib/order-text.ts';
-import { ConsoleGate } from './ConsoleGate.tsx';
-import type { ConsoleStrings } from './ConsoleCustomers.tsx';
+import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { browserConsole } from './environment.ts';
 import { createOrders, leftToRefund, noFilter, type OrderFilter, type RefundAsked, type ShownOrder } from './orders-store.ts';
 import { minorOf } from '@/lib/money-input.ts';
 import './console.css';
 
-interface Props {
-  strings: ConsoleStrings;
-  locale: LocaleCode;
-}
-
-type T = (key: UiKey, params?: Record<string, string | number>) => string;
+type T = AreaProps['t'];
 
 type Orders = ReturnType<typeof createOrders>;
 
@@ -62,10 +57,6 @@ function OrderView({
     if (!amountOk) return;
     refundDialog.current?.close();
     void orders.refund({ amount: amount!, to: destination });
-  };
-  const fulfil = () => {
-    fulfilDialog.current?.close();
-    void orders.fulfil();
   };
   return (
     <section className="card" aria-labelledby="order-shown" data-order={order.Key}>
@@ -127,17 +118,15 @@ function OrderView({
           )}
         </div>
       )}
-      <dialog ref={fulfilDialog} className="confirm-dialog" aria-labelledby="fulfil-confirm">
-        <p id="fulfil-confirm">{t('console.orders.confirmFulfil', { key: order.Key })}</p>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={fulfil} data-confirm-step="fulfil">
-            {t('console.orders.fulfilYes')}
-          </button>
-          <button type="button" className="button button-secondary" onClick={() => fulfilDialog.current?.close()}>
-            {t('console.orders.cancel')}
-          </button>
-        </div>
-      </dialog>
+      <ConfirmDialog
+        dialog={fulfilDialog}
+        id="fulfil-confirm"
+        question={t('console.orders.confirmFulfil', { key: order.Key })}
+        confirm={t('console.orders.fulfilYes')}
+        cancel={t('console.orders.cancel')}
+        onConfirm={() => void orders.fulfil()}
+        marker={{ 'data-confirm-step': 'fulfil' }}
+      />
       <dialog ref={refundDialog} className="confirm-dialog" aria-labelledby="refund-title">
         <form className="form" onSubmit={refund}>
           <h3 id="refund-title">{t('console.orders.refundTitle', { key: order.Key })}</h3>
@@ -282,17 +271,13 @@ function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) 
   );
 }
 
-export default function ConsoleOrders({ strings, locale }: Props) {
-  const t = translator(strings) as T;
-  const step = useStore(browserConsole.$step);
-  // A timeline note the customer's order page has no words for is shown as it is.
+/** The orders area; a timeline note the customer's order page has no words for is shown as it is. */
+function OrdersPage({ t, strings, locale }: AreaProps) {
   const eventText = (note: string) => {
     const key = `account.orderDetail.event.${note}`;
     return key in strings ? t(key as UiKey) : note;
   };
-  return (
-    <ConsoleGate t={t} locale={locale}>
-      {step.step === 'ready' && <OrdersArea t={t} eventText={eventText} locale={locale} />}
-    </ConsoleGate>
-  );
+  return <OrdersArea t={t} eventText={eventText} locale={locale} />;
 }
+
+export default consoleIsland(OrdersPage);

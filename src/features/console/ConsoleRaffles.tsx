@@ -5,14 +5,13 @@ import { attachmentMaxBytes } from '#contract/console.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
-import { translator, type UiKey } from '@/i18n/strings.ts';
-import { ConsoleGate } from './ConsoleGate.tsx';
-import type { ConsoleStrings } from './ConsoleCustomers.tsx';
+import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { browserConsole } from './environment.ts';
 import { createRaffles, definitionTemplate, type RaffleShown } from './raffles-store.ts';
 import './console.css';
 
-type T = (key: UiKey, params?: Record<string, string | number>) => string;
+type T = AreaProps['t'];
 type Raffles = ReturnType<typeof createRaffles>;
 
 /** A file's bytes as base64, for a command's attachment. */
@@ -136,25 +135,15 @@ function RaffleView({ raffles, shown, t, locale }: { raffles: Raffles; shown: Ra
           </label>
         </form>
       )}
-      <dialog ref={dialog} className="confirm-dialog" aria-labelledby="raffle-confirm">
-        <p id="raffle-confirm">{t(asked === 'draw' ? 'console.raffles.confirmDraw' : 'console.raffles.confirmClose', { title: raffle.title })}</p>
-        <div className="form-actions">
-          <button
-            type="button"
-            className="button"
-            data-confirm-raffle={asked}
-            onClick={() => {
-              dialog.current?.close();
-              void (asked === 'draw' ? raffles.draw() : raffles.close());
-            }}
-          >
-            {t(asked === 'draw' ? 'console.raffles.draw' : 'console.raffles.close')}
-          </button>
-          <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
-            {t('console.orders.cancel')}
-          </button>
-        </div>
-      </dialog>
+      <ConfirmDialog
+        dialog={dialog}
+        id="raffle-confirm"
+        question={t(asked === 'draw' ? 'console.raffles.confirmDraw' : 'console.raffles.confirmClose', { title: raffle.title })}
+        confirm={t(asked === 'draw' ? 'console.raffles.draw' : 'console.raffles.close')}
+        cancel={t('console.orders.cancel')}
+        onConfirm={() => void (asked === 'draw' ? raffles.draw() : raffles.close())}
+        marker={{ 'data-confirm-raffle': asked }}
+      />
     </section>
   );
 }
@@ -251,12 +240,4 @@ function RafflesArea({ t, locale }: { t: T; locale: LocaleCode }) {
   );
 }
 
-export default function ConsoleRaffles({ strings, locale }: { strings: ConsoleStrings; locale: LocaleCode }) {
-  const t = translator(strings) as T;
-  const step = useStore(browserConsole.$step);
-  return (
-    <ConsoleGate t={t} locale={locale}>
-      {step.step === 'ready' && <RafflesArea t={t} locale={locale} />}
-    </ConsoleGate>
-  );
-}
+export default consoleIsland(RafflesArea);

@@ -5,14 +5,13 @@ import type { EvaluationEntry } from '#contract/admin.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
-import { translator, type UiKey } from '@/i18n/strings.ts';
-import { ConsoleGate } from './ConsoleGate.tsx';
-import type { ConsoleStrings } from './ConsoleCustomers.tsx';
+import type { UiKey } from '@/i18n/strings.ts';
+import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
 import { browserConsole } from './environment.ts';
 import { createReviews } from './reviews-store.ts';
 import './console.css';
 
-type T = (key: UiKey, params?: Record<string, string | number>) => string;
+type T = AreaProps['t'];
 type Reviews = ReturnType<typeof createReviews>;
 
 /** The longest reason an operator may give (the command's limit). */
@@ -78,12 +77,4 @@ function ReviewsArea({ t, locale }: { t: T; locale: LocaleCode }) {
   );
 }
 
-export default function ConsoleReviews({ strings, locale }: { strings: ConsoleStrings; locale: LocaleCode }) {
-  const t = translator(strings) as T;
-  const step = useStore(browserConsole.$step);
-  return (
-    <ConsoleGate t={t} locale={locale}>
-      {step.step === 'ready' && <ReviewsArea t={t} locale={locale} />}
-    </ConsoleGate>
-  );
-}
+export default consoleIsland(ReviewsArea);

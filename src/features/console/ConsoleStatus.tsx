@@ -5,14 +5,13 @@ import { noteFor, ServiceState, statusNoteMaxLength, statusTargets, type Service
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { locales, localizePath, type LocaleCode } from '@/i18n/locales.ts';
-import { translator, type UiKey } from '@/i18n/strings.ts';
-import { ConsoleGate } from './ConsoleGate.tsx';
-import type { ConsoleStrings } from './ConsoleCustomers.tsx';
+import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { browserConsole } from './environment.ts';
 import { createStatusBoard, type StatusChange } from './status-store.ts';
 import './console.css';
 
-type T = (key: UiKey, params?: Record<string, string | number>) => string;
+type T = AreaProps['t'];
 type Board = ReturnType<typeof createStatusBoard>;
 
 const nameOf = (key: ServiceStatus['Key'], locale: LocaleCode) => statusTargets.find((target) => target.key === key)!.name[locale];
@@ -69,10 +68,6 @@ function StatusArea({ t, locale }: { t: T; locale: LocaleCode }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => void board.load(), [board]);
   if (!services) return <Loading text={t('common.loading')} />;
-  const toggle = () => {
-    dialog.current?.close();
-    void board.setMaintenance(!maintenance);
-  };
   return (
     <div className="console-sections">
       <NoticeLine notice={notice} t={t} />
@@ -82,17 +77,15 @@ function StatusArea({ t, locale }: { t: T; locale: LocaleCode }) {
         <button type="button" className="button button-secondary" onClick={() => dialog.current?.showModal()}>
           {t(maintenance ? 'console.status.turnOff' : 'console.status.turnOn')}
         </button>
-        <dialog ref={dialog} className="confirm-dialog" aria-labelledby="maintenance-confirm">
-          <p id="maintenance-confirm">{t(maintenance ? 'console.status.confirmOff' : 'console.status.confirmOn')}</p>
-          <div className="form-actions">
-            <button type="button" className="button" onClick={toggle} data-confirm-maintenance>
-              {t(maintenance ? 'console.status.turnOff' : 'console.status.turnOn')}
-            </button>
-            <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
-              {t('console.orders.cancel')}
-            </button>
-          </div>
-        </dialog>
+        <ConfirmDialog
+          dialog={dialog}
+          id="maintenance-confirm"
+          question={t(maintenance ? 'console.status.confirmOff' : 'console.status.confirmOn')}
+          confirm={t(maintenance ? 'console.status.turnOff' : 'console.status.turnOn')}
+          cancel={t('console.orders.cancel')}
+          onConfirm={() => void board.setMaintenance(!maintenance)}
+          marker={{ 'data-confirm-maintenance': true }}
+        />
       </section>
       <section className="card" aria-labelledby="incidents">
         <h2 id="incidents">{t('status.incidents')}</h2>
@@ -138,12 +131,4 @@ function StatusArea({ t, locale }: { t: T; locale: LocaleCode }) {
   );
 }
 
-export default function ConsoleStatus({ strings, locale }: { strings: ConsoleStrings; locale: LocaleCode }) {
-  const t = translator(strings) as T;
-  const step = useStore(browserConsole.$step);
-  return (
-    <ConsoleGate t={t} locale={locale}>
-      {step.step === 'ready' && <StatusArea t={t} locale={locale} />}
-    </ConsoleGate>
-  );
-}
+export default consoleIsland(StatusArea);

@@ -20,3 +20,5 @@ export const consoleStrings = (locale: LocaleCode) =>
     'api',
     'common',
   ]);
+
+export type ConsoleStrings = ReturnType<typeof consoleStrings>;
