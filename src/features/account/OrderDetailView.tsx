@@ -7,6 +7,7 @@ import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { formatPrice } from '#contract/facts.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
+import { OrderTimeline } from '@/components/OrderTimeline.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type UiKey } from '@/i18n/strings.ts';
@@ -91,16 +92,7 @@ export default function OrderDetailView({ strings, locale }: Props) {
       </section>
       <section className="card" aria-labelledby="timeline-heading">
         <h2 id="timeline-heading">{t('account.orderDetail.timeline')}</h2>
-        <ol className="timeline" data-timeline>
-          {order.Timeline.map((event, index) => (
-            <li key={index}>
-              <strong>{eventText(event.Note)}</strong>
-              <span className="muted">
-                <time dateTime={event.At}>{formatDateTime(event.At, locale)}</time> · {t(`account.orderDetail.source.${event.Source}`)}
-              </span>
-            </li>
-          ))}
-        </ol>
+        <OrderTimeline timeline={order.Timeline} eventText={eventText} t={t} locale={locale} />
       </section>
       {back}
     </div>

@@ -5,6 +5,7 @@ import { OrderMethod, OrderState } from '#contract/commerce.ts';
 import { roleIncludes } from '#contract/console.ts';
 import { formatPrice } from '#contract/facts.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
+import { OrderTimeline } from '@/components/OrderTimeline.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import type { UiKey } from '@/i18n/strings.ts';
@@ -76,16 +77,7 @@ function OrderView({
         <dd>{order.UserId ? <a href={`${localizePath(locale, '/admin/customers')}?q=${order.UserId}`}>{order.UserId}</a> : '—'}</dd>
       </dl>
       <h3>{t('console.orders.timeline')}</h3>
-      <ol className="timeline" data-timeline>
-        {order.Timeline.map((event, index) => (
-          <li key={index}>
-            <strong>{eventText(event.Note)}</strong>
-            <span className="muted">
-              <time dateTime={event.At}>{formatDateTime(event.At, locale)}</time> · {t(`account.orderDetail.source.${event.Source}`)}
-            </span>
-          </li>
-        ))}
-      </ol>
+      <OrderTimeline timeline={order.Timeline} eventText={eventText} t={t} locale={locale} />
       {order.Refunds.length > 0 && (
         <>
           <h3>{t('console.orders.refunds')}</h3>
