@@ -26,12 +26,12 @@ function Review({ reviews, review, t, locale }: { reviews: Reviews; review: Eval
   };
   return (
     <li className="card" data-review={review.id} data-hidden={String(review.hidden)}>
-      <p className="item-main">
+      <p>
         <strong>
           {review.plugin} · {t('console.reviews.rating', { rating: review.rating })}
-        </strong>
+        </strong>{' '}
         <span className="muted">
-          {t('console.reviews.by', { user: review.userId })} · <time dateTime={review.createdAt}>{formatDateTime(review.createdAt, locale)}</time>
+          · {t('console.reviews.by', { user: review.userId })} · <time dateTime={review.createdAt}>{formatDateTime(review.createdAt, locale)}</time>
         </span>
       </p>
       <blockquote className="console-quote">{review.text || t('console.reviews.noText')}</blockquote>
