@@ -18,6 +18,12 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
+  projects: [
+    { name: 'site', testIgnore: /server-wide\.spec\.ts$/ },
+    // What switches something for the whole shared server (maintenance pauses every payment) runs
+    // alone, after every other test: a test paying meanwhile would meet it.
+    { name: 'server-wide', testMatch: /server-wide\.spec\.ts$/, dependencies: ['site'] },
+  ],
   webServer: {
     command: 'node server/main.ts',
     // The browser tests get their own in-memory database and keys, and every test comes from

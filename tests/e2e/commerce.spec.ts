@@ -5,7 +5,6 @@
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { commerceCalls } from '#contract/commerce.ts';
-import { admin } from './admin-cli.ts';
 import { seriousAxeProblems } from './axe.ts';
 import { overflowOf } from './overflow.ts';
 import { pageProblems, settled } from './page-checks.ts';
@@ -13,13 +12,8 @@ import { localizePath, say } from './routes.ts';
 import { sealedCall, signInAsDemo, signInFresh } from './session.ts';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
 
-// One at a time: maintenance stops every payment, and the demo account has one auto-renewal at most.
+// One at a time: the demo account has one auto-renewal at most.
 test.describe.configure({ mode: 'serial' });
-
-/** `npm run admin -- maintenance on|off` against the browser tests' server. */
-async function maintenance(state: 'on' | 'off'): Promise<void> {
-  await admin('maintenance', state);
-}
 
 /** Orders a recharge to the linked Steam account and shows its code; answers the order number. */
 async function orderRecharge(page: Page, locale: LocaleCode): Promise<string> {
@@ -82,21 +76,6 @@ test('the wallet shows the balance and its ledger', async ({ page }) => {
   await expect(page.locator('[data-balance]')).toBeVisible();
   await expect(page.locator('[data-ledger] li').first()).toBeVisible();
   await expect(page.locator('[data-ledger]')).toContainText(say('en', 'account.wallet.reason.credit'));
-});
-
-test('under maintenance, paying shows the maintenance message', async ({ page }) => {
-  await page.goto('/en/');
-  await signInAsDemo(page);
-  await page.goto('/en/recharge/steam');
-  await page.getByRole('button', { name: say('en', 'recharge.submit') }).click();
-  await page.waitForURL(/\/payment\?key=\d{20}$/);
-  await maintenance('on');
-  try {
-    await page.getByRole('button', { name: say('en', 'pay.showCode') }).click();
-    await expect(page.getByText(say('en', 'pay.outcome.maintenance'))).toBeVisible();
-  } finally {
-    await maintenance('off');
-  }
 });
 
 test('a plan with auto-renewal: signed and paid from the phone, listed, refused a second time, then cancelled', async ({ page, browser }) => {

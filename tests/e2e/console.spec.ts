@@ -17,6 +17,7 @@ import sharp from 'sharp';
 import { localeCodes } from '#contract/locales.ts';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
 import { admin, newCdkeys } from './admin-cli.ts';
+import { signInToConsole } from './console-sign-in.ts';
 import { seriousAxeProblems } from './axe.ts';
 import { overflowOf } from './overflow.ts';
 import { localizePath, say } from './routes.ts';
@@ -73,20 +74,6 @@ async function reportedReview(page: Page): Promise<number> {
   });
   expect(reported.ok()).toBe(true);
   return id;
-}
-
-/** A new account given `role` at the shell, set up and signed in at the console (the page is on /admin); answers its user id. */
-async function signInToConsole(page: Page, role: 'support' | 'operator' | 'admin', locale: LocaleCode): Promise<number> {
-  const operator = await registerFresh(page);
-  await admin('role', 'grant', String(operator.User.Id), role);
-  await keep(page, operator);
-  await page.goto(localizePath(locale, '/admin'));
-  const secret = (await page.locator('[data-totp-secret]').innerText()).replaceAll(' ', '');
-  await page.getByLabel(say(locale, 'console.enrol.code')).fill(await generate({ secret }));
-  await page.getByRole('button', { name: say(locale, 'console.signIn.submit') }).click();
-  await page.getByRole('button', { name: say(locale, 'console.recovery.kept') }).click();
-  await expect(page.locator('[data-console-who]')).toContainText(say(locale, `console.role.${role}`));
-  return operator.User.Id;
 }
 
 for (const size of sizes) {
@@ -245,8 +232,8 @@ for (const size of staffSizes) {
     await service.locator(`input[name="note-${size.locale}"]`).fill('E2E');
     await service.getByRole('button', { name: t('console.status.save') }).click();
     await expect(page.getByText(t('console.status.saved'))).toBeVisible();
-    // Maintenance pauses every payment on the server the browser tests share: here it is asked and cancelled
-    // (tests/integration/api/console.test.ts turns it on and off, on a server of its own).
+    // Maintenance pauses every payment on the server the browser tests share: here it is asked and cancelled;
+    // server-wide.spec.ts turns it on and off, after every other test.
     await page.getByRole('button', { name: t('console.status.turnOn') }).click();
     await expect(page.getByRole('dialog')).toContainText(t('console.status.confirmOn'));
     await page
