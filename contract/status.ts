@@ -130,6 +130,9 @@ export const statusTargets = [
 ] as const satisfies ReadonlyArray<{ key: string; kind: 'region' | 'service'; name: Names }>;
 
 export type StatusTargetKey = (typeof statusTargets)[number]['key'];
+
+/** A region's or service's name in the reader's language. */
+export const statusTargetName = (key: StatusTargetKey, locale: LocaleCode): string => statusTargets.find((target) => target.key === key)!.name[locale];
 export const statusTargetKeys = statusTargets.map((target) => target.key) as [StatusTargetKey, ...StatusTargetKey[]];
 
 export const serviceStates = ['up', 'degraded', 'down'] as const;

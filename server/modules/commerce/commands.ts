@@ -15,7 +15,7 @@ import { ApiError } from '../../http/api-error.ts';
 import { message } from '../../i18n/messages.ts';
 import type { PaymentOutcome } from '../../plugins/metrics.ts';
 import { toProduct } from './catalogue.ts';
-import { findOrder, orderDetail, orderNotice, toOrder, type OrderRow } from './orders.ts';
+import { detailOf, findOrder, orderNotice, toOrder, type OrderRow } from './orders.ts';
 import { listAgreements } from './agreements.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
 import { fulfilOrder, setMaintenance, underMaintenance } from './payments.ts';
@@ -281,7 +281,7 @@ export const commerceCommands: AdminCommand[] = [
       return async ({ db }) => {
         try {
           const row = await findOrder(db, key);
-          return { command: 'order show', key, order: { ...(await orderDetail(db, key)), UserId: row.userId, Refunds: await refundsOf(db, row.id) } };
+          return { command: 'order show', key, order: { ...(await detailOf(db, row)), UserId: row.userId, Refunds: await refundsOf(db, row.id) } };
         } catch (error) {
           if (error instanceof ApiError) return { command: 'order show', key, order: null };
           throw error;

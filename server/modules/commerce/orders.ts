@@ -153,7 +153,11 @@ export async function note(tx: Transaction, row: OrderRow, source: Source, text:
 
 /** The order with its timeline; `userId` limits it to that user's orders (an operator's look leaves it out). */
 export async function orderDetail(db: Database, key: string, userId?: number): Promise<OrderDetail> {
-  const row = await findOrder(db, key, userId);
+  return detailOf(db, await findOrder(db, key, userId));
+}
+
+/** An order row read already, with its timeline. */
+export async function detailOf(db: Database, row: OrderRow): Promise<OrderDetail> {
   const events = await db.select().from(orderEvents).where(eq(orderEvents.orderId, row.id)).orderBy(asc(orderEvents.id));
   return {
     ...toOrder(row),

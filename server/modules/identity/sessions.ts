@@ -49,6 +49,17 @@ async function issueTokens(tx: Transaction, sessionId: string, now: Date): Promi
   return { AccessToken: access, ExpiresIn: accessExpires, RefreshToken: refresh, RefreshExpiresIn: refreshExpires };
 }
 
+/** Signs the open sessions `which` picks out, with their access tokens; a refresh token then finds its session revoked. */
+async function revokeSessions(tx: Transaction, which: SQL, now: Date) {
+  const revoked = await tx
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(which, isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id, userId: sessions.userId, device: sessions.device });
+  for (const { id } of revoked) await tx.delete(tokens).where(and(eq(tokens.sessionId, id), eq(tokens.kind, 'access')));
+  return revoked;
+}
+
 /**
  * An operator ends a customer's session (`npm run admin -- session end`, the
  * console): revoked with its access tokens and audited in one transaction.
@@ -58,13 +69,8 @@ async function issueTokens(tx: Transaction, sessionId: string, now: Date): Promi
  */
 export async function endSessionByOperator(db: Database, actor: Actor, sessionId: string, now = new Date()): Promise<number | null> {
   return db.transaction(async (tx) => {
-    const [ended] = await tx
-      .update(sessions)
-      .set({ revokedAt: now })
-      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
-      .returning({ userId: sessions.userId, device: sessions.device });
+    const [ended] = await revokeSessions(tx, eq(sessions.id, sessionId), now);
     if (!ended) return null;
-    await tx.delete(tokens).where(eq(tokens.sessionId, sessionId));
     await recordAudit(tx, actor, {
       action: 'session end',
       target: `user ${ended.userId}`,
@@ -208,13 +214,7 @@ export class SessionStore {
   }
 
   async #revoke(tx: Transaction, which: SQL, now: Date): Promise<string[]> {
-    const revoked = await tx
-      .update(sessions)
-      .set({ revokedAt: now })
-      .where(and(which, isNull(sessions.revokedAt)))
-      .returning({ id: sessions.id });
-    const ids = revoked.map((row) => row.id);
-    for (const id of ids) await tx.delete(tokens).where(and(eq(tokens.sessionId, id), eq(tokens.kind, 'access')));
+    const ids = (await revokeSessions(tx, which, now)).map((row) => row.id);
     this.#forget(ids);
     return ids;
   }

@@ -40,7 +40,7 @@ async function winnersOf(db: Database, row: RaffleRow): Promise<RaffleWinnerEntr
     place: entry.drawOrder!,
     number: entry.number,
     userId: entry.userId,
-    prize: row.prizes[entry.prize!]?.Name.en ?? String(entry.prize),
+    prize: prizeName(row, entry.prize!),
     claimedAt: entry.claimedAt?.toISOString() ?? null,
   }));
 }
@@ -61,11 +61,14 @@ async function enteredBy(db: Database, userId: number): Promise<RaffleEntryOfUse
     raffleId: raffle.id,
     title: raffle.title.en,
     number: entry.number,
-    prize: entry.prize === null ? null : (raffle.prizes[entry.prize]?.Name.en ?? String(entry.prize)),
+    prize: entry.prize === null ? null : prizeName(raffle, entry.prize),
     claimedAt: entry.claimedAt?.toISOString() ?? null,
     at: entry.createdAt.toISOString(),
   }));
 }
+
+/** A prize by its index, named in English as operators read the raffle. */
+const prizeName = (raffle: RaffleRow, index: number) => raffle.prizes[index]?.Name.en ?? String(index);
 
 type Name = 'raffle create' | 'raffle show' | 'raffle open' | 'raffle close' | 'raffle value' | 'raffle draw';
 

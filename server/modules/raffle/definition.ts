@@ -43,6 +43,11 @@ export function checkDefinition(json: string): { definition: RaffleDefinition } 
   } catch (error) {
     return { problem: `not JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
+  return checkValue(value);
+}
+
+/** A definition read already: the definition, or where it is first wrong. */
+function checkValue(value: unknown): { definition: RaffleDefinition } | { problem: string } {
   const parsed = RaffleDefinition.safeParse(value);
   if (parsed.success) return { definition: parsed.data };
   const issue = parsed.error.issues[0];
@@ -61,15 +66,13 @@ export function readDefinition(file: string): { definition: RaffleDefinition; co
   } catch (error) {
     throw new Error(`Could not read ${file} as JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  const parsed = RaffleDefinition.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`${file}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
-  }
-  const coverFile = parsed.data.Cover && path.resolve(path.dirname(file), parsed.data.Cover);
-  if (!coverFile) return { definition: parsed.data, coverBytes: null };
+  const checked = checkValue(json);
+  if ('problem' in checked) throw new Error(`${file}: ${checked.problem}`);
+  const { definition } = checked;
+  const coverFile = definition.Cover && path.resolve(path.dirname(file), definition.Cover);
+  if (!coverFile) return { definition, coverBytes: null };
   try {
-    return { definition: parsed.data, coverBytes: readFileSync(coverFile) };
+    return { definition, coverBytes: readFileSync(coverFile) };
   } catch (error) {
     throw new Error(`${file}: Cover: could not read ${coverFile}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }

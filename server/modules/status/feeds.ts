@@ -5,7 +5,7 @@
  */
 import { Feed } from 'feed';
 import type { LocaleCode } from '#contract/locales.ts';
-import { noteFor, statusTargets, type ServiceState, type StatusIncident } from '#contract/status.ts';
+import { noteFor, statusTargetName, type ServiceState, type StatusIncident } from '#contract/status.ts';
 import { message, type MessageKey } from '../../i18n/messages.ts';
 import { escapeHtml } from '../../services/html.ts';
 
@@ -33,10 +33,9 @@ export function incidentFeed(incidents: StatusIncident[], locale: LocaleCode, pl
     feedLinks: { json: place.json, atom: place.atom },
   });
   for (const incident of incidents) {
-    const target = statusTargets.find((candidate) => candidate.key === incident.Key)!;
     const note = incident.Note && noteFor(incident.Note, locale);
     feed.addItem({
-      title: message(locale, 'statusIncident', { service: target.name[locale], state: message(locale, stateKeys[incident.State]) }),
+      title: message(locale, 'statusIncident', { service: statusTargetName(incident.Key, locale), state: message(locale, stateKeys[incident.State]) }),
       id: `${place.page}#incident-${incident.Id}`,
       link: `${place.page}#incident-${incident.Id}`,
       // Feeds carry the summary as HTML: an operator's note is text, and stays text.

@@ -1,7 +1,7 @@
 /** The console's status area: each service's state and note in every language, and maintenance mode, each change after a confirmation. */
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { noteFor, ServiceState, statusNoteMaxLength, statusTargets, type ServiceStatus } from '#contract/status.ts';
+import { noteFor, ServiceState, statusNoteMaxLength, statusTargetName, type ServiceStatus } from '#contract/status.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { locales, localizePath, type LocaleCode } from '@/i18n/locales.ts';
@@ -13,8 +13,6 @@ import './console.css';
 
 type T = AreaProps['t'];
 type Board = ReturnType<typeof createStatusBoard>;
-
-const nameOf = (key: ServiceStatus['Key'], locale: LocaleCode) => statusTargets.find((target) => target.key === key)!.name[locale];
 
 function ServiceEditor({ board, service, t }: { board: Board; service: ServiceStatus; t: T }) {
   const busy = useStore(board.$busy);
@@ -96,7 +94,7 @@ function StatusArea({ t, locale }: { t: T; locale: LocaleCode }) {
             {incidents.map((incident) => (
               <li key={incident.Id}>
                 <span className="item-main">
-                  <strong>{nameOf(incident.Key, locale)}</strong>
+                  <strong>{statusTargetName(incident.Key, locale)}</strong>
                   <span className="muted">
                     {t('status.change', { from: t(`status.state.${incident.Previous}`), to: t(`status.state.${incident.State}`) })}
                     {incident.Note && <> · {noteFor(incident.Note, locale)?.text}</>}
@@ -117,7 +115,7 @@ function StatusArea({ t, locale }: { t: T; locale: LocaleCode }) {
           {services.map((service) => (
             <li key={service.Key} className="console-service">
               <span className="item-main">
-                <strong>{nameOf(service.Key, locale)}</strong>
+                <strong>{statusTargetName(service.Key, locale)}</strong>
                 <span className="muted">
                   {t(`status.state.${service.State}`)} · {t('console.status.since', { date: formatDateTime(service.Since, locale) })}
                 </span>

@@ -6,7 +6,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
-import { noteFor, statusFeedPaths, statusTargets, type ServiceState, type ServiceStatus, type StatusIncident } from '#contract/status.ts';
+import { noteFor, statusFeedPaths, statusTargetName, statusTargets, type ServiceState, type ServiceStatus, type StatusIncident } from '#contract/status.ts';
 import { FailureLine } from '@/components/FailureLine.tsx';
 import { Loading } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
@@ -27,8 +27,6 @@ interface Props {
 }
 
 const badge: Record<ServiceState, string> = { up: 'badge-green', degraded: 'badge-orange', down: 'badge-red' };
-
-const nameOf = (key: string, locale: LocaleCode) => statusTargets.find((target) => target.key === key)!.name[locale];
 
 export default function StatusBoard({ strings, locale, icons }: Props) {
   const t = translator(strings);
@@ -87,7 +85,7 @@ function ServiceGroup({
           const note = service.Note && noteFor(service.Note, locale);
           return (
             <li key={service.Key} data-service={service.Key} data-state={service.State}>
-              <span className="status-name">{nameOf(service.Key, locale)}</span>
+              <span className="status-name">{statusTargetName(service.Key, locale)}</span>
               <span className={`badge ${badge[service.State]}`}>
                 <span dangerouslySetInnerHTML={{ __html: icons[service.State] }} />
                 {t(`status.state.${service.State}`)}
@@ -120,7 +118,7 @@ function IncidentList({ incidents, t, locale }: { incidents: StatusIncident[]; t
             return (
               <li key={incident.Id} id={`incident-${incident.Id}`}>
                 <span className="item-main">
-                  <strong>{nameOf(incident.Key, locale)}</strong>
+                  <strong>{statusTargetName(incident.Key, locale)}</strong>
                   <span>{t('status.change', { from: state(incident.Previous), to: state(incident.State) })}</span>
                   {note && (
                     <span className="muted" lang={note.locale}>

@@ -1,0 +1,1 @@
+CREATE INDEX "refunds_pending" ON "refunds" USING btree ("created_at") WHERE "refunds"."state" = 'pending';
