@@ -178,7 +178,7 @@ export const RefundEntry = z.object({
   refundNo: text(),
   amount: z.int(),
   to: z.enum(['wallet', 'original']),
-  state: z.enum(['pending', 'succeeded', 'failed']),
+  state: z.enum(['pending', 'succeeded', 'failed', 'abnormal']),
   /** Who asked for it, as the audit log names them. */
   actor: text(),
   at: Timestamp,

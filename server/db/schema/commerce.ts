@@ -132,7 +132,9 @@ export const payments = pgTable(
  * from through the provider (pending until the provider says it succeeded or
  * failed). The refund number is the provider's `out_refund_no`: asking again
  * with it can never refund twice. What is refunded or pending never exceeds
- * the order's price (checked under the order's row lock).
+ * the order's price (checked under the order's row lock). A refund the
+ * provider reports abnormal (the money could not reach the customer's card)
+ * stays reserved as `abnormal` until an operator resolves it.
  */
 export const refunds = pgTable(
   'refunds',
@@ -144,14 +146,17 @@ export const refunds = pgTable(
       .references(() => orders.id, { onDelete: 'cascade' }),
     amount: integer('amount').notNull(),
     destination: text('destination', { enum: ['wallet', 'original'] }).notNull(),
-    state: text('state', { enum: ['pending', 'succeeded', 'failed'] }).notNull(),
+    state: text('state', { enum: ['pending', 'succeeded', 'failed', 'abnormal'] }).notNull(),
     /** Who asked for it, as the audit log names them. */
     actor: text('actor').notNull(),
+    /** The console user who asked for it (null at the shell): a support user's daily refund limit counts these. */
+    actorUserId: integer('actor_user_id'),
     createdAt: createdAt(),
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
   (t) => [
     index('refunds_order').on(t.orderId),
+    index('refunds_actor').on(t.actorUserId, t.createdAt),
     // The check every minute looks only at the few refunds still pending, however many are settled.
     index('refunds_pending')
       .on(t.createdAt)

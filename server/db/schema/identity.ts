@@ -176,6 +176,19 @@ export const openidNonces = pgTable(
 );
 
 /**
+ * Proof-of-work challenges (ALTCHA) already solved, by their signature, kept
+ * until they expire: a solution buys one code request, never two.
+ */
+export const proofOfWorkSolutions = pgTable(
+  'proof_of_work_solutions',
+  {
+    signature: text('signature').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('proof_of_work_solutions_expiry').on(t.expiresAt)],
+);
+
+/**
  * A desktop client asking to be signed in (device authorization, RFC 8628):
  * the client holds the device code (stored by its hash) and polls; the user
  * types or scans the user code and approves or refuses. Tokens are handed

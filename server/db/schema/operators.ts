@@ -50,6 +50,9 @@ export const consoleFactors = pgTable('console_factors', {
   secret: text('secret').notNull(),
   confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
   lastTimeStep: bigint('last_time_step', { mode: 'number' }),
+  /** Wrong codes (authenticator or recovery) in a row; enough of them lock the console sign-in until `lockedUntil`. */
+  failedTries: integer('failed_tries').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
