@@ -18,9 +18,9 @@ import { deviceLoginRoutes } from './device-login.ts';
 import { redeemTicket } from './external/accounts.ts';
 import { externalLoginRoutes } from './external/routes.ts';
 import { recordLogin } from './login-history.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import type { IssuedTokens, SessionStore } from './sessions.ts';
-import { createEmailUser, emailTaken, findByAccount, userForPhone, type UserInfoStore } from './users.ts';
+import { createEmailUser, emailTaken, findByAccount, replacePasswordHash, userForPhone, type UserInfoStore } from './users.ts';
 
 export async function identityRoutes(app: FastifyInstance, sessions: SessionStore, users: UserInfoStore): Promise<void> {
   const { db, keys } = app;
@@ -88,7 +88,11 @@ export async function identityRoutes(app: FastifyInstance, sessions: SessionStor
         if (user) await recordLogin(db, user.id, 'password', false, client);
         throw new ApiError(ErrorCode.CredentialsInvalid, 'credentialsInvalid');
       }
+      // A hash of an older scheme is replaced now that the password is known to be right (unless it changed meanwhile).
+      const old = user.passwordHash!;
+      const upgraded = needsRehash(old) ? await hashPassword(body.Password) : null;
       const tokens = await db.transaction(async (tx) => {
+        if (upgraded) await replacePasswordHash(tx, user.id, old, upgraded);
         await recordLogin(tx, user.id, 'password', true, client);
         return sessions.open(tx, user.id, body.DeviceId, client);
       });

@@ -109,6 +109,14 @@ export async function createEmailUser(tx: Transaction, email: string, passwordHa
   return created?.id ?? null;
 }
 
+/** Replaces a password hash with one of today's scheme, unless the password changed since `old` was read. */
+export async function replacePasswordHash(tx: Transaction, userId: number, old: string, passwordHash: string): Promise<void> {
+  await tx
+    .update(users)
+    .set({ passwordHash })
+    .where(and(eq(users.id, userId), eq(users.passwordHash, old)));
+}
+
 /**
  * How many ways the user has to log in: a phone (SMS codes), an e-mail with a
  * password, and each bound quick-login identity. Locks the user's row, so two
