@@ -82,6 +82,8 @@ export class Hub implements Pusher {
   private readonly methods = new Map<string, { name: string; run: MethodRun }>();
   /** Sessions that ended, until every hub token issued to them has expired. */
   private readonly endedSessions = new Map<string, number>();
+  /** Who else on this instance must hear of ended sessions (the identity module's memory of recent tokens). */
+  private readonly sessionEndListeners: Array<(sessionIds: string[]) => void> = [];
   private readonly sweeper: NodeJS.Timeout;
   private readonly options: HubOptions;
   private backplane!: Backplane;
@@ -263,6 +265,11 @@ export class Hub implements Pusher {
     return this.backplane.publish({ kind: 'endSessions', sessionIds });
   }
 
+  /** Hears every ended session on this instance, wherever it was ended (this instance, another one, or the operators' command). */
+  onSessionsEnded(listener: (sessionIds: string[]) => void): void {
+    this.sessionEndListeners.push(listener);
+  }
+
   /** Server shutdown: every client is told it may reconnect (to another instance, or to this one once it is back). */
   async close(): Promise<void> {
     clearInterval(this.sweeper);
@@ -291,6 +298,7 @@ export class Hub implements Pusher {
   }
 
   private endSessionsHere(sessionIds: string[]): void {
+    for (const listener of this.sessionEndListeners) listener(sessionIds);
     const until = Date.now() + this.options.tokenLifetimeMs;
     for (const id of sessionIds) this.endedSessions.set(id, until);
     const ended = new Set(sessionIds);

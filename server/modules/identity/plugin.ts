@@ -23,6 +23,8 @@ export default fp(
     const endConnections = (sessionIds: string[]) =>
       app.hub.endSessions(sessionIds).catch((error: unknown) => app.log.warn({ err: error }, 'could not end the hub connections of signed-out sessions'));
     const sessions = new SessionStore(app.db, (sessionIds) => void endConnections(sessionIds));
+    // However a session ended (a sign-out on another instance, an operator's `session end`), the backplane tells every instance.
+    app.hub.onSessionsEnded((sessionIds) => sessions.forget(sessionIds));
     const users = new UserInfoStore(app.db, apiBase(app.config) + avatarFilesPath);
     await sessions.prune();
     await pruneLoginHistory(app.db);

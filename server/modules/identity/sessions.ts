@@ -7,7 +7,7 @@
  * Recent authentications are remembered for 30 s per app instance (see
  * services/ttl-cache.ts); this instance's sign-outs and rotations drop them at once,
  * and `onRevoked` hears of every session that ended, so its live connections
- * can be closed.
+ * can be closed and every other instance forgets it too (`forget`).
  */
 import { and, eq, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { ErrorCode } from '#contract/errors.ts';
@@ -64,8 +64,8 @@ async function revokeSessions(tx: Transaction, which: SQL, now: Date) {
  * An operator ends a customer's session (`npm run admin -- session end`, the
  * console): revoked with its access tokens and audited in one transaction.
  * Answers the session's user, or null when no session of that id is open.
- * A running server that remembered the session's token lets it go within the
- * 30 s its authentications are kept.
+ * The caller then announces the end on the backplane (`Pusher.endSessions`),
+ * which makes every instance forget the session's token at once.
  */
 export async function endSessionByOperator(db: Database, actor: Actor, sessionId: string, now = new Date()): Promise<number | null> {
   return db.transaction(async (tx) => {
@@ -140,7 +140,7 @@ export class SessionStore {
       const [session] = await tx.select().from(sessions).where(eq(sessions.id, claimed.sessionId));
       if (!session || session.revokedAt || claimed.expiresAt <= now) return { error: unauthorized() };
       await tx.delete(tokens).where(and(eq(tokens.sessionId, session.id), eq(tokens.kind, 'access')));
-      this.#forget([session.id]);
+      this.forget([session.id]);
       await tx.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, session.id));
       return { userId: session.userId, tokens: await issueTokens(tx, session.id, now) };
     });
@@ -215,11 +215,12 @@ export class SessionStore {
 
   async #revoke(tx: Transaction, which: SQL, now: Date): Promise<string[]> {
     const ids = (await revokeSessions(tx, which, now)).map((row) => row.id);
-    this.#forget(ids);
+    this.forget(ids);
     return ids;
   }
 
-  #forget(sessionIds: string[]): void {
+  /** Forgets the remembered tokens of sessions that ended (here, on another instance, or by an operator). */
+  forget(sessionIds: string[]): void {
     const ended = new Set(sessionIds);
     if (ended.size > 0) this.#recent.deleteWhere((entry) => ended.has(entry.sessionId));
   }

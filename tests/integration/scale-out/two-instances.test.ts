@@ -1,14 +1,16 @@
 /**
  * Two app instances sharing one PostgreSQL database and one Redis, as a
  * scaled-out deployment runs (`npm run test:scale-out` starts both servers):
- * a push made on one instance reaches a client connected to the other, and
- * the rate limit counts requests to both.
+ * a push made on one instance reaches a client connected to the other, the
+ * rate limit counts requests to both, and a session an operator ends stops
+ * working at once on both, though each had just authenticated its token.
  */
 import { HttpTransportType } from '@microsoft/signalr';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identity } from '#contract/identity.ts';
 import { hubEvents } from '#contract/realtime.ts';
 import { databaseUrl } from '../api/harness.ts';
 import { hubClient, nextCall, startHubApp, type HubApp, testEvent } from '../realtime/harness.ts';
@@ -70,5 +72,26 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     for (let i = 0; i < 5; i++) statuses.push((await ask(a)).statusCode, (await ask(b)).statusCode);
     expect(statuses.slice(0, 8)).toEqual(Array(8).fill(200));
     expect(statuses.slice(8)).toEqual([429, 429]);
+  });
+
+  it('refuses a session’s token on both instances right after an operator ends it', async () => {
+    const me = await a.newUser();
+    // Each call from an address of its own: the instances share a small rate limit.
+    let address = 0;
+    const sessionsOn = (app: HubApp) => app.call(identity.sessions, { token: me.accessToken, ip: `198.51.100.${++address}` });
+    // Both instances have just authenticated the token, so both remember it.
+    const [onA, onB] = [await sessionsOn(a), await sessionsOn(b)];
+    expect([onA.status, onB.status]).toEqual([200, 200]);
+    const sessionId = onA.body.data.find((session) => session.Current)!.Id;
+
+    const ended = await a.app.inject({
+      method: 'POST',
+      url: '/api/admin/run',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-admin-token': a.app.adminToken },
+      payload: { command: ['session', 'end', sessionId] },
+    });
+    expect(ended.json().data).toMatchObject({ command: 'session end', sessionId, userId: me.userId });
+    expect([(await sessionsOn(b)).status, (await sessionsOn(a)).status]).toEqual([401, 401]);
   });
 });
