@@ -16,6 +16,12 @@ import { LedgerEntry, Order, OrderDetail, Product } from './commerce.ts';
 import { LocalizedText, RaffleKind, RaffleState } from './raffle.ts';
 import { ServiceStatus, StatusIncident } from './status.ts';
 
+/** The largest file a command takes (a raffle's cover image), and its length as base64. */
+export const attachmentMaxBytes = 8 * 1024 * 1024;
+export const attachmentMaxBase64 = Math.ceil(attachmentMaxBytes / 3) * 4;
+/** A file sent with a command, as base64: the console's upload, or a file the CLI read on the operator's machine. */
+export const Attachment = text(z.maxLength(attachmentMaxBase64));
+
 export const adminTokenHeader = 'x-admin-token';
 
 const Timestamp = text();
@@ -156,6 +162,8 @@ export const OperatorEntry = z.object({
   nickname: text(),
   role: OperatorRole,
   grantedAt: Timestamp,
+  /** Until when wrong codes have locked their console sign-in (`role unlock` lifts it), or null. */
+  lockedUntil: z.nullable(Timestamp),
 });
 export type OperatorEntry = z.infer<typeof OperatorEntry>;
 
@@ -173,7 +181,10 @@ export const AuditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
-/** A refund of an order: its number (the provider's out_refund_no), fen, where to, and whether it is done. */
+/**
+ * A refund of an order: its number (the provider's out_refund_no), fen, where to, and whether it is done. `abnormal`:
+ * WeChat Pay could not return the money to the payer's account; the amount stays reserved, and an operator resolves it.
+ */
 export const RefundEntry = z.object({
   refundNo: text(),
   amount: z.int(),
@@ -218,9 +229,14 @@ export const CommandResult = z.discriminatedUnion('command', [
     userId: z.nullable(z.int()),
     wallet: z.nullable(z.object({ balance: z.int(), ledger: z.array(LedgerEntry), planUntil: z.nullable(Timestamp), agreements: z.array(Agreement) })),
   }),
-  /** `order fulfil` and `order refund`: the order as it is now and whether its owner's open pages were told, or why it was refused; a refund's own line. */
+  /** `refund attention`: the refunds that need an operator (abnormal), oldest first, each with its order's number. */
+  z.object({ command: z.literal('refund attention'), refunds: z.array(z.extend(RefundEntry, { orderKey: text() })) }),
+  /**
+   * `order fulfil`, `order refund` and `refund resolve`: the order as it is now and whether its owner's open pages were
+   * told, or why it was refused; a refund's own line. `key`: the order's number (the refund's for `refund resolve`).
+   */
   z.object({
-    command: z.enum(['order fulfil', 'order refund']),
+    command: z.enum(['order fulfil', 'order refund', 'refund resolve']),
     key: text(),
     order: z.nullable(z.extend(Order, { UserId: z.nullable(z.int()) })),
     refund: z.nullable(RefundEntry),
@@ -269,6 +285,8 @@ export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('role list'), operators: z.array(OperatorEntry) }),
   /** `role reset-factor <user>`: whether the user had an authenticator to forget (they enrol anew at their next console sign-in); userId null for no such user. */
   z.object({ command: z.literal('role reset-factor'), key: text(), userId: z.nullable(z.int()), reset: z.boolean() }),
+  /** `role unlock <user>`: whether wrong console codes had locked the user's sign-in, or counted towards it (now cleared); userId null for no such user. */
+  z.object({ command: z.literal('role unlock'), key: text(), userId: z.nullable(z.int()), unlocked: z.boolean() }),
   z.object({ command: z.literal('audit list'), entries: z.array(AuditEntry) }),
   /** `audit export`: the entries as CSV, oldest first, for a spreadsheet. */
   z.object({ command: z.literal('audit export'), csv: multilineText() }),
@@ -282,8 +300,17 @@ export const admin = {
     encrypted: false,
     auth: 'admin',
     shape: 'envelope',
-    /** `actor`: who typed the command (`user@host` of the CLI's process), for the audit log. */
-    request: z.object({ command: z.array(text(z.maxLength(500))).check(z.maxLength(100)), actor: z.optional(text(z.maxLength(200))) }),
+    /**
+     * `actor`: who typed the command (`user@host` of the CLI's process), for the audit log. `attachment`: a file the CLI read
+     * on the operator's side for the command (a raffle's cover), as the console sends one.
+     */
+    request: z.object({
+      // A word may be a whole raffle definition the CLI read from its file.
+      command: z.array(multilineText(z.maxLength(50_000))).check(z.maxLength(100)),
+      actor: z.optional(text(z.maxLength(200))),
+      attachment: z.optional(Attachment),
+    }),
     response: CommandResult,
+    maxBodyBytes: attachmentMaxBase64 + 200_000,
   }),
 };

@@ -7,9 +7,10 @@
  */
 import * as z from 'zod/mini';
 import { route } from './api.ts';
-import { CommandResult, OperatorRole, operatorRoles } from './admin.ts';
+import { Attachment, attachmentMaxBase64, CommandResult, OperatorRole, operatorRoles } from './admin.ts';
 import { facts, periodMs } from './facts.ts';
 import { Empty, multilineText, text } from './fields.ts';
+import { Code } from './identity.ts';
 
 /** Whether a role includes another: each role includes the ones before it in `operatorRoles`. */
 export const roleIncludes = (role: OperatorRole, needed: OperatorRole): boolean => operatorRoles.indexOf(role) >= operatorRoles.indexOf(needed);
@@ -24,11 +25,11 @@ export const consoleSessionLimits = {
   lifetimeMs: periodMs(facts.console.lifetime),
   /** Recovery codes made at enrolment, each good for one sign-in without the authenticator. */
   recoveryCodes: facts.console.recoveryCodes,
+  /** Wrong codes in a row (authenticator or recovery) that lock the account's console sign-in… */
+  lockAfterFailures: facts.console.lockAfterFailures,
+  /** …for this long, or until an admin's `role unlock`. */
+  lockoutMs: periodMs(facts.console.lockout),
 };
-
-/** The largest file a console command takes (a raffle's cover image), and its length as base64. */
-export const attachmentMaxBytes = 8 * 1024 * 1024;
-const attachmentMaxBase64 = Math.ceil(attachmentMaxBytes / 3) * 4;
 
 /** The header every console call but a read sends, with the session's `Csrf` value: a page on another site cannot know it. */
 export const consoleCsrfHeader = 'x-console-csrf';
@@ -51,8 +52,18 @@ export const ConsoleSession = z.object({
 });
 export type ConsoleSession = z.infer<typeof ConsoleSession>;
 
-/** What the signed-in customer may do next: nothing (no role), enrol an authenticator, or sign in with it. */
-export const ConsoleAccess = z.object({ Role: z.nullable(OperatorRole), Enrolled: z.boolean() });
+/**
+ * What the signed-in customer may do next: nothing (no role), enrol an authenticator, or sign in with it.
+ * `EnrolTo`: where the code that enrolment needs is sent (`accountCalls.sendOwnCode`), the phone masked; null when
+ * enrolled, or when the account has neither phone nor e-mail. `LockedUntil`: when a sign-in locked by wrong codes
+ * may try again (ms since the epoch), or null.
+ */
+export const ConsoleAccess = z.object({
+  Role: z.nullable(OperatorRole),
+  Enrolled: z.boolean(),
+  EnrolTo: z.nullable(z.object({ Channel: z.enum(['sms', 'email']), To: text() })),
+  LockedUntil: z.nullable(z.int()),
+});
 export type ConsoleAccess = z.infer<typeof ConsoleAccess>;
 
 export const consoleCalls = {
@@ -65,14 +76,17 @@ export const consoleCalls = {
     request: z.object({}),
     response: ConsoleAccess,
   }),
-  /** A new secret for the authenticator (replacing one not yet confirmed); refused once one is confirmed. */
+  /**
+   * A new secret for the authenticator (replacing one not yet confirmed); refused once one is confirmed.
+   * `Code`: a fresh code sent to the account's own phone (or e-mail) by `accountCalls.sendOwnCode`, so a stolen login alone enrols nothing.
+   */
   enrol: route({
     method: 'POST',
     path: '/console/factor',
     encrypted: false,
     auth: 'required',
     shape: 'envelope',
-    request: z.object({}),
+    request: z.object({ Code }),
     /** The secret to type, and as the otpauth URI and its QR code (SVG) to scan. */
     response: z.object({ Secret: text(), Uri: text(), QrSvg: text() }),
   }),
@@ -119,7 +133,7 @@ export const consoleCalls = {
     request: z.object({
       // A word may be a whole raffle definition (JSON, in every language).
       Command: z.array(multilineText(z.maxLength(50_000))).check(z.minLength(1), z.maxLength(100)),
-      Attachment: z.optional(text(z.maxLength(attachmentMaxBase64))),
+      Attachment: z.optional(Attachment),
     }),
     response: CommandResult,
     maxBodyBytes: attachmentMaxBase64 + 200_000,

@@ -58,10 +58,16 @@ export interface CommandContext {
   actor: Actor;
   /** The language a refusal is told in: the console user's, or English at the shell. */
   locale: LocaleCode;
-  /** The most the actor may refund at once (fen): a support user's limit, null for everyone else. */
-  refundLimit: number | null;
-  /** A file sent with the command from the console (a raffle's cover), where the CLI reads one from disk; null otherwise. */
+  /** What the actor may refund: a support user's limits, null for everyone else. */
+  refundLimits: RefundLimits | null;
+  /** A file sent with the command (a raffle's cover): the console's upload, or what the CLI read for `readFiles`; null otherwise. */
   attachment: Buffer | null;
+}
+
+/** A support user's refund limits (fen): what one order's refunds may come to with theirs, and what theirs may come to in 24 hours. */
+export interface RefundLimits {
+  perOrder: number;
+  perDay: number;
 }
 
 /** One command's result, by the command's name. */
@@ -88,6 +94,12 @@ export interface AdminCommand<R extends CommandResult = CommandResult> extends C
   local?: false;
   /** The words after its name → the command to run; throws UsageError. */
   parse(rest: string[]): RunCommand<R>;
+  /**
+   * Words that name files on the operator's machine (`raffle create --file`), which the CLI reads there before the
+   * command goes where the database is: it gets the words and attachment a console would send instead. Nothing that
+   * runs in a server ever opens a path a caller named. Throws UsageError for a file that cannot be read.
+   */
+  readFiles?(rest: string[]): { rest: string[]; attachment: Buffer | null };
 }
 
 /** A command that runs in the operator's process alone: never through a server, never on DATABASE_URL's database (`restore`). */
@@ -132,6 +144,21 @@ export function parseCommand(commands: readonly AnyCommand[], words: readonly st
   return found.command.parse(found.rest);
 }
 
+/** A command as the CLI hands it where the database is: its words (without --json) and the file it read for them, if any. */
+export interface SentCommand {
+  words: string[];
+  attachment: Buffer | null;
+}
+
+/**
+ * How the CLI sends a command where the database is: the files its words name are read here, on the operator's
+ * side (`readFiles`), and travel as the words and attachment a console would send. `rest` is what `parse` takes.
+ */
+export function sentFromShell(command: AdminCommand, rest: string[]): SentCommand & { rest: string[] } {
+  const read = command.readFiles?.(rest) ?? { rest, attachment: null };
+  return { words: [...command.name.split(' '), ...read.rest], rest: read.rest, attachment: read.attachment };
+}
+
 export function usage(commands: ReadonlyArray<{ usage: string }>): string {
   const lines = commands.map((command) => `  ${command.usage}`).join('\n');
   return `Usage: npm run admin -- <command> [--json]\n\n${lines}\n  help                            this text\n\n  --json                          print JSON instead of tables`;
@@ -156,7 +183,7 @@ export function commandContext(app: FastifyInstance, actor: Actor, locale: Local
     actor,
     locale,
     attachment,
-    refundLimit: actor.role === 'support' ? app.config.SUPPORT_REFUND_LIMIT_FEN : null,
+    refundLimits: actor.role === 'support' ? { perOrder: app.config.SUPPORT_REFUND_LIMIT_FEN, perDay: app.config.SUPPORT_REFUND_DAILY_LIMIT_FEN } : null,
     db: app.db,
     pglite: app.pglite,
     pusher: app.pusher,

@@ -23,6 +23,7 @@ import systemCommands from './modules/system/commands.ts';
 import configPlugin from './plugins/config.ts';
 import database from './plugins/database.ts';
 import keys from './plugins/keys.ts';
+import outbound from './plugins/outbound.ts';
 import payments from './plugins/payments.ts';
 import redis from './plugins/redis.ts';
 import { publisher } from './realtime/pusher.ts';
@@ -76,13 +77,14 @@ function warningText(line: string): string {
  * is set (the only way to reach open pages from here), and the payment provider (the sandbox's
  * lives inside a server, so it is not reachable). Closing the app closes them.
  */
-export async function openForCommands(app: FastifyInstance, config: Config, actor: Actor): Promise<CommandContext> {
+export async function openForCommands(app: FastifyInstance, config: Config, actor: Actor, attachment: Buffer | null = null): Promise<CommandContext> {
   await app.register(configPlugin, { config });
   await app.register(database, { forCommands: true });
   await app.register(keys);
   await app.register(redis);
   await app.register(publisher);
+  await app.register(outbound);
   await app.register(payments);
   await app.ready();
-  return commandContext(app, actor);
+  return commandContext(app, actor, 'en', attachment);
 }

@@ -6,16 +6,16 @@
  */
 import path from 'node:path';
 import type { CommandResult } from '#contract/admin.ts';
-import { usage, UsageError, type AnyCommand } from '../admin-command.ts';
+import { sentFromShell, usage, UsageError, type AnyCommand } from '../admin-command.ts';
 import { commandApp } from '../command-app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { CliError, runAdminCommand } from './run.ts';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
-// A file the command reads (or a backup writes) is named as the operator typed it, but opened by the server, which may run elsewhere in the file system.
-const isFile = (arg: string, i: number, all: string[]) => all[i - 1] === '--file' || (all[0] === 'backup' && i > 0 && !arg.startsWith('--'));
-const words = args.filter((arg) => arg !== '--json').map((arg, i, all) => (isFile(arg, i, all) ? path.resolve(arg) : arg));
+// The file a backup writes is named as the operator typed it, but written by the server, which may run elsewhere in the file system.
+const isBackupFile = (arg: string, i: number, all: string[]) => all[0] === 'backup' && i > 0 && !arg.startsWith('--');
+const words = args.filter((arg) => arg !== '--json').map((arg, i, all) => (isBackupFile(arg, i, all) ? path.resolve(arg) : arg));
 const app = await commandApp();
 const commands = app.adminCommands;
 
@@ -26,8 +26,9 @@ function parseOrExit(): { command: AnyCommand; run: () => Promise<CommandResult>
     if (!found) throw new UsageError(`unknown command "${words.join(' ')}"`);
     const { command, rest } = found;
     if (command.local) return { command, run: command.parse(rest) };
-    const run = command.parse(rest);
-    return { command, run: () => runAdminCommand(configOrExit(), app, run, words) };
+    const sent = sentFromShell(command, rest);
+    const run = command.parse(sent.rest);
+    return { command, run: () => runAdminCommand(configOrExit(), app, run, sent) };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`${error.message}\n\n${usage(commands.all)}`);

@@ -11,7 +11,7 @@ import { hostname, userInfo } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { admin, adminTokenHeader, type CommandResult } from '#contract/admin.ts';
 import { SUCCESS } from '#contract/envelope.ts';
-import type { RunCommand } from '../admin-command.ts';
+import type { RunCommand, SentCommand } from '../admin-command.ts';
 import { openForCommands } from '../command-app.ts';
 import type { Config } from '../config.ts';
 import { shellActor } from '../db/audit.ts';
@@ -25,11 +25,11 @@ const operator = () => `${userInfo().username}@${hostname()}`;
 /** A failure the operator can act on; printed as is, without a stack. */
 export class CliError extends Error {}
 
-/** `words` are the command as typed (without --json), handed to the server when one is running; `app` is the CLI's `commandApp`. */
-export async function runAdminCommand(config: Config, app: FastifyInstance, run: RunCommand, words: string[]): Promise<CommandResult> {
+/** `sent` is handed to the server when one is running; `app` is the CLI's `commandApp`. */
+export async function runAdminCommand(config: Config, app: FastifyInstance, run: RunCommand, sent: SentCommand): Promise<CommandResult> {
   const endpoint = readAdminFile(config.DATA_DIR);
   if (endpoint?.database === databaseFingerprint(config.DATABASE_URL)) {
-    const answer = await runThroughServer(config, endpoint, words);
+    const answer = await runThroughServer(config, endpoint, sent);
     if (answer) return answer;
   }
 
@@ -41,7 +41,7 @@ export async function runAdminCommand(config: Config, app: FastifyInstance, run:
 
   let context;
   try {
-    context = await openForCommands(app, config, shellActor(operator(), null));
+    context = await openForCommands(app, config, shellActor(operator(), null), sent.attachment);
   } catch (error) {
     if (!(error instanceof DatabaseLockedError)) throw error;
     throw new CliError(`${error.message} No server answered at the address in ${adminFilePath(config.DATA_DIR)} (is DATA_DIR the one the server uses?).`);
@@ -54,14 +54,14 @@ export async function runAdminCommand(config: Config, app: FastifyInstance, run:
 }
 
 /** The server's answer; null when nothing listens there (a file left by a server that was killed). */
-async function runThroughServer(config: Config, endpoint: AdminEndpoint, words: string[]): Promise<CommandResult | null> {
+async function runThroughServer(config: Config, endpoint: AdminEndpoint, { words, attachment }: SentCommand): Promise<CommandResult | null> {
   const url = `http://127.0.0.1:${endpoint.port}/api${admin.run.path}`;
   let response: Response;
   try {
     response = await fetch(url, {
       method: admin.run.method,
       headers: { 'content-type': 'application/json', [adminTokenHeader]: endpoint.token },
-      body: JSON.stringify({ command: words, actor: operator() }),
+      body: JSON.stringify({ command: words, actor: operator(), attachment: attachment?.toString('base64') }),
       signal: AbortSignal.timeout(30_000),
     });
   } catch {

@@ -44,7 +44,8 @@ export default fp(
         if (error instanceof UsageError) throw new ApiError(ErrorCode.BadRequest, 'badRequest');
         throw error;
       }
-      return { data: await run(commandContext(app, shellActor(body.actor ?? 'an unnamed operator', request.ip))) };
+      const attachment = body.attachment === undefined ? null : Buffer.from(body.attachment, 'base64');
+      return { data: await run(commandContext(app, shellActor(body.actor ?? 'an unnamed operator', request.ip), 'en', attachment)) };
     });
   },
   { name: 'admin', dependencies: ['admin-access', 'admin-commands', 'identity-commands', 'database', 'hub', 'payments', 'metrics'] },

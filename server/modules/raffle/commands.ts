@@ -162,30 +162,25 @@ export const raffleCommands: AdminCommand[] = [
                                   a raffle as described in the file (docs/tour.md, "Raffles"),
                                   or in the words themselves (the console's: its cover comes
                                   with the command)`,
-    parse(rest) {
-      if (rest.length !== 2 || (rest[0] !== '--file' && rest[0] !== '--definition'))
-        throw new UsageError("raffle create takes --file <raffle.json> or --definition '<json>'");
-      if (rest[0] === '--definition') {
-        // The console's words: what is wrong with them is the command's refusal, for the operator to read and fix.
-        const checked = checkDefinition(rest[1]);
-        return async (context) => {
-          if ('problem' in checked) return answer(context.db, 'raffle create', null, checked.problem);
-          const cover = context.attachment && (await storeCover(coverStore(context.dataDir), context.attachment).catch(() => null));
-          if (context.attachment && !cover) return answer(context.db, 'raffle create', null, 'Cover: not a PNG, JPEG or WebP image');
-          return answer(context.db, 'raffle create', await createRaffle(context.db, context.actor, checked.definition, cover));
-        };
-      }
-      // Checked here, before anything runs: an error thrown while running is a failed call, and its message would not reach the operator.
-      let read: ReturnType<typeof readDefinition>;
+    readFiles(rest) {
+      if (rest.length !== 2 || rest[0] !== '--file') return { rest, attachment: null };
       try {
-        read = readDefinition(rest[1]);
+        const { json, coverBytes } = readDefinition(rest[1]);
+        return { rest: ['--definition', json], attachment: coverBytes };
       } catch (error) {
         throw new UsageError(error instanceof Error ? error.message : String(error));
       }
-      const { definition, coverBytes } = read;
+    },
+    parse(rest) {
+      // `--file` is read by the CLI on the operator's machine (readFiles): what reaches here names no path.
+      if (rest.length !== 2 || rest[0] !== '--definition') throw new UsageError("raffle create takes --file <raffle.json> or --definition '<json>'");
+      // What is wrong with a definition is the command's refusal, for the operator to read and fix.
+      const checked = checkDefinition(rest[1]);
       return async (context) => {
-        const cover = coverBytes && (await storeCover(coverStore(context.dataDir), coverBytes));
-        return answer(context.db, 'raffle create', await createRaffle(context.db, context.actor, definition, cover));
+        if ('problem' in checked) return answer(context.db, 'raffle create', null, checked.problem);
+        const cover = context.attachment && (await storeCover(coverStore(context.dataDir), context.attachment).catch(() => null));
+        if (context.attachment && !cover) return answer(context.db, 'raffle create', null, 'Cover: not a PNG, JPEG or WebP image');
+        return answer(context.db, 'raffle create', await createRaffle(context.db, context.actor, checked.definition, cover));
       };
     },
     ...detail,

@@ -43,11 +43,6 @@ export function checkDefinition(json: string): { definition: RaffleDefinition } 
   } catch (error) {
     return { problem: `not JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
-  return checkValue(value);
-}
-
-/** A definition read already: the definition, or where it is first wrong. */
-function checkValue(value: unknown): { definition: RaffleDefinition } | { problem: string } {
   const parsed = RaffleDefinition.safeParse(value);
   if (parsed.success) return { definition: parsed.data };
   const issue = parsed.error.issues[0];
@@ -55,24 +50,24 @@ function checkValue(value: unknown): { definition: RaffleDefinition } | { proble
 }
 
 /**
- * Reads and checks a definition file; the message says what is wrong, for the
- * operator. Synchronous, so the command's parse can call it: a bad file is then
- * a usage error the CLI explains, not a failed call to the server.
+ * Reads and checks a definition file and the cover it names, on the operator's
+ * machine (the CLI's `raffle create --file`); the message says what is wrong,
+ * for the operator. Answers the definition as JSON text, as the console sends
+ * one, and the cover's bytes.
  */
-export function readDefinition(file: string): { definition: RaffleDefinition; coverBytes: Buffer | null } {
-  let json: unknown;
+export function readDefinition(file: string): { json: string; coverBytes: Buffer | null } {
+  let json: string;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`Could not read ${file} as JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`Could not read ${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  const checked = checkValue(json);
+  const checked = checkDefinition(json);
   if ('problem' in checked) throw new Error(`${file}: ${checked.problem}`);
-  const { definition } = checked;
-  const coverFile = definition.Cover && path.resolve(path.dirname(file), definition.Cover);
-  if (!coverFile) return { definition, coverBytes: null };
+  const coverFile = checked.definition.Cover && path.resolve(path.dirname(file), checked.definition.Cover);
+  if (!coverFile) return { json, coverBytes: null };
   try {
-    return { definition, coverBytes: readFileSync(coverFile) };
+    return { json, coverBytes: readFileSync(coverFile) };
   } catch (error) {
     throw new Error(`${file}: Cover: could not read ${coverFile}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }

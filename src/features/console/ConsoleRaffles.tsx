@@ -1,7 +1,7 @@
 /** The console's raffles area: every raffle, one with its winners and claims and what may be done to it now, and a new raffle from its definition and cover. */
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { attachmentMaxBytes } from '#contract/console.ts';
+import { attachmentMaxBytes } from '#contract/admin.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';

@@ -81,7 +81,7 @@ describe('operators’ commands', () => {
     expect(found.command).toBe(probe);
     expect(() => found.command.parse(['extra'])).toThrow(UsageError);
     // No server runs on this folder: the CLI opens it with the server's plugins and the probe's context.
-    const direct = await runAdminCommand(config, cli, probe.parse(found.rest), ['probe', 'users']);
+    const direct = await runAdminCommand(config, cli, probe.parse(found.rest), { words: ['probe', 'users'], attachment: null });
     expect(direct).toEqual({ command: 'cdkey revoke', revoked: 2 });
     expect(found.command.format(direct)).toBe('The probe counted 2 user(s).');
 

@@ -8,10 +8,15 @@
  * refused below it; a support user cannot refund past the limit; and what the
  * console does is audited as the console user, from their address.
  */
-import { sql } from 'drizzle-orm';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountCalls } from '#contract/account.ts';
 import { operatorRoles, type CommandResult, type OperatorRole } from '#contract/admin.ts';
 import type { Order } from '#contract/commerce.ts';
 import { commerceCalls } from '#contract/commerce.ts';
@@ -26,7 +31,7 @@ import { consoleFactors, products, raffles } from '../../../server/db/schema.ts'
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
-import { loginBySms } from './codes.ts';
+import { ageCodes, lastCode, loginBySms, sendSms } from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
 
 let t: TestApp;
@@ -47,6 +52,16 @@ async function customer() {
   const login = await loginBySms(t, phone, `device-${phoneSeq}`);
   return { phone, token: login.AccessToken, userId: login.User.Id };
 }
+
+/** A fresh account code to the user's own phone (or `to`, their e-mail), as the console's enrolment step sends and the operator reads it. */
+async function ownCode(user: { phone: string; token: string }, to: { Channel: 'sms' | 'email'; address: string } = { Channel: 'sms', address: user.phone }) {
+  await ageCodes(t, to.address);
+  expect((await t.call(accountCalls.sendOwnCode, { token: user.token, body: { Channel: to.Channel } })).body.code).toBe(200);
+  return lastCode(t, to.address);
+}
+
+/** The user's authenticator as stored, if any. */
+const factorOf = async (userId: number) => (await t.app.db.select().from(consoleFactors).where(eq(consoleFactors.userId, userId)))[0];
 
 /** The current code of the user's authenticator, as their phone shows it. */
 async function currentCode(userId: number): Promise<string> {
@@ -78,7 +93,7 @@ interface Operator {
 async function operator(role: OperatorRole): Promise<Operator> {
   const user = await customer();
   await shell('role', 'grant', String(user.userId), role);
-  expect((await t.call(consoleCalls.enrol, { token: user.token, body: {} })).body.code).toBe(200);
+  expect((await t.call(consoleCalls.enrol, { token: user.token, body: { Code: await ownCode(user) } })).body.code).toBe(200);
   const confirmed = await t.call(consoleCalls.confirm, { token: user.token, body: { Code: await currentCode(user.userId) } });
   expect(confirmed.body.code).toBe(200);
   return {
@@ -97,7 +112,7 @@ const run = (who: Pick<Operator, 'cookie' | 'csrf'>, command: string[], headers:
 describe('enrolling and signing in', () => {
   it.each([
     ['access', consoleCalls.access, {}],
-    ['enrol', consoleCalls.enrol, { body: {} }],
+    ['enrol', consoleCalls.enrol, { body: { Code: '123456' } }],
     ['confirm', consoleCalls.confirm, { body: { Code: '123456' } }],
     ['signIn', consoleCalls.signIn, { body: { Code: '123456' } }],
   ] as const)('%s refuses no token, an expired token and a revoked token with 401', (_, route, options) =>
@@ -109,8 +124,8 @@ describe('enrolling and signing in', () => {
 
   it('tells a customer without a role so, and lets them enrol nothing', async () => {
     const { token } = await customer();
-    expect((await t.call(consoleCalls.access, { token })).body.data).toEqual({ Role: null, Enrolled: false });
-    const enrol = await t.call(consoleCalls.enrol, { token, body: {} });
+    expect((await t.call(consoleCalls.access, { token })).body.data).toEqual({ Role: null, Enrolled: false, EnrolTo: null, LockedUntil: null });
+    const enrol = await t.call(consoleCalls.enrol, { token, body: { Code: '123456' } });
     expect(enrol.status).toBe(403);
     expect(enrol.body).toMatchObject({ code: ErrorCode.ConsoleForbidden, message: 'Your account’s console role does not allow this.' });
   });
@@ -118,9 +133,14 @@ describe('enrolling and signing in', () => {
   it('enrols an authenticator, shows the recovery codes once, and opens a console session in an http-only, same-site cookie', async () => {
     const user = await customer();
     await shell('role', 'grant', String(user.userId), 'support');
-    expect((await t.call(consoleCalls.access, { token: user.token })).body.data).toEqual({ Role: 'support', Enrolled: false });
+    expect((await t.call(consoleCalls.access, { token: user.token })).body.data).toEqual({
+      Role: 'support',
+      Enrolled: false,
+      EnrolTo: { Channel: 'sms', To: `${user.phone.slice(0, 3)}****${user.phone.slice(-4)}` },
+      LockedUntil: null,
+    });
 
-    const enrolled = await t.call(consoleCalls.enrol, { token: user.token, body: {} });
+    const enrolled = await t.call(consoleCalls.enrol, { token: user.token, body: { Code: await ownCode(user) } });
     expect(enrolled.body.data.Uri).toMatch(/^otpauth:\/\/totp\/Beacon%20Toolkit%20console:(%2B)?\d+\?secret=[A-Z2-7]+&issuer=Beacon%20Toolkit%20console/);
     const wrong = await t.call(consoleCalls.confirm, { token: user.token, body: { Code: '000000' } });
     expect(wrong.body.code).toBe(ErrorCode.ConsoleCodeInvalid);
@@ -132,10 +152,10 @@ describe('enrolling and signing in', () => {
     expect(confirmed.body.data.Session).toMatchObject({ UserId: user.userId, Role: 'support' });
     const setCookie = String([confirmed.headers['set-cookie']].flat()[0]);
     expect(setCookie).toMatch(/^beacon_console=[\w-]+; Path=\/api\/console; HttpOnly; SameSite=Strict$/);
-    expect((await t.call(consoleCalls.access, { token: user.token })).body.data).toEqual({ Role: 'support', Enrolled: true });
+    expect((await t.call(consoleCalls.access, { token: user.token })).body.data).toEqual({ Role: 'support', Enrolled: true, EnrolTo: null, LockedUntil: null });
 
     // Once confirmed, the authenticator stays until an admin resets it: a thief with the login cannot swap in theirs.
-    expect((await t.call(consoleCalls.enrol, { token: user.token, body: {} })).body.code).toBe(ErrorCode.ConsoleEnrolled);
+    expect((await t.call(consoleCalls.enrol, { token: user.token, body: { Code: await ownCode(user) } })).body.code).toBe(ErrorCode.ConsoleEnrolled);
     // A lost phone: an admin resets it (audited), and the operator enrols anew; the old recovery codes are gone with it.
     expect(await shell('role', 'reset-factor', String(user.userId))).toEqual({
       command: 'role reset-factor',
@@ -143,10 +163,14 @@ describe('enrolling and signing in', () => {
       userId: user.userId,
       reset: true,
     });
-    expect((await t.call(consoleCalls.access, { token: user.token })).body.data).toEqual({ Role: 'support', Enrolled: false });
+    expect((await t.call(consoleCalls.access, { token: user.token })).body.data).toMatchObject({ Role: 'support', Enrolled: false });
     const recoveryAfterReset = await t.call(consoleCalls.signIn, { token: user.token, body: { RecoveryCode: confirmed.body.data.RecoveryCodes[0] } });
     expect(recoveryAfterReset.body.code).toBe(ErrorCode.ConsoleCodeInvalid);
-    expect((await t.call(consoleCalls.enrol, { token: user.token, body: {} })).body.code).toBe(200);
+    // The login alone (a stolen session) cannot enrol after a reset either: a fresh code to the phone can.
+    expect((await t.call(consoleCalls.enrol, { token: user.token, body: {} })).body.code).toBe(ErrorCode.BadRequest);
+    expect((await t.call(consoleCalls.enrol, { token: user.token, body: { Code: '123456' } })).body.code).toBe(ErrorCode.CodeInvalid);
+    expect(await factorOf(user.userId)).toBeUndefined();
+    expect((await t.call(consoleCalls.enrol, { token: user.token, body: { Code: await ownCode(user) } })).body.code).toBe(200);
     expect(await shell('audit', 'list', '--action', 'role reset-factor')).toMatchObject({
       entries: [{ target: `user ${user.userId}`, actor: "root@shop (operators' command)" }],
     });
@@ -186,6 +210,204 @@ describe('enrolling and signing in', () => {
     const code = await currentCode(op.userId);
     const answers = await Promise.all(Array.from({ length: 8 }, () => t.call(consoleCalls.signIn, { token: op.token, body: { Code: code } })));
     expect(answers.filter((answer) => answer.body.code === 200)).toHaveLength(1);
+  });
+});
+
+describe('enrolling needs a fresh code to the operator’s own phone', () => {
+  /** Another code than `code`: a wrong one, whatever `code` is. */
+  const otherThan = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+  it('refuses no code, a wrong code, another account’s code and a login code, storing nothing; takes a fresh code of its own', async () => {
+    const user = await customer();
+    await shell('role', 'grant', String(user.userId), 'operator');
+    const noCode = await t.call(consoleCalls.enrol, { token: user.token, body: {} });
+    expect(noCode.body.code).toBe(ErrorCode.BadRequest);
+
+    const code = await ownCode(user);
+    const other = await customer();
+    const othersCode = await ownCode(other);
+    const loginCode = await sendSms(t, user.phone);
+    for (const [why, Code] of [
+      ['a wrong code', otherThan(code)],
+      ['another account’s code', othersCode === code ? otherThan(code) : othersCode],
+      ['a login code', loginCode === code ? otherThan(code) : loginCode],
+    ] as const) {
+      const refused = await t.call(consoleCalls.enrol, { token: user.token, body: { Code }, locale: 'ja' });
+      expect(refused.body.code, why).toBe(ErrorCode.CodeInvalid);
+      expect(await factorOf(user.userId), why).toBeUndefined();
+    }
+
+    const enrolled = await t.call(consoleCalls.enrol, { token: user.token, body: { Code: code } });
+    expect(enrolled.body.data.Secret).toMatch(/^[A-Z2-7]+$/);
+    expect((await factorOf(user.userId))?.secret).toBe(enrolled.body.data.Secret);
+  });
+
+  it('needs a new code to replace an enrolment not yet confirmed, and burns a code after its own tries', async () => {
+    const user = await customer();
+    await shell('role', 'grant', String(user.userId), 'support');
+    const code = await ownCode(user);
+    const first = await t.call(consoleCalls.enrol, { token: user.token, body: { Code: code } });
+    expect(first.body.code).toBe(200);
+    // The same code again (used up) replaces nothing.
+    expect((await t.call(consoleCalls.enrol, { token: user.token, body: { Code: code } })).body.code).toBe(ErrorCode.CodeInvalid);
+    expect((await factorOf(user.userId))?.secret).toBe(first.body.data.Secret);
+
+    const next = await ownCode(user);
+    const tries = Array.from({ length: 5 }, () => t.call(consoleCalls.enrol, { token: user.token, body: { Code: otherThan(next) } }));
+    expect((await Promise.all(tries)).map((answer) => answer.body.code).sort()).toEqual([...Array(4).fill(ErrorCode.CodeInvalid), ErrorCode.CodeBurned].sort());
+    expect((await t.call(consoleCalls.enrol, { token: user.token, body: { Code: next } })).body.code).toBe(ErrorCode.CodeInvalid);
+    expect((await factorOf(user.userId))?.secret).toBe(first.body.data.Secret);
+
+    const replaced = await t.call(consoleCalls.enrol, { token: user.token, body: { Code: await ownCode(user) } });
+    expect(replaced.body.code).toBe(200);
+    expect((await factorOf(user.userId))?.secret).toBe(replaced.body.data.Secret);
+    expect(replaced.body.data.Secret).not.toBe(first.body.data.Secret);
+  });
+
+  it('lets a racing pair of enrolments with one code store one secret', async () => {
+    const user = await customer();
+    await shell('role', 'grant', String(user.userId), 'support');
+    const code = await ownCode(user);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => t.call(consoleCalls.enrol, { token: user.token, body: { Code: code } })));
+    const won = answers.filter((answer) => answer.body.code === 200);
+    expect(won).toHaveLength(1);
+    expect((await factorOf(user.userId))?.secret).toBe(won[0].body.data.Secret);
+  });
+
+  it('sends the code to the e-mail of an account without a phone, and tells an account with neither to add a phone first', async () => {
+    const user = await customer();
+    await shell('role', 'grant', String(user.userId), 'support');
+    const email = `ops-${user.userId}@example.com`;
+    await t.app.db.execute(sql`update users set phone = null, email = ${email} where id = ${user.userId}`);
+    expect((await t.call(consoleCalls.access, { token: user.token })).body.data).toMatchObject({ EnrolTo: { Channel: 'email', To: email } });
+    const code = await ownCode(user, { Channel: 'email', address: email });
+    expect((await t.call(consoleCalls.enrol, { token: user.token, body: { Code: code } })).body.code).toBe(200);
+
+    const bare = await customer();
+    await shell('role', 'grant', String(bare.userId), 'support');
+    await t.app.db.execute(sql`update users set phone = null, email = null where id = ${bare.userId}`);
+    expect((await t.call(consoleCalls.access, { token: bare.token })).body.data).toMatchObject({ Enrolled: false, EnrolTo: null });
+    const refused = await t.call(consoleCalls.enrol, { token: bare.token, body: { Code: '123456' }, locale: 'en' });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: ErrorCode.ConsoleContactMissing, message: expect.stringMatching(/add a phone number/i) });
+    expect(await factorOf(bare.userId)).toBeUndefined();
+  });
+});
+
+describe('guessing the second factor', () => {
+  const { lockAfterFailures, lockoutMs } = consoleSessionLimits;
+
+  /** Six-digit codes the user's authenticator shows neither now nor one step either side. */
+  async function wrongCodes(userId: number, count: number): Promise<string[]> {
+    const { secret } = (await factorOf(userId))!;
+    const now = Math.floor(Date.now() / 1000);
+    const valid = new Set(await Promise.all([-60, -30, 0, 30, 60].map((shift) => generate({ secret, epoch: now + shift }))));
+    const codes: string[] = [];
+    for (let n = 0; codes.length < count; n += 7919) {
+      const code = String(n % 1_000_000).padStart(6, '0');
+      if (!valid.has(code)) codes.push(code);
+    }
+    return codes;
+  }
+
+  const lockouts = async (userId: number) => {
+    const audit = await shell('audit', 'list', '--target', `user ${userId}`, '--limit', '100');
+    if (audit.command !== 'audit list') throw new Error('not an audit list');
+    return audit.entries.filter((line) => line.action === 'console lockout' || line.action === 'role unlock');
+  };
+
+  it('locks the account after a few wrong codes in a row from 50 addresses at once, refuses even a right code until the lock lifts, and audits it', async () => {
+    const op = await operator('support');
+    await forgetLastStep(op.userId);
+    const guesses = await wrongCodes(op.userId, 50);
+    const answers = await Promise.all(
+      guesses.map((Code, i) => t.call(consoleCalls.signIn, { token: op.token, body: { Code }, ip: `10.43.${Math.floor(i / 200)}.${(i % 200) + 1}` })),
+    );
+    const codes = answers.map((answer) => answer.body.code);
+    expect(codes.filter((code) => code === ErrorCode.ConsoleCodeInvalid)).toHaveLength(lockAfterFailures - 1);
+    expect(codes.filter((code) => code === ErrorCode.ConsoleLocked)).toHaveLength(50 - lockAfterFailures + 1);
+    const factor = (await factorOf(op.userId))!;
+    expect(factor.failedTries).toBe(lockAfterFailures);
+    expect(factor.lockedUntil!.getTime()).toBeGreaterThan(Date.now() + lockoutMs - 60_000);
+    expect(factor.lockedUntil!.getTime()).toBeLessThanOrEqual(Date.now() + lockoutMs);
+
+    // Even the right code: refused in the reader's language, saying when to try again.
+    const right = await t.call(consoleCalls.signIn, { token: op.token, body: { Code: await currentCode(op.userId) }, locale: 'ru' });
+    expect(right.status).toBe(429);
+    expect(right.body.code).toBe(ErrorCode.ConsoleLocked);
+    expect(right.body.message).toMatch(/\d+ мин/);
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(lockoutMs / 1000 - 60);
+    expect((await t.call(consoleCalls.access, { token: op.token })).body.data).toMatchObject({ Enrolled: true, LockedUntil: factor.lockedUntil!.getTime() });
+    expect(await shell('role', 'list')).toMatchObject({
+      operators: expect.arrayContaining([expect.objectContaining({ userId: op.userId, lockedUntil: factor.lockedUntil!.toISOString() })]),
+    });
+    const [lockout, ...more] = await lockouts(op.userId);
+    expect(more).toEqual([]);
+    expect(lockout).toMatchObject({
+      actorUserId: op.userId,
+      address: expect.stringMatching(/^10\.43\./),
+      before: { failedTries: lockAfterFailures - 1 },
+      after: { failedTries: lockAfterFailures, lockedUntil: factor.lockedUntil!.toISOString() },
+    });
+
+    // The lock lifts by time; a right code then signs in and clears the count.
+    await t.app.db.execute(sql`update console_factors set locked_until = now() - interval '1 second' where user_id = ${op.userId}`);
+    expect((await t.call(consoleCalls.signIn, { token: op.token, body: { Code: await currentCode(op.userId) } })).body.code).toBe(200);
+    expect(await factorOf(op.userId)).toMatchObject({ failedTries: 0, lockedUntil: null });
+    expect((await shell('role', 'list')) as unknown).toMatchObject({
+      operators: expect.arrayContaining([expect.objectContaining({ userId: op.userId, lockedUntil: null })]),
+    });
+  });
+
+  it('counts wrong recovery codes too, and an admin unlocks the account, audited', async () => {
+    const op = await operator('operator');
+    const guesses = Array.from({ length: lockAfterFailures }, (_, i) => `WRONG-CODE-${String(i).padStart(4, '0')}-XXXX`);
+    const answers = [];
+    for (const RecoveryCode of guesses) answers.push((await t.call(consoleCalls.signIn, { token: op.token, body: { RecoveryCode } })).body.code);
+    expect(answers).toEqual([...Array(lockAfterFailures - 1).fill(ErrorCode.ConsoleCodeInvalid), ErrorCode.ConsoleLocked]);
+    const recovery = await t.call(consoleCalls.signIn, { token: op.token, body: { RecoveryCode: op.recoveryCodes[0] } });
+    expect(recovery.body.code).toBe(ErrorCode.ConsoleLocked);
+
+    const admin = await operator('admin');
+    expect((await run(admin, ['role', 'unlock', String(op.userId)])).body.data).toEqual({
+      command: 'role unlock',
+      key: String(op.userId),
+      userId: op.userId,
+      unlocked: true,
+    });
+    expect(await factorOf(op.userId)).toMatchObject({ failedTries: 0, lockedUntil: null });
+    // The recovery code tried while locked was not used up.
+    expect((await t.call(consoleCalls.signIn, { token: op.token, body: { RecoveryCode: op.recoveryCodes[0] } })).body.code).toBe(200);
+    expect((await run(admin, ['role', 'unlock', String(op.userId)])).body.data).toMatchObject({ unlocked: false });
+    expect((await run(op, ['role', 'unlock', String(admin.userId)])).body.code).toBe(ErrorCode.ConsoleForbidden);
+    expect((await lockouts(op.userId)).map((line) => [line.action, line.actorUserId])).toEqual([
+      ['role unlock', admin.userId],
+      ['console lockout', op.userId],
+    ]);
+  });
+
+  it('counts wrong codes when confirming a new authenticator, and keeps counting after a lock lifts by time', async () => {
+    const user = await customer();
+    await shell('role', 'grant', String(user.userId), 'support');
+    expect((await t.call(consoleCalls.enrol, { token: user.token, body: { Code: await ownCode(user) } })).body.code).toBe(200);
+    const guesses = await wrongCodes(user.userId, lockAfterFailures + 1);
+    const answers = await Promise.all(guesses.map((Code) => t.call(consoleCalls.confirm, { token: user.token, body: { Code } })));
+    expect(answers.filter((answer) => answer.body.code === ErrorCode.ConsoleLocked)).toHaveLength(2);
+    expect((await t.call(consoleCalls.confirm, { token: user.token, body: { Code: await currentCode(user.userId) } })).body.code).toBe(
+      ErrorCode.ConsoleLocked,
+    );
+    // Replacing the unconfirmed authenticator keeps the lock: a new secret is no new set of guesses.
+    expect((await t.call(consoleCalls.enrol, { token: user.token, body: { Code: await ownCode(user) } })).body.code).toBe(200);
+    expect((await factorOf(user.userId))?.lockedUntil).not.toBeNull();
+
+    // Once the lock lifts by time, one more wrong code locks again: a guesser gets one try a lockout.
+    await t.app.db.execute(sql`update console_factors set locked_until = now() - interval '1 second' where user_id = ${user.userId}`);
+    const [again] = await wrongCodes(user.userId, 1);
+    expect((await t.call(consoleCalls.confirm, { token: user.token, body: { Code: again } })).body.code).toBe(ErrorCode.ConsoleLocked);
+    expect(await factorOf(user.userId)).toMatchObject({ failedTries: lockAfterFailures + 1 });
+    await t.app.db.execute(sql`update console_factors set locked_until = now() - interval '1 second' where user_id = ${user.userId}`);
+    expect((await t.call(consoleCalls.confirm, { token: user.token, body: { Code: await currentCode(user.userId) } })).body.code).toBe(200);
+    expect(await factorOf(user.userId)).toMatchObject({ failedTries: 0, lockedUntil: null });
   });
 });
 
@@ -394,6 +616,22 @@ describe('raffles from the console', () => {
     expect(noSource.body.data).toMatchObject({ raffle: null, refused: 'PublicSource: a registration raffle needs PublicSource' });
     const badCover = await runWith(op, ['raffle', 'create', '--definition', JSON.stringify(definition(day))], Buffer.from('not an image'));
     expect(badCover.body.data).toMatchObject({ raffle: null, refused: 'Cover: not a PNG, JPEG or WebP image' });
+    expect((await t.app.db.select({ id: raffles.id }).from(raffles)).length).toBe(before);
+  });
+
+  it('reads no path of the server’s: raffle create --file is refused, and the file is never opened', async () => {
+    const op = await operator('operator');
+    const folder = mkdtempSync(path.join(tmpdir(), 'beacon-console-file-'));
+    // A valid definition, and a FIFO with no writer: opening the FIFO would hang the server until a writer came.
+    const file = path.join(folder, 'raffle.json');
+    writeFileSync(file, JSON.stringify(definition(day)));
+    const fifo = path.join(folder, 'endless');
+    execFileSync('mkfifo', [fifo]);
+    const before = (await t.app.db.select({ id: raffles.id }).from(raffles)).length;
+    for (const target of [file, fifo, '/dev/zero', '/etc/passwd']) {
+      const answer = await run(op, ['raffle', 'create', '--file', target]);
+      expect(answer.body.code, target).toBe(ErrorCode.BadRequest);
+    }
     expect((await t.app.db.select({ id: raffles.id }).from(raffles)).length).toBe(before);
   });
 });
