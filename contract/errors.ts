@@ -111,10 +111,20 @@ export const ErrorCode = {
   ConsoleEnrolled: 4052,
   /** A state-changing console call without the session's own token, or from another site's page. */
   ConsoleCrossSite: 4053,
-  /** A refund over what the operator's role may refund. */
+  /** A refund over what the operator's role may refund (a support user's limit per order or per day). */
   RefundOverLimit: 4054,
   /** A refund of nothing, or of more than is left to refund of the order. */
   RefundAmountInvalid: 4055,
+  /** A login code costs the shop now (many codes from this address, or from everywhere): solve a proof-of-work challenge (`identity.codeChallenge`) and ask again with its solution. */
+  ProofOfWorkRequired: 4062,
+  /** The proof of work given is wrong, expired, not this server's, or was used already. */
+  ProofOfWorkInvalid: 4063,
+  /** `refund resolve` of a refund the provider did not report abnormal, or one resolved already. */
+  RefundNotAbnormal: 4056,
+  /** Too many wrong console codes in a row: the account's console sign-in is locked until the time `Retry-After` gives (or an admin's `role unlock`). */
+  ConsoleLocked: 4058,
+  /** An authenticator is enrolled only after a code to the account's own phone (or e-mail), and the account has neither. */
+  ConsoleContactMissing: 4059,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -160,6 +170,11 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.ConsoleCrossSite]: 403,
   [ErrorCode.RefundOverLimit]: 403,
   [ErrorCode.RefundAmountInvalid]: 400,
+  [ErrorCode.ProofOfWorkRequired]: 403,
+  [ErrorCode.ProofOfWorkInvalid]: 400,
+  [ErrorCode.RefundNotAbnormal]: 409,
+  [ErrorCode.ConsoleLocked]: 429,
+  [ErrorCode.ConsoleContactMissing]: 409,
   [ErrorCode.MessageNotSent]: 502,
   [ErrorCode.AgreementSigned]: 409,
   [ErrorCode.UserSigned]: 409,

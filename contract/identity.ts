@@ -80,6 +80,30 @@ export type Session = z.infer<typeof Session>;
 
 const Nothing = z.null();
 
+/**
+ * A proof-of-work challenge (ALTCHA, altcha-lib's v2 shape, which the widget
+ * takes as it is): the browser finds the counter whose derived key the signed
+ * parameters describe. Unknown parameters are kept, as the signature covers them.
+ */
+export const ProofOfWorkChallenge = z.object({
+  parameters: z.looseObject({
+    algorithm: text(),
+    nonce: text(),
+    salt: text(),
+    cost: z.int(),
+    keyLength: z.int(),
+    keyPrefix: text(),
+    keySignature: z.optional(text()),
+    /** When the challenge expires, in seconds since the epoch. */
+    expiresAt: z.int(),
+  }),
+  signature: text(),
+});
+export type ProofOfWorkChallenge = z.infer<typeof ProofOfWorkChallenge>;
+
+/** A solved challenge, as the widget hands it over: base64 of its JSON (the challenge and the solution). */
+const ProofOfWork = text(z.maxLength(4096));
+
 export const identity = {
   sendSmsCode: route({
     method: 'POST',
@@ -87,7 +111,8 @@ export const identity = {
     encrypted: true,
     auth: 'optional',
     shape: 'envelope',
-    request: z.object({ Phone }),
+    /** `ProofOfWork` when the server asked for one (`ProofOfWorkRequired`): a code then costs the sender some work. */
+    request: z.object({ Phone, ProofOfWork: z.optional(ProofOfWork) }),
     response: Nothing,
   }),
   sendEmailCode: route({
@@ -96,8 +121,18 @@ export const identity = {
     encrypted: true,
     auth: 'optional',
     shape: 'envelope',
-    request: z.object({ Email }),
+    request: z.object({ Email, ProofOfWork: z.optional(ProofOfWork) }),
     response: Nothing,
+  }),
+  /** A new proof-of-work challenge for a code request the server refused with `ProofOfWorkRequired`; it expires in a few minutes and is never cached. */
+  codeChallenge: route({
+    method: 'GET',
+    path: '/identity/vcodes/challenge',
+    encrypted: false,
+    auth: 'none',
+    shape: 'envelope',
+    request: Empty,
+    response: ProofOfWorkChallenge,
   }),
   loginOrRegister: route({
     method: 'POST',

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { localeSegment, type LocaleCode } from '#contract/locales.ts';
 import { hubTiming } from '#contract/realtime.ts';
@@ -11,6 +12,12 @@ const list = z.string().transform((value) =>
     .map((item) => item.trim())
     .filter(Boolean),
 );
+
+/** A network (`10.0.0.0/8`), an address (`127.0.0.1`, `[::1]`) or a host name. */
+function isNetworkOrHost(entry: string): boolean {
+  const bare = entry.replace(/^\[(.*)\]$/, '$1');
+  return ipaddr.isValidCIDR(bare) || ipaddr.isValid(bare) || /^[a-z\d-]+(\.[a-z\d-]+)*$/i.test(entry);
+}
 
 /** An outside messaging service: the development outbox, or an HTTP gateway that needs a URL and a secret. */
 const providerName = z.enum(['dev', 'http']).default('dev');
@@ -72,8 +79,10 @@ const schema = z
     TRUST_PROXY: flag.default(false),
     /** Requests per minute and client address to the API as a whole. */
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
-    /** The most a support user may refund in one refund from the console, in fen; operators and admins have no limit. */
+    /** The most a support user may bring one order's refunds to (everyone's that did not fail, theirs included), in fen; operators and admins have no limit. */
     SUPPORT_REFUND_LIMIT_FEN: z.coerce.number().int().min(0).default(10_000),
+    /** The most one support user may refund in 24 hours (their own refunds that did not fail), in fen. */
+    SUPPORT_REFUND_DAILY_LIMIT_FEN: z.coerce.number().int().min(0).default(50_000),
     /** Login attempts per minute and client address; code sends get a quarter of it. */
     IDENTITY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(4).default(20),
     /**
@@ -82,13 +91,27 @@ const schema = z
      * main guard is the cap per phone number or e-mail address (facts: verification.codesPerDay).
      */
     CODES_PER_ADDRESS_PER_DAY: z.coerce.number().int().positive().default(1000),
+    /**
+     * A login code is sent only after a proof of work (a challenge the browser solves, docs/security.md) to a
+     * client address (IPv6 by its /64) that has asked in the last hour for codes to more than this many
+     * different numbers or e-mail addresses…
+     */
+    CODE_CHALLENGE_TARGETS_PER_HOUR: z.coerce.number().int().min(0).default(5),
+    /** …or for more than this many codes; */
+    CODE_CHALLENGE_CODES_PER_HOUR: z.coerce.number().int().min(0).default(10),
+    /** and to everyone once the shop has sent more than this many codes in the last hour (what stops pumping from many addresses). */
+    CODE_CHALLENGE_SHOP_CODES_PER_HOUR: z.coerce.number().int().min(0).default(500),
+    /** A challenge's work: the browser tries on average three quarters of this many keys (PBKDF2 of 1,000 rounds each). */
+    CODE_CHALLENGE_WORK: z.coerce.number().int().min(2).max(1_000_000).default(10_000),
+    /** Registration e-mail checks (they tell whether an address has an account) per hour and client address. */
+    REGISTER_EMAIL_CHECKS_PER_HOUR: z.coerce.number().int().positive().default(20),
     /** Where `/basic/customer/service` sends a logged-in user (a signed user reference is appended). */
     CUSTOMER_SERVICE_URL: z.string().min(1).default('/contact'),
     /** The external store's address; its OAuth verifier is at /oauth/verifier under it. Unset outside production: the development store at /api/dev/store. */
     STORE_URL: z.url().optional(),
     /** What the store sends (as a bearer token) to check a store token; unset outside production: derived from the server secret, known to the development store. */
     STORE_INTROSPECTION_SECRET: z.string().min(32).optional(),
-    /** The site's public address (as for the build); links in e-mails lead there. */
+    /** The site's public address (as for the build); every absolute link the server makes leads there (see `siteOrigin`). */
     SITE_URL: z.url().optional(),
     /** Set when the site calls an API on another origin, as `https://api.example.com` (also set for the site build, which calls it). */
     PUBLIC_API_ORIGIN: z
@@ -107,6 +130,14 @@ const schema = z
     HUB_TIMEOUT_MS: z.coerce.number().int().min(100).default(hubTiming.timeoutMs),
     /** A long poll with nothing to deliver is answered empty after this long. */
     HUB_LONG_POLL_MS: z.coerce.number().int().min(50).max(99_000).default(hubTiming.longPollMs),
+    /** How long an outbound HTTP call (services/outbound-http.ts) may take, from connecting to the answer's last byte. */
+    OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+    /** The most an outside service's answer may hold; reading stops past it. */
+    OUTBOUND_MAX_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+    /** Networks (CIDR or one address) and host names outbound calls may reach in production although they are not public, such as a gateway on the private network. */
+    OUTBOUND_ALLOWED_NETWORKS: list
+      .pipe(z.array(z.string().refine(isNetworkOrHost, 'must be networks (10.0.0.0/8), addresses or host names, separated by commas')))
+      .default([]),
     SMS_PROVIDER: providerName,
     SMS_GATEWAY_URL: gatewayUrl,
     SMS_GATEWAY_SECRET: gatewaySecret,
@@ -217,30 +248,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** Whether the development stand-ins (outboxes, and later identity providers, payment sandbox, store) may run. */
 export const devStandInsAllowed = (config: Config): boolean => config.NODE_ENV !== 'production';
 
-/** Where a request came to (a Fastify request has both). */
-export interface RequestAddress {
-  protocol: string;
-  host: string;
-}
-
 /**
- * The origin links in e-mails lead to: SITE_URL; without it, outside
- * production, the address the request came to (so a local try-out gets local
- * links), and in production the published site.
+ * The site's origin, for every absolute link the server makes: SITE_URL, or in
+ * production the published site. Outside production an unset SITE_URL is this
+ * server itself, `http://HOST:PORT` (`localhost` when HOST is a wildcard), so
+ * a local try-out gets local links. Never the Host a request names: a caller
+ * must not choose where the server's links lead.
  */
-export function siteOrigin(config: Config, request: RequestAddress): string {
-  return new URL(config.SITE_URL ?? (devStandInsAllowed(config) ? `${request.protocol}://${request.host}` : defaultSiteUrl)).origin;
+export function siteOrigin(config: Config): string {
+  if (config.SITE_URL) return new URL(config.SITE_URL).origin;
+  if (!devStandInsAllowed(config)) return new URL(defaultSiteUrl).origin;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  return new URL(`http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`).origin;
 }
 
 /** A page of the site in a language (`https://…/ja/account/login`), for addresses the server sends people to. */
-export function sitePageUrl(config: Config, request: RequestAddress, locale: LocaleCode, path: string): string {
+export function sitePageUrl(config: Config, locale: LocaleCode, path: string): string {
   const segment = localeSegment(locale);
-  return `${siteOrigin(config, request)}${segment ? `/${segment}` : ''}${path}`;
+  return `${siteOrigin(config)}${segment ? `/${segment}` : ''}${path}`;
 }
 
-/** The origin the API answers on, for addresses outside services send browsers back to. */
-export function apiOrigin(config: Config, request: RequestAddress): string {
-  return config.PUBLIC_API_ORIGIN ?? siteOrigin(config, request);
+/** The origin the API answers on (PUBLIC_API_ORIGIN, else the site's), for addresses outside services send browsers back to. */
+export function apiOrigin(config: Config): string {
+  return config.PUBLIC_API_ORIGIN ?? siteOrigin(config);
 }
 
 /** Where the site reaches the API: `/api` on its own origin, or under PUBLIC_API_ORIGIN (as src/lib/api/config.ts does in the browser). */

@@ -6,10 +6,11 @@
  */
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import rateLimit, { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
 import { consoleCsrfHeader } from '#contract/console.ts';
 import { encryption } from '#contract/crypto.ts';
+import { addressGroup } from '../http/address-group.ts';
 import { tooManyRequests } from '../http/api-error.ts';
 
 export async function securityHeaders(app: FastifyInstance): Promise<void> {
@@ -29,13 +30,6 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
 }
-
-/**
- * Requests count against their client's address. A client whose connection
- * reset before its request was handled has no address left: those share one
- * count rather than fail.
- */
-const rateLimitKey = (request: FastifyRequest) => (request.ip ? normalizeIP(request.ip) : 'address-gone');
 
 /** With Redis (several instances), the rate limits count across all of them. */
 export async function apiProtection(api: FastifyInstance): Promise<void> {
@@ -57,7 +51,8 @@ export async function apiProtection(api: FastifyInstance): Promise<void> {
   await api.register(rateLimit, {
     max: config.RATE_LIMIT_PER_MINUTE,
     timeWindow: 60_000,
-    keyGenerator: rateLimitKey,
+    // Requests count against their client's address group (IPv6 by its /64).
+    keyGenerator: (request) => addressGroup(request.ip),
     ...(redis ? { redis, nameSpace: 'beacon-rate-limit:' } : {}),
     // A route with a limit of its own (logins, code sends…) has `rateLimit` in its config.
     errorResponseBuilder: (request) => tooManyRequests(request.routeOptions.config.rateLimit ? 'route' : 'global'),

@@ -2,18 +2,25 @@
  * One-time codes sent by SMS or e-mail: 6 digits, valid 5 minutes,
  * one send per target a minute, daily caps per target and per client address
  * (each refusal says which, and when to ask again),
- * and 5 wrong tries burn the code. Every send is a row, which is what the
- * limits count; an advisory lock per target keeps two racing sends honest.
+ * and 5 wrong tries burn the code. A login code that costs the shop — past
+ * an hour's thresholds per address or for the whole shop — needs a proof of
+ * work first (proof-of-work.ts). Every send is a row, which is what the
+ * limits count, under the client's address group (IPv6 by its /64, as the
+ * rate limiter counts); advisory locks per target and per address keep racing
+ * sends honest.
  */
 import { createHmac, randomInt } from 'node:crypto';
-import { and, count, desc, eq, gt, min, sql } from 'drizzle-orm';
+import { and, count, countDistinct, desc, eq, gt, min, ne, sql } from 'drizzle-orm';
 import { ErrorCode } from '#contract/errors.ts';
 import { verification } from '#contract/identity.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { verificationCodes } from '../../db/schema/identity.ts';
+import { addressGroup } from '../../http/address-group.ts';
 import { ApiError, limitReached } from '../../http/api-error.ts';
 import { message } from '../../i18n/messages.ts';
+import { spendSolution } from './proof-of-work.ts';
 
 type Channel = 'sms' | 'email';
 /**
@@ -25,7 +32,8 @@ type Channel = 'sms' | 'email';
  */
 export type CodePurpose = 'login' | 'account';
 
-const day = 24 * 3600_000;
+const hour = 3600_000;
+const day = 24 * hour;
 
 /** The codes of one target and purpose that are still unused. */
 const unusedCodesOf = (channel: Channel, target: string, purpose: CodePurpose) =>
@@ -40,19 +48,57 @@ function hashCode(secret: Buffer, target: string, code: string): string {
   return createHmac('sha256', secret).update(`${target}:${code}`).digest('hex');
 }
 
-/** Stores a new code for `target` and returns it, or throws 429 saying which limit was reached. */
+/** The limits a code request meets: the daily cap per address, and when a login code needs a proof of work (config.ts). */
+export type CodeLimits = Pick<
+  Config,
+  'CODES_PER_ADDRESS_PER_DAY' | 'CODE_CHALLENGE_TARGETS_PER_HOUR' | 'CODE_CHALLENGE_CODES_PER_HOUR' | 'CODE_CHALLENGE_SHOP_CODES_PER_HOUR'
+>;
+
+/** Whether this login code costs the shop enough to need a proof of work: past an hour's thresholds of its address or of the whole shop. */
+async function needsProofOfWork(tx: Transaction, target: string, address: string, limits: CodeLimits, now: Date): Promise<boolean> {
+  const since = new Date(now.getTime() - hour);
+  const recent = gt(verificationCodes.createdAt, since);
+  const fromAddress = and(eq(verificationCodes.ip, address), recent);
+  const [codes] = await tx.select({ sent: count() }).from(verificationCodes).where(fromAddress);
+  if (codes.sent >= limits.CODE_CHALLENGE_CODES_PER_HOUR) return true;
+  // A code to a number or address asked for already is no new target.
+  const [others] = await tx
+    .select({ targets: countDistinct(verificationCodes.target) })
+    .from(verificationCodes)
+    .where(and(fromAddress, ne(verificationCodes.target, target)));
+  if (others.targets >= limits.CODE_CHALLENGE_TARGETS_PER_HOUR) return true;
+  // Across the shop: whether the K-th newest code (by the key, which grows with time: no scan of the
+  // table) is less than an hour old. It is read without a lock, so a burst may pass the threshold by
+  // the requests in flight, no more.
+  const shopThreshold = limits.CODE_CHALLENGE_SHOP_CODES_PER_HOUR;
+  if (shopThreshold === 0) return true;
+  const [kth] = await tx
+    .select({ createdAt: verificationCodes.createdAt })
+    .from(verificationCodes)
+    .orderBy(desc(verificationCodes.id))
+    .offset(shopThreshold - 1)
+    .limit(1);
+  return kth !== undefined && kth.createdAt > since;
+}
+
+/**
+ * Stores a new code for `target` and returns it, or throws 429 saying which
+ * limit was reached — or, for a login code that needs a proof of work,
+ * `ProofOfWorkRequired` without one and `ProofOfWorkInvalid` with a wrong or
+ * used one. A refused request stores nothing, so it counts against no limit.
+ */
 export async function issueCode(
   db: Database,
   secret: Buffer,
-  channel: Channel,
-  target: string,
-  purpose: CodePurpose,
-  ip: string,
-  perAddressPerDay: number,
+  request: { channel: Channel; target: string; purpose: CodePurpose; address: string; proofOfWork?: string },
+  limits: CodeLimits,
   now = new Date(),
 ): Promise<{ id: number; code: string }> {
+  const { channel, target, purpose, address, proofOfWork } = request;
   return db.transaction(async (tx) => {
+    // Target first, then address, in every request: two locks taken in one order never deadlock.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${channel}:${target}`}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`code-address:${address}`}))`);
     const since = new Date(now.getTime() - day);
     const [latest] = await tx
       .select({ createdAt: verificationCodes.createdAt })
@@ -74,8 +120,14 @@ export async function issueCode(
     const [fromAddress] = await tx
       .select({ sent: count(), oldest: min(verificationCodes.createdAt) })
       .from(verificationCodes)
-      .where(and(eq(verificationCodes.ip, ip), gt(verificationCodes.createdAt, since)));
-    if (fromAddress.sent >= perAddressPerDay) throw limitReached('codeDailyLimitNetwork', fromAddress.oldest!.getTime() + day - now.getTime());
+      .where(and(eq(verificationCodes.ip, address), gt(verificationCodes.createdAt, since)));
+    if (fromAddress.sent >= limits.CODES_PER_ADDRESS_PER_DAY) throw limitReached('codeDailyLimitNetwork', fromAddress.oldest!.getTime() + day - now.getTime());
+
+    // A solution given is checked (and used up) whether or not one was needed: a wrong one is never let through.
+    if (proofOfWork !== undefined) await spendSolution(tx, secret, proofOfWork, now);
+    // Account codes go only to the signed-in user's own number or address, which the caps above bound.
+    else if (purpose === 'login' && (await needsProofOfWork(tx, target, address, limits, now)))
+      throw new ApiError(ErrorCode.ProofOfWorkRequired, 'proofOfWorkRequired');
 
     const code = String(randomInt(0, 10 ** verification.codeLength)).padStart(verification.codeLength, '0');
     // Only the newest code of a target and purpose is valid.
@@ -89,7 +141,7 @@ export async function issueCode(
         channel,
         target,
         purpose,
-        ip,
+        ip: address,
         codeHash: hashCode(secret, target, code),
         expiresAt: new Date(now.getTime() + verification.validMs),
         createdAt: now,
@@ -104,9 +156,13 @@ export async function withdrawCode(db: Database, id: number): Promise<void> {
   await db.delete(verificationCodes).where(eq(verificationCodes.id, id));
 }
 
-/** Sends a new code to `target` by SMS or e-mail, and says so in the user's language (the answer of a code-sending call). */
-export async function sendCode(app: FastifyInstance, channel: Channel, target: string, purpose: CodePurpose, request: FastifyRequest) {
-  const { id, code } = await issueCode(app.db, app.keys.secret, channel, target, purpose, request.ip, app.config.CODES_PER_ADDRESS_PER_DAY);
+/**
+ * Sends a new code to `target` by SMS or e-mail, and says so in the user's language (the answer of a code-sending call);
+ * `proofOfWork` is the solved challenge a login code request brought (identity.codeChallenge).
+ */
+export async function sendCode(app: FastifyInstance, channel: Channel, target: string, purpose: CodePurpose, request: FastifyRequest, proofOfWork?: string) {
+  const address = addressGroup(request.ip);
+  const { id, code } = await issueCode(app.db, app.keys.secret, { channel, target, purpose, address, proofOfWork }, app.config);
   const text = message(request.locale, channel === 'sms' ? 'smsText' : 'emailText', { code });
   try {
     await app[channel].send({ to: target, text, subject: channel === 'email' ? message(request.locale, 'emailSubject') : undefined });

@@ -19,6 +19,7 @@ import { redeemTicket } from './external/accounts.ts';
 import { externalLoginRoutes } from './external/routes.ts';
 import { recordLogin } from './login-history.ts';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.ts';
+import { newChallenge } from './proof-of-work.ts';
 import type { IssuedTokens, SessionStore } from './sessions.ts';
 import { createEmailUser, emailTaken, findByAccount, replacePasswordHash, userForPhone, type UserInfoStore } from './users.ts';
 
@@ -66,8 +67,18 @@ export async function identityRoutes(app: FastifyInstance, sessions: SessionStor
     return loginResult(outcome.userId, outcome.tokens, { fresh: true });
   }
 
-  registerRoute(app, identity.sendSmsCode, ({ body, request }) => sendCode(app, 'sms', body.Phone, 'login', request), sendLimit);
-  registerRoute(app, identity.sendEmailCode, ({ body, request }) => sendCode(app, 'email', body.Email, 'login', request), sendLimit);
+  registerRoute(app, identity.sendSmsCode, ({ body, request }) => sendCode(app, 'sms', body.Phone, 'login', request, body.ProofOfWork), sendLimit);
+  registerRoute(app, identity.sendEmailCode, ({ body, request }) => sendCode(app, 'email', body.Email, 'login', request, body.ProofOfWork), sendLimit);
+  // Making a challenge costs the server one key derivation: as often as codes may be asked for.
+  registerRoute(
+    app,
+    identity.codeChallenge,
+    async ({ reply }) => {
+      reply.header('cache-control', 'no-store');
+      return { data: await newChallenge(keys.secret, app.config.CODE_CHALLENGE_WORK) };
+    },
+    sendLimit,
+  );
 
   registerRoute(
     app,
@@ -115,7 +126,10 @@ export async function identityRoutes(app: FastifyInstance, sessions: SessionStor
   });
   deviceLoginRoutes(app, sessions, users, { start: sendLimit, decide: loginLimit });
 
-  registerRoute(app, identity.validateRegisterEmail, async ({ body }) => ({ data: { Available: !(await emailTaken(db, body.Email)) } }));
+  // It tells whether an address has an account: a few times an hour per address, so no list of addresses can be tried.
+  registerRoute(app, identity.validateRegisterEmail, async ({ body }) => ({ data: { Available: !(await emailTaken(db, body.Email)) } }), {
+    rateLimit: { max: app.config.REGISTER_EMAIL_CHECKS_PER_HOUR, timeWindow: 3600_000 },
+  });
 
   registerRoute(
     app,
@@ -172,7 +186,7 @@ export async function identityRoutes(app: FastifyInstance, sessions: SessionStor
   });
 
   registerRoute(app, identity.openStore, async ({ body, request }) => {
-    const base = storeBase(app.config, request);
+    const base = storeBase(app.config);
     const target = `${base}${body.to ?? '/'}`;
     if (!body.tk) return target;
     const verifier = new URL(`${base}${storeVerifierPath}`);

@@ -1,4 +1,6 @@
 /** The codes a test app sends, read from the development outbox, as a person reads their SMS or e-mail. */
+import { solveChallenge, type Challenge, type Solution } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { identity, type LoginResult } from '#contract/identity.ts';
@@ -30,3 +32,17 @@ export async function loginBySms(t: TestApp, phone: string, DeviceId: string): P
   expect(response.body.code).toBe(200);
   return response.body.data;
 }
+
+/**
+ * A proof of work for a code request, solved as the site's widget solves it but by altcha-lib's own solver
+ * (an implementation we did not write): the widget's payload, base64 of the challenge and its solution.
+ */
+export async function solvedProof(t: TestApp): Promise<string> {
+  const challenge = (await t.call(identity.codeChallenge)).body.data;
+  const solution = await solveChallenge({ challenge, deriveKey });
+  return proofPayload(challenge, solution);
+}
+
+/** The widget's payload for a challenge and a solution, right or wrong. */
+export const proofPayload = (challenge: Challenge, solution: Solution | null): string =>
+  Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');

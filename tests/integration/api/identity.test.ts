@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { eq, sql } from 'drizzle-orm';
+import { createChallenge, solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '#contract/errors.ts';
 import { identity, lifetimes, support, system, verification } from '#contract/identity.ts';
 import { pluginCalls } from '#contract/plugins.ts';
 import { verifyToken } from '../../../server/crypto/signed.ts';
-import { externalAccounts, users } from '../../../server/db/schema.ts';
+import { externalAccounts, users, verificationCodes } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/modules/identity/passwords.ts';
 import * as codes from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
@@ -435,6 +437,197 @@ describe('per-address rate limit', () => {
       expect((await limited.call(system.publicKey, { ip: '10.9.9.8' })).status).toBe(200);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+// Issue 43, points 7 and 8: SMS pumping costs the attacker, not the shop; no enumeration.
+describe('code requests that cost the shop', () => {
+  /** A proof of work's refusals: asked for first, or given wrong, expired or used. */
+  const required = { code: ErrorCode.ProofOfWorkRequired, message: 'Before we send a code, please confirm you are not a robot.', data: null };
+  const invalid = {
+    code: ErrorCode.ProofOfWorkInvalid,
+    message: 'The check that you are not a robot failed or has expired. Please ask for the code again.',
+    data: null,
+  };
+  /** A test app whose thresholds are low and whose challenges are quick to solve; code sends are not rate limited within them. */
+  const challengingApp = (env: Record<string, string>) => startApp({ IDENTITY_RATE_LIMIT_PER_MINUTE: '400', CODE_CHALLENGE_WORK: '40', ...env });
+  const sms = (app: TestApp, Phone: string, ip: string, ProofOfWork?: string) =>
+    app.call(identity.sendSmsCode, { body: ProofOfWork === undefined ? { Phone } : { Phone, ProofOfWork }, ip });
+  const rowsFor = async (app: TestApp, target: string) =>
+    (await app.app.db.select({ n: count() }).from(verificationCodes).where(eq(verificationCodes.target, target)))[0].n;
+
+  it('counts an IPv6 client by its /64, as the rate limiter does: a fourth code from a rotated address of the same /64 is refused or challenged', async () => {
+    for (const [env, refusal] of [
+      [{ CODES_PER_ADDRESS_PER_DAY: '3' }, ErrorCode.TooManyRequests],
+      [{ CODE_CHALLENGE_CODES_PER_HOUR: '3' }, ErrorCode.ProofOfWorkRequired],
+    ] as const) {
+      const app = await challengingApp(env);
+      try {
+        for (const host of [':1', 'a:b:c:d', 'ffff:ffff:ffff:fffe']) expect((await sms(app, newPhone(), `2001:db8:43:7:${host}`)).body.code).toBe(200);
+        const fourth = newPhone();
+        expect((await sms(app, fourth, '2001:db8:43:7::9')).body.code).toBe(refusal);
+        expect(await codes.outbox(app, fourth)).toEqual([]);
+        // Another /64 is another network.
+        expect((await sms(app, newPhone(), '2001:db8:43:8::1')).body.code).toBe(200);
+      } finally {
+        await app.close();
+      }
+    }
+  });
+
+  it('asks an address that wants codes for many numbers to prove its work first; a solution buys one code, once; nothing is sent or counted without one', async () => {
+    const app = await challengingApp({ CODE_CHALLENGE_TARGETS_PER_HOUR: '2' });
+    try {
+      const ip = '10.43.7.1';
+      const [first, second, third, fourth] = [newPhone(), newPhone(), newPhone(), newPhone()];
+      expect((await sms(app, first, ip)).body.code).toBe(200);
+      expect((await sms(app, second, ip)).body.code).toBe(200);
+      // A second code to a number already asked for is not a new number.
+      await codes.ageCodes(app, first);
+      expect((await sms(app, first, ip)).body.code).toBe(200);
+
+      const refused = await sms(app, third, ip, undefined);
+      expect([refused.status, refused.body]).toEqual([403, required]);
+      expect(await codes.outbox(app, third)).toEqual([]);
+      expect(await rowsFor(app, third)).toBe(0);
+
+      const proof = await codes.solvedProof(app);
+      expect((await sms(app, third, ip, proof)).body).toEqual({ code: 200, message: 'SMS sent successfully.', data: null });
+      expect(await codes.lastCode(app, third)).toMatch(/^\d{6}$/);
+      // The same solution a second time, for another number or the same one.
+      expect((await sms(app, fourth, ip, proof)).body).toEqual(invalid);
+      await codes.ageCodes(app, third);
+      expect((await sms(app, third, ip, proof)).body).toEqual(invalid);
+      expect(await codes.outbox(app, fourth)).toEqual([]);
+      expect(await rowsFor(app, fourth)).toBe(0);
+
+      // E-mail addresses are targets too.
+      const Email = `pump-${Date.now()}@example.com`;
+      expect((await app.call(identity.sendEmailCode, { body: { Email }, ip })).body).toEqual(required);
+      expect((await app.call(identity.sendEmailCode, { body: { Email, ProofOfWork: await codes.solvedProof(app) }, ip })).body.code).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('lets one solution buy one code when two requests race with it', async () => {
+    const app = await challengingApp({ CODE_CHALLENGE_TARGETS_PER_HOUR: '0' });
+    try {
+      for (let round = 0; round < 3; round++) {
+        const proof = await codes.solvedProof(app);
+        const phones = [newPhone(), newPhone(), newPhone()];
+        const answers = await Promise.all(phones.map((phone, i) => sms(app, phone, `10.43.8.${i + 1}`, proof)));
+        expect(answers.map((answer) => answer.body.code).sort()).toEqual([200, ErrorCode.ProofOfWorkInvalid, ErrorCode.ProofOfWorkInvalid]);
+        const sent = await Promise.all(phones.map(async (phone) => (await codes.outbox(app, phone)).length));
+        expect(sent.sort()).toEqual([0, 0, 1]);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses an expired, forged, tampered or wrong solution, and sends nothing', async () => {
+    const app = await challengingApp({ CODE_CHALLENGE_TARGETS_PER_HOUR: '0' });
+    try {
+      const phone = newPhone();
+      const ip = '10.43.9.1';
+      expect((await sms(app, phone, ip)).body).toEqual(required);
+
+      // Solved, then sent after the challenge's five minutes.
+      const late = await codes.solvedProof(app);
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(Date.now() + 5 * 60_000 + 1000);
+        expect((await sms(app, phone, ip, late)).body).toEqual(invalid);
+      } finally {
+        vi.useRealTimers();
+      }
+
+      // A challenge this server never made, solved honestly.
+      const foreign = await createChallenge({
+        algorithm: 'PBKDF2/SHA-256',
+        cost: 1,
+        counter: 3,
+        deriveKey,
+        hmacSignatureSecret: 'not the server’s key',
+        hmacKeySignatureSecret: 'nor this one',
+        expiresAt: new Date(Date.now() + 60_000),
+      });
+      expect((await sms(app, phone, ip, codes.proofPayload(foreign, await solveChallenge({ challenge: foreign, deriveKey })))).body).toEqual(invalid);
+
+      // The server's challenge made easier, or answered with a key that is not its solution.
+      const challenge = (await app.call(identity.codeChallenge)).body.data;
+      const easier = { ...challenge, parameters: { ...challenge.parameters, keyPrefix: '00', keySignature: undefined } };
+      const easySolution = await solveChallenge({ challenge: easier, deriveKey });
+      expect(await sms(app, phone, ip, codes.proofPayload(easier, easySolution))).toMatchObject({ status: 400, body: invalid });
+      expect((await sms(app, phone, ip, codes.proofPayload(challenge, { counter: 7, derivedKey: 'ab'.repeat(32) }))).body).toEqual(invalid);
+      expect((await sms(app, phone, ip, codes.proofPayload(challenge, null))).body).toEqual(invalid);
+      expect((await sms(app, phone, ip, 'not a payload')).body).toEqual(invalid);
+
+      expect(await codes.outbox(app, phone)).toEqual([]);
+      expect(await rowsFor(app, phone)).toBe(0);
+      // Refused requests used nothing up: the number still gets its code with a good solution.
+      expect((await sms(app, phone, ip, await codes.solvedProof(app))).body.code).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('asks everyone for a proof of work once the shop has sent many codes in the hour, whatever their address', async () => {
+    const app = await challengingApp({ CODE_CHALLENGE_SHOP_CODES_PER_HOUR: '3' });
+    try {
+      for (let i = 1; i <= 3; i++) expect((await sms(app, newPhone(), `10.43.10.${i}`)).body.code).toBe(200);
+      const phone = newPhone();
+      expect((await sms(app, phone, '10.43.11.1')).body).toEqual(required);
+      expect((await app.call(identity.sendEmailCode, { body: { Email: `shop-${Date.now()}@example.com` }, ip: '10.43.12.1' })).body).toEqual(required);
+      expect((await sms(app, phone, '10.43.11.1', await codes.solvedProof(app))).body.code).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('serves challenges that expire in five minutes and are never cached', async () => {
+    const answer = await t.call(identity.codeChallenge);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    const { parameters, signature } = answer.body.data;
+    expect(signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(parameters.algorithm).toBe('PBKDF2/SHA-256');
+    expect(parameters.expiresAt * 1000 - Date.now()).toBeGreaterThan(4 * 60_000);
+    expect(parameters.expiresAt * 1000 - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+  });
+
+  it('answers a code request alike whether or not the number or e-mail address has an account', async () => {
+    const known = await login();
+    await ageCodes(known.phone);
+    const Email = `known-${Date.now()}@example.com`;
+    await t.app.db.insert(users).values({ email: Email, nickname: 'Known', passwordHash: await hashPassword('long enough') });
+    const answers = [
+      await t.call(identity.sendSmsCode, { body: { Phone: known.phone } }),
+      await t.call(identity.sendSmsCode, { body: { Phone: newPhone() } }),
+      await t.call(identity.sendEmailCode, { body: { Email } }),
+      await t.call(identity.sendEmailCode, { body: { Email: `unknown-${Date.now()}@example.com` } }),
+    ];
+    expect(answers.map(({ status, body }) => ({ status, body }))).toEqual([
+      { status: 200, body: { code: 200, message: 'SMS sent successfully.', data: null } },
+      { status: 200, body: { code: 200, message: 'SMS sent successfully.', data: null } },
+      { status: 200, body: { code: 200, message: 'E-mail sent successfully.', data: null } },
+      { status: 200, body: { code: 200, message: 'E-mail sent successfully.', data: null } },
+    ]);
+  });
+
+  it('answers the registration e-mail check only a few times an hour per address (IPv6 by its /64), then 429', async () => {
+    const app = await startApp({ REGISTER_EMAIL_CHECKS_PER_HOUR: '3' });
+    try {
+      const check = (ip: string) => app.call(identity.validateRegisterEmail, { body: { Email: `probe-${ip.replaceAll(':', '')}@example.com` }, ip });
+      for (const host of ['1', '2', '3']) expect((await check(`2001:db8:43:9::${host}`)).status).toBe(200);
+      const refused = await check('2001:db8:43:9:ffff::4');
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ code: 429, data: null });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
+      expect((await check('2001:db8:43:a::1')).status).toBe(200);
+    } finally {
+      await app.close();
     }
   });
 });
