@@ -35,6 +35,7 @@ import keys from './plugins/keys.ts';
 import locale from './plugins/locale.ts';
 import messengers from './plugins/messengers.ts';
 import metrics from './plugins/metrics.ts';
+import outbound from './plugins/outbound.ts';
 import payments from './plugins/payments.ts';
 import redis from './plugins/redis.ts';
 import sealing from './plugins/sealing.ts';
@@ -88,6 +89,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(configPlugin, { config });
+  await app.register(outbound);
   await app.register(database);
   await app.register(keys);
   await app.register(redis);

@@ -20,7 +20,7 @@ export default fp(
       const config: Config = app.config;
       const url = config[`${channel}_GATEWAY_URL`];
       const secret = config[`${channel}_GATEWAY_SECRET`];
-      if (config[`${channel}_PROVIDER`] === 'http' && url && secret) return gatewayMessenger(channel === 'SMS' ? 'sms' : 'email', url, secret);
+      if (config[`${channel}_PROVIDER`] === 'http' && url && secret) return gatewayMessenger(channel === 'SMS' ? 'sms' : 'email', url, secret, app.outbound);
       return devMessenger(channel.toLowerCase(), (line) => app.log.info(line));
     };
     app.decorate('sms', messenger('SMS'));
@@ -31,5 +31,5 @@ export default fp(
       );
     }
   },
-  { name: 'messengers', dependencies: ['config'] },
+  { name: 'messengers', dependencies: ['config', 'outbound'] },
 );

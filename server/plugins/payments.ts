@@ -6,11 +6,12 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { commerceCalls } from '#contract/commerce.ts';
 import { apiOrigin, siteOrigin, ConfigError, type Config } from '../config.ts';
 import { sandboxBasePath, sandboxCredentials, sandboxPhonePagePath } from '../services/wechatpay-sandbox.ts';
+import type { OutboundFetch } from '../services/outbound-http.ts';
 import { wechatPay, type PaymentProvider } from '../services/wechatpay-adapter.ts';
 
 declare module 'fastify' {
@@ -24,9 +25,9 @@ export interface Payments {
   provider(): PaymentProvider | null;
   notifyUrl(): string;
   /** What the customer scans: the provider's code URL, or for the sandbox its phone page on this site. */
-  scanTarget(codeUrl: string, request: FastifyRequest): string;
+  scanTarget(codeUrl: string): string;
   /** Where the phone's browser goes to pay in WeChat: the provider's h5_url, or for the sandbox its own page for it on this server. */
-  phoneTarget(h5Url: string, request: FastifyRequest): string;
+  phoneTarget(h5Url: string): string;
 }
 
 function readPem(file: string, setting: string): string {
@@ -38,7 +39,7 @@ function readPem(file: string, setting: string): string {
 }
 
 /** WeChat Pay as configured; also what the operators' command uses when it runs without a server. */
-export function realProvider(config: Config): Payments {
+export function realProvider(config: Config, fetch: OutboundFetch): Payments {
   const required = <K extends keyof Config>(key: K) => config[key] as NonNullable<Config[K]>;
   let merchantKey, platformKey;
   try {
@@ -48,13 +49,16 @@ export function realProvider(config: Config): Payments {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(`The WeChat Pay key files are not a PEM private key and a PEM certificate or public key: ${(error as Error).message}`);
   }
-  const provider = wechatPay({
-    baseUrl: config.WECHATPAY_URL,
-    appid: required('WECHATPAY_APPID'),
-    merchant: { mchid: required('WECHATPAY_MCHID'), serial: required('WECHATPAY_MERCHANT_SERIAL'), privateKey: merchantKey },
-    platform: { serial: required('WECHATPAY_PLATFORM_SERIAL'), publicKey: platformKey },
-    apiV3Key: required('WECHATPAY_APIV3_KEY'),
-  });
+  const provider = wechatPay(
+    {
+      baseUrl: config.WECHATPAY_URL,
+      appid: required('WECHATPAY_APPID'),
+      merchant: { mchid: required('WECHATPAY_MCHID'), serial: required('WECHATPAY_MERCHANT_SERIAL'), privateKey: merchantKey },
+      platform: { serial: required('WECHATPAY_PLATFORM_SERIAL'), publicKey: platformKey },
+      apiV3Key: required('WECHATPAY_APIV3_KEY'),
+    },
+    fetch,
+  );
   return { provider: () => provider, notifyUrl: () => required('WECHATPAY_NOTIFY_URL'), scanTarget: (codeUrl) => codeUrl, phoneTarget: (h5Url) => h5Url };
 }
 
@@ -77,26 +81,29 @@ function sandbox(app: FastifyInstance): Payments {
       if (!origin) return null;
       if (!provider) {
         const credentials = sandboxCredentials();
-        provider = wechatPay({
-          baseUrl: `${origin}/api${sandboxBasePath}`,
-          appid: credentials.appid,
-          merchant: { mchid: credentials.mchid, serial: credentials.merchantSerial, privateKey: credentials.merchantPrivateKey },
-          platform: { serial: credentials.platformSerial, publicKey: credentials.platformPublicKey },
-          apiV3Key: credentials.apiV3Key,
-        });
+        provider = wechatPay(
+          {
+            baseUrl: `${origin}/api${sandboxBasePath}`,
+            appid: credentials.appid,
+            merchant: { mchid: credentials.mchid, serial: credentials.merchantSerial, privateKey: credentials.merchantPrivateKey },
+            platform: { serial: credentials.platformSerial, publicKey: credentials.platformPublicKey },
+            apiV3Key: credentials.apiV3Key,
+          },
+          app.outbound,
+        );
       }
       return provider;
     },
     notifyUrl: () => `${origin}/api${commerceCalls.notify.path}`,
-    scanTarget: (codeUrl, request) => `${siteOrigin(app.config, request)}/wechatpay?pr=${encodeURIComponent(new URL(codeUrl).searchParams.get('pr') ?? '')}`,
+    scanTarget: (codeUrl) => `${siteOrigin(app.config)}/wechatpay?pr=${encodeURIComponent(new URL(codeUrl).searchParams.get('pr') ?? '')}`,
     // The sandbox's h5_url names WeChat's own page, as the real one does; its stand-in for that page answers on this server.
-    phoneTarget: (h5Url, request) => `${apiOrigin(app.config, request)}/api${sandboxPhonePagePath}${new URL(h5Url).search}`,
+    phoneTarget: (h5Url) => `${apiOrigin(app.config)}/api${sandboxPhonePagePath}${new URL(h5Url).search}`,
   };
 }
 
 export default fp(
   async (app) => {
-    app.decorate('payments', app.config.PAYMENT_PROVIDER === 'wechatpay' ? realProvider(app.config) : sandbox(app));
+    app.decorate('payments', app.config.PAYMENT_PROVIDER === 'wechatpay' ? realProvider(app.config, app.outbound) : sandbox(app));
   },
-  { name: 'payments', dependencies: ['config'] },
+  { name: 'payments', dependencies: ['config', 'outbound'] },
 );

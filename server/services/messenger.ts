@@ -3,6 +3,8 @@
  * with a development provider (an in-memory outbox printed to the console) and
  * a production provider (an HTTP gateway authenticated with a shared secret).
  */
+import type { OutboundFetch } from './outbound-http.ts';
+
 export interface OutgoingMessage {
   to: string;
   subject?: string;
@@ -37,15 +39,14 @@ export class MessengerError extends Error {
   }
 }
 
-/** Posts `{to, subject, text}` as JSON with `Authorization: Bearer <secret>`; no answer or any non-2xx answer is a `MessengerError`. */
-export function gatewayMessenger(channel: 'sms' | 'email', url: string, secret: string, timeoutMs = 10_000): Messenger {
+/** Posts `{to, subject, text}` as JSON with `Authorization: Bearer <secret>` through the outbound client; no answer or any non-2xx answer is a `MessengerError`. */
+export function gatewayMessenger(channel: 'sms' | 'email', url: string, secret: string, fetch: OutboundFetch): Messenger {
   return {
     async send(message) {
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
         body: JSON.stringify(message),
-        signal: AbortSignal.timeout(timeoutMs),
       }).catch((error: unknown) => {
         throw new MessengerError(channel, `Gateway ${url} could not be reached`, { cause: error });
       });

@@ -6,11 +6,11 @@
  */
 import { createHmac } from 'node:crypto';
 import { devStore } from '#contract/dev.ts';
-import { apiOrigin, type Config, type RequestAddress } from '../config.ts';
+import { apiOrigin, type Config } from '../config.ts';
 
 /** The store's base address, without a trailing slash. */
-export function storeBase(config: Config, request: RequestAddress): string {
-  return (config.STORE_URL ?? `${apiOrigin(config, request)}/api${devStore.path}`).replace(/\/+$/, '');
+export function storeBase(config: Config): string {
+  return (config.STORE_URL ?? `${apiOrigin(config)}/api${devStore.path}`).replace(/\/+$/, '');
 }
 
 export function storeIntrospectionSecret(config: Config, serverSecret: Buffer): string {

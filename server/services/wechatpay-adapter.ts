@@ -9,6 +9,7 @@
  * protocol, so this one adapter serves both.
  */
 import type { KeyObject } from 'node:crypto';
+import type { OutboundFetch } from './outbound-http.ts';
 import { openResource, requestAuthorization, SignatureError, verifyPlatformSignature, type MerchantKey, type SealedResource } from './wechatpay.ts';
 
 export type TradeState = 'SUCCESS' | 'NOTPAY' | 'CLOSED' | 'PAYERROR' | 'REVOKED' | 'USERPAYING' | 'REFUND';
@@ -178,7 +179,8 @@ function toTransaction(resource: TransactionResource): Transaction {
   };
 }
 
-export function wechatPay(credentials: WechatPayCredentials): PaymentProvider {
+/** WeChat Pay's APIv3 with these credentials, called through the outbound client `fetch`. */
+export function wechatPay(credentials: WechatPayCredentials, fetch: OutboundFetch): PaymentProvider {
   const { merchant, appid } = credentials;
   const base = new URL(credentials.baseUrl);
 
@@ -196,7 +198,6 @@ export function wechatPay(credentials: WechatPayCredentials): PaymentProvider {
           authorization: await requestAuthorization(method, pathAndQuery, body, merchant),
         },
         body: payload === undefined ? undefined : body,
-        signal: AbortSignal.timeout(10_000),
       });
     } catch (error) {
       throw new ProviderError(`WeChat Pay did not answer ${method} ${path}`, { cause: error });

@@ -10,6 +10,7 @@ import { createVerify, generateKeyPairSync } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { outboundHttp } from '../../server/services/outbound-http.ts';
 import { platformHeaders } from '../../server/services/wechatpay.ts';
 import { wechatPay } from '../../server/services/wechatpay-adapter.ts';
 
@@ -42,13 +43,16 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 it('sends the H5 order with scene_info, signed as WeChat Pay APIv3 documents, and answers the h5_url', async () => {
-  const provider = wechatPay({
-    baseUrl,
-    appid: 'wxd678efh567hg6787',
-    merchant: { mchid: '1230000109', serial: 'MERCHANT-SERIAL', privateKey: merchant.privateKey },
-    platform: { serial: 'PLATFORM-SERIAL', publicKey: platform.publicKey },
-    apiV3Key: '0123456789abcdef0123456789abcdef',
-  });
+  const provider = wechatPay(
+    {
+      baseUrl,
+      appid: 'wxd678efh567hg6787',
+      merchant: { mchid: '1230000109', serial: 'MERCHANT-SERIAL', privateKey: merchant.privateKey },
+      platform: { serial: 'PLATFORM-SERIAL', publicKey: platform.publicKey },
+      apiV3Key: '0123456789abcdef0123456789abcdef',
+    },
+    outboundHttp({ timeoutMs: 10_000, maxBytes: 1_048_576, publicOnly: false, allowed: [] }).fetch,
+  );
   const answered = await provider.createH5({
     outTradeNo: '20261119123456789012H',
     description: 'Steam wallet 50.00 CNY',

@@ -104,7 +104,7 @@ export default fp(
       const { item, price } = await priceOrder(db, null, body);
       const row = await insertOrder(db, jobs, { userId: null, product: body.Product, item, price, note: 'createdInClient' });
       const link = new URLSearchParams(bindLinkFor(app.keys.secret, row));
-      return { data: { Order: toOrder(row), BindUrl: `${sitePageUrl(app.config, request, request.locale, '/bindorder')}?${link}` } };
+      return { data: { Order: toOrder(row), BindUrl: `${sitePageUrl(app.config, request.locale, '/bindorder')}?${link}` } };
     });
 
     registerRoute(app, commerceCalls.bindOrder, async ({ auth, body }) => {
@@ -116,7 +116,7 @@ export default fp(
     registerRoute(app, commerceCalls.orders, async ({ auth, params }) => ({ data: await orderPage(db, auth.userId, params.page) }));
     registerRoute(app, commerceCalls.order, async ({ auth, params }) => ({ data: await orderDetail(db, params.key, auth.userId) }));
 
-    registerRoute(app, commerceCalls.pay, async ({ auth, params, body, request }) => {
+    registerRoute(app, commerceCalls.pay, async ({ auth, params, body }) => {
       const method = PayMethod.safeParse(body.Method);
       if (!method.success) throw new ApiError(ErrorCode.PayMethodUnsupported, 'payMethodUnsupported');
       await refuseInMaintenance();
@@ -139,7 +139,7 @@ export default fp(
       );
       // The same code shown again changes nothing the customer's open pages need to hear of.
       if (changed) announce(row);
-      const target = pay.scanTarget(row.codeUrl!, request);
+      const target = pay.scanTarget(row.codeUrl!);
       return { data: { Order: toOrder(row), CodeUrl: target, QrSvg: await qrSvg(target) } satisfies Payment };
     });
 
@@ -150,7 +150,7 @@ export default fp(
         startPhonePay(context, auth.userId, params.key, pay.notifyUrl(), request.ip),
       );
       if (changed) announce(row);
-      return { data: { Order: toOrder(row), H5Url: pay.phoneTarget(h5Url, request) } };
+      return { data: { Order: toOrder(row), H5Url: pay.phoneTarget(h5Url) } };
     });
 
     registerRoute(app, commerceCalls.cancel, async ({ auth, params }) => {

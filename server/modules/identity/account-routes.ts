@@ -139,7 +139,7 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
       const [holder] = await db.select({ id: users.id }).from(users).where(eq(users.email, body.Email));
       if (holder && holder.id !== auth.userId) throw new ApiError(ErrorCode.EmailTaken, 'emailTaken');
       const token = await createEmailLink(db, auth.userId, body.Email);
-      const link = sitePageUrl(app.config, request, request.locale, `/verification/email/confirm?token=${token}`);
+      const link = sitePageUrl(app.config, request.locale, `/verification/email/confirm?token=${token}`);
       await app.email.send({
         to: body.Email,
         subject: message(request.locale, 'emailLinkSubject'),

@@ -65,7 +65,7 @@ export function deviceLoginRoutes(app: FastifyInstance, sessions: SessionStore, 
           userCode = newUserCode();
         }
       }
-      const page = sitePageUrl(config, request, body.Lang ?? request.locale, `/account/login?${deviceLogin.queryParameter}`);
+      const page = sitePageUrl(config, body.Lang ?? request.locale, `/account/login?${deviceLogin.queryParameter}`);
       const complete = `${page}=${userCode}`;
       return {
         data: {

@@ -185,7 +185,7 @@ export async function identityRoutes(app: FastifyInstance, sessions: SessionStor
     return { status: true, data: { token, expires_in: expiresIn }, msg: message(request.locale, 'ok') };
   });
 
-  registerRoute(app, identity.openStore, async ({ body, request }) => {
+  registerRoute(app, identity.openStore, async ({ body }) => {
     const base = storeBase(app.config);
     const target = `${base}${body.to ?? '/'}`;
     if (!body.tk) return target;

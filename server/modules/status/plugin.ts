@@ -27,25 +27,25 @@ export default fp(
       return { data: { Services, Incidents } };
     });
 
-    const feedOf = async (locale: LocaleCode, request: { protocol: string; host: string }) => {
-      const api = `${apiOrigin(config, request)}/api`;
+    const feedOf = async (locale: LocaleCode) => {
+      const api = `${apiOrigin(config)}/api`;
       const query = `?lang=${locale}`;
       return incidentFeed(await incidents(db, statusFeedSize), locale, {
-        page: sitePageUrl(config, request, locale, '/accelerate'),
+        page: sitePageUrl(config, locale, '/accelerate'),
         json: `${api}${statusFeedPaths.json}${query}`,
         atom: `${api}${statusFeedPaths.atom}${query}`,
       });
     };
 
-    registerRoute(app, statusCalls.feedJson, async ({ body, request, reply }) => {
+    registerRoute(app, statusCalls.feedJson, async ({ body, reply }) => {
       reply.header('cache-control', shared).type('application/feed+json; charset=utf-8');
-      return (await feedOf(body.lang ?? 'en', request)).json1();
+      return (await feedOf(body.lang ?? 'en')).json1();
     });
 
-    registerRoute(app, statusCalls.feedAtom, async ({ body, request, reply }) => {
+    registerRoute(app, statusCalls.feedAtom, async ({ body, reply }) => {
       reply.header('cache-control', shared).type('application/atom+xml; charset=utf-8');
       const locale = body.lang ?? 'en';
-      return atomDocument(await feedOf(locale, request), locale);
+      return atomDocument(await feedOf(locale), locale);
     });
   },
   { name: 'status', dependencies: ['database', 'hub'] },

@@ -44,7 +44,7 @@ describe('the desktop client', () => {
   it('gets a user code, the page to approve it at and its QR code; waits; then gets its tokens once', async () => {
     const request = await start();
     expect(request.UserCode).toMatch(new RegExp(`^[${deviceLogin.userCodeAlphabet}]{4}-[${deviceLogin.userCodeAlphabet}]{4}$`));
-    expect(request.VerificationUriComplete).toBe(`http://localhost/ja/account/login?device=${request.UserCode}`);
+    expect(request.VerificationUriComplete).toBe(`http://localhost:4321/ja/account/login?device=${request.UserCode}`);
     expect(request.QrSvg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
     expect(request).toMatchObject({ ExpiresIn: deviceLogin.lifetimeMs / 1000, Interval: deviceLogin.intervalSeconds });
 

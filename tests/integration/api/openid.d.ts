@@ -1,4 +1,4 @@
-/** The part of the `openid` package (OpenID 2.0 relying party) the Steam login uses; the package ships no types, and is CommonJS, so Node offers it as a default export only. */
+/** The part of the `openid` package (OpenID 2.0 relying party) the Steam verifier is tested against; the package ships no types, and is CommonJS, so Node offers it as a default export only. */
 declare module 'openid' {
   interface OpenIdError {
     message: string;

@@ -5,6 +5,8 @@
  * independent OpenID Connect server (oauth2-mock-server); first logins that
  * prove a phone, binding, forged and replayed answers, and races.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import { desktopLanding, externalLogin, type ExternalLoginResult } from '#contra
 import { identity } from '#contract/identity.ts';
 import { externalLogins, loginEvents } from '../../../server/db/schema.ts';
 import { hashOpaqueToken } from '../../../server/crypto/opaque-tokens.ts';
+import { freePort } from '../../setup/free-port.ts';
 import { loginBySms, sendSms } from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
 import { Browser, newCaller, outcome, quickLogin, startUrl, type Caller } from './quick-login-browser.ts';
@@ -25,13 +28,12 @@ let steamSeq = 0;
 const newSteamId = () => `7656119${String(8_000_000_000 + ++steamSeq)}`;
 const device = 'quick-login-test-device';
 
-/** Starts a listening app: the providers are reached over HTTP, as in production. */
+/** Starts a listening app where its settings say it is (its links and the development providers are there): the providers are reached over HTTP, as in production. */
 async function listeningApp(env: Record<string, string> = {}): Promise<{ app: TestApp; origin: string }> {
-  const app = await startApp({ IDENTITY_RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_MINUTE: '10000', ...env });
-  await app.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('not listening');
-  return { app, origin: `http://127.0.0.1:${address.port}` };
+  const port = await freePort();
+  const app = await startApp({ IDENTITY_RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_MINUTE: '10000', HOST: '127.0.0.1', PORT: String(port), ...env });
+  await app.app.listen({ port, host: '127.0.0.1' });
+  return { app, origin: `http://127.0.0.1:${port}` };
 }
 
 beforeAll(async () => {
@@ -147,6 +149,120 @@ describe('Steam answers the server does not trust', () => {
     const outcomes = landings.map((landing) => outcome(landing, caller));
     expect(outcomes.filter((read) => 'Status' in read)).toHaveLength(1);
     expect(outcomes.filter((read) => 'error' in read)).toEqual([{ error: 'expired', provider: 'steam' }]);
+  });
+});
+
+/** An HTTP listener of the test's own, which counts what reaches it and answers 404. */
+async function bystander(): Promise<{ origin: string; requests: string[]; close(): Promise<void> }> {
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    requests.push(`${request.method} ${request.url}`);
+    response.statusCode = 404;
+    response.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('Steam answers that name another address', () => {
+  it.each([
+    ['every address in the answer', true],
+    ['the claimed id only, with the right endpoint', false],
+  ])('are refused without a request to any address they name: %s', async (_case, forgedEndpoint) => {
+    const listener = await bystander();
+    try {
+      const { browser, caller, callback } = await steamAnswer({ id: newSteamId() });
+      const elsewhere = `${listener.origin}/openid/id/${newSteamId()}`;
+      callback.searchParams.set('openid.claimed_id', elsewhere);
+      callback.searchParams.set('openid.identity', elsewhere);
+      if (forgedEndpoint) callback.searchParams.set('openid.op_endpoint', `${listener.origin}/openid/login`);
+      expect(outcome(await browser.redirected(callback.href), caller)).toEqual({ error: 'failed', provider: 'steam' });
+      expect(listener.requests).toEqual([]);
+    } finally {
+      await listener.close();
+    }
+  });
+});
+
+describe('providers that answer slowly or without end', () => {
+  const timeoutMs = 1000;
+  let mode: 'silent' | 'endless' = 'silent';
+  let server: Server;
+  let sent = 0;
+  let provider: string;
+  let app: TestApp;
+  let at: string;
+
+  beforeAll(async () => {
+    // What a provider does when it hangs (headers never come) or streams an answer without end.
+    server = createServer((_request, response) => {
+      if (mode === 'silent') return;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (!response.destroyed && response.write(chunk)) sent += chunk.length;
+        if (!response.destroyed) response.once('drain', pump);
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    provider = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ app, origin: at } = await listeningApp({
+      OUTBOUND_TIMEOUT_MS: String(timeoutMs),
+      OUTBOUND_MAX_BYTES: String(64 * 1024),
+      MICROSOFT_ISSUER: `${provider}/oidc`,
+      MICROSOFT_CLIENT_ID: 'beacon-test',
+      MICROSOFT_CLIENT_SECRET: 'beacon-test-secret',
+      QQ_URL: `${provider}/qq`,
+      QQ_APP_ID: 'beacon-test',
+      QQ_APP_KEY: 'beacon-test-key',
+    }));
+  });
+  afterAll(async () => {
+    await app.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** Runs a login to its landing at the site, however it ends. */
+  async function attempt(which: 'microsoft' | 'qq') {
+    const caller = newCaller(app);
+    const browser = new Browser();
+    const began = Date.now();
+    let landing = await browser.redirected(startUrl(at, which, caller));
+    // QQ's sign-in address is made without a call: the provider is called when the browser comes back with a code.
+    if (landing.startsWith(provider)) {
+      const state = new URL(landing).searchParams.get('state')!;
+      landing = await browser.redirected(`${at}/api/ExternalLoginDetection/qq/callback?code=the-code&state=${state}`);
+    }
+    return { read: outcome(landing, caller), ms: Date.now() - began };
+  }
+
+  it.each([
+    ['microsoft', 'silent'],
+    ['microsoft', 'endless'],
+    ['qq', 'silent'],
+    ['qq', 'endless'],
+  ] as const)('%s answering %s fails the login within the deadline, reads no more than the cap, and the server goes on', async (which, how) => {
+    mode = how;
+    sent = 0;
+    const rssBefore = process.memoryUsage().rss;
+    const { read, ms } = await attempt(which);
+    expect(read).toEqual({ error: 'failed', provider: which });
+    expect(ms).toBeLessThan(timeoutMs + 2500);
+    // Past the cap the connection is closed: what was sent is the cap and the sockets' buffers, not a stream that goes on.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const settled = sent;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sent).toBe(settled);
+    expect(sent).toBeLessThan(32 * 1024 * 1024);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(128 * 1024 * 1024);
+    const providers = await fetch(`${at}/api${externalLogin.providers.path}`);
+    expect(providers.status).toBe(200);
   });
 });
 

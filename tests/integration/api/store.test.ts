@@ -51,12 +51,12 @@ describe('opening the store', () => {
   it('goes to the verifier path with tk, t and to when there is a token, and plainly otherwise', async () => {
     const plain = await open({});
     expect(plain.status).toBe(302);
-    expect(plain.location).toBe('http://localhost/api/dev/store/');
+    expect(plain.location).toBe('http://localhost:4321/api/dev/store/');
 
     const signed = await open({ tk: 'the-token', t: '86400', to: '/cart' });
     const verifier = new URL(signed.location!);
     expect(verifier.pathname).toBe('/api/dev/store/oauth/verifier');
-    expect(Object.fromEntries(verifier.searchParams)).toEqual({ tk: 'the-token', t: '86400', to: 'http://localhost/api/dev/store/cart' });
+    expect(Object.fromEntries(verifier.searchParams)).toEqual({ tk: 'the-token', t: '86400', to: 'http://localhost:4321/api/dev/store/cart' });
   });
 
   it('never sends the browser to another host', async () => {

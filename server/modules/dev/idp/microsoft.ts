@@ -32,19 +32,19 @@ function clientOf(request: FastifyRequest<{ Body: Params }>): { id: string; secr
   return { id: request.body.client_id ?? '', secret: request.body.client_secret ?? '' };
 }
 
-export function devMicrosoft(idp: FastifyInstance, base: (request: FastifyRequest) => string): void {
+export function devMicrosoft(idp: FastifyInstance, base: string): void {
   // Made on first use: a key pair costs a few hundred milliseconds, which every start (and every test app) would pay.
   let keyPair: ReturnType<typeof generateKeyPair> | undefined;
   const keys = () => (keyPair ??= generateKeyPair('RS256'));
   const keyId = randomBytes(8).toString('hex');
   const grants = new TtlCache<string, Grant>(5 * 60_000, 10_000);
-  const issuer = (request: FastifyRequest) => `${base(request)}/microsoft`;
+  const issuer = `${base}/microsoft`;
 
-  idp.get('/microsoft/.well-known/openid-configuration', async (request) => ({
-    issuer: issuer(request),
-    authorization_endpoint: `${issuer(request)}/authorize`,
-    token_endpoint: `${issuer(request)}/token`,
-    jwks_uri: `${issuer(request)}/keys`,
+  idp.get('/microsoft/.well-known/openid-configuration', async () => ({
+    issuer,
+    authorization_endpoint: `${issuer}/authorize`,
+    token_endpoint: `${issuer}/token`,
+    jwks_uri: `${issuer}/keys`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     subject_types_supported: ['pairwise'],
@@ -109,7 +109,7 @@ export function devMicrosoft(idp: FastifyInstance, base: (request: FastifyReques
     if (!grant || !verified || grant.redirectUri !== body.redirect_uri) return reply.code(400).send(tokenError('invalid_grant'));
     const idToken = await new SignJWT({ name: grant.name, ...(grant.nonce ? { nonce: grant.nonce } : {}) })
       .setProtectedHeader({ alg: 'RS256', kid: keyId })
-      .setIssuer(issuer(request))
+      .setIssuer(issuer)
       .setAudience(client.id)
       .setSubject(grant.subject)
       .setIssuedAt()

@@ -5,7 +5,7 @@
  * registered anywhere. It answers on the API's own origin, which is where
  * the identity module looks for it.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { devIdentityProvider } from '#contract/dev.ts';
 import { apiOrigin } from '../../../config.ts';
 import { devMicrosoft } from './microsoft.ts';
@@ -19,7 +19,7 @@ export async function devIdentityProviders(app: FastifyInstance): Promise<void> 
       idp.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
         done(null, Object.fromEntries(new URLSearchParams(body as string)));
       });
-      const base = (request: FastifyRequest) => `${apiOrigin(app.config, request)}/api${devIdentityProvider.path}`;
+      const base = `${apiOrigin(app.config)}/api${devIdentityProvider.path}`;
       devSteam(idp, base);
       devMicrosoft(idp, base);
       devQq(idp);

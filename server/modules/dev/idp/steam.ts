@@ -6,7 +6,7 @@
  * Steam Web API call the site makes, for persona names.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { devIdentityProvider } from '#contract/dev.ts';
 import { TtlCache } from '../../../services/ttl-cache.ts';
 import { sendSignInPage } from '../page.ts';
@@ -21,12 +21,12 @@ const xrds = (type: string, endpoint: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>
 <xrds:XRDS xmlns:xrds="xri://$xrds" xmlns="xri://$xrd*($v*2.0)"><XRD><Service priority="0"><Type>${type}</Type><URI>${endpoint}</URI></Service></XRD></xrds:XRDS>`;
 
-export function devSteam(idp: FastifyInstance, base: (request: FastifyRequest) => string): void {
+export function devSteam(idp: FastifyInstance, base: string): void {
   // The private association's secret: only this process can check what it signed.
   const secret = randomBytes(32);
   const checkedNonces = new TtlCache<string, true>(10 * 60_000, 100_000);
   const personaNames = new TtlCache<string, string>(24 * 3_600_000, 10_000);
-  const identifier = (request: FastifyRequest) => `${base(request)}/steam`;
+  const identifier = `${base}/steam`;
 
   const signature = (params: Params) =>
     createHmac('sha256', secret)
@@ -38,9 +38,9 @@ export function devSteam(idp: FastifyInstance, base: (request: FastifyRequest) =
       )
       .digest('base64');
 
-  idp.get('/steam', async (request, reply) => reply.type('application/xrds+xml').send(xrds(`${openIdNs}/server`, `${identifier(request)}/login`)));
-  idp.get<{ Params: { id: string } }>('/steam/id/:id', async (request, reply) =>
-    reply.type('application/xrds+xml').send(xrds(`${openIdNs}/signon`, `${identifier(request)}/login`)),
+  idp.get('/steam', async (_request, reply) => reply.type('application/xrds+xml').send(xrds(`${openIdNs}/server`, `${identifier}/login`)));
+  idp.get<{ Params: { id: string } }>('/steam/id/:id', async (_request, reply) =>
+    reply.type('application/xrds+xml').send(xrds(`${openIdNs}/signon`, `${identifier}/login`)),
   );
 
   idp.get<{ Querystring: Params }>('/steam/login', async (request, reply) => {
@@ -71,11 +71,11 @@ export function devSteam(idp: FastifyInstance, base: (request: FastifyRequest) =
     if (body.decision !== 'allow') return answer({ 'openid.ns': openIdNs, 'openid.mode': 'cancel' });
     if (!steamIdPattern.test(body.id ?? '')) return reply.code(400).type('text/plain').send('A SteamID64 is 17 digits starting with 7656119');
     personaNames.set(body.id, body.name?.trim() || body.id);
-    const claimedId = `${identifier(request)}/id/${body.id}`;
+    const claimedId = `${identifier}/id/${body.id}`;
     const params: Params = {
       'openid.ns': openIdNs,
       'openid.mode': 'id_res',
-      'openid.op_endpoint': `${identifier(request)}/login`,
+      'openid.op_endpoint': `${identifier}/login`,
       'openid.claimed_id': claimedId,
       'openid.identity': claimedId,
       'openid.return_to': body.return_to,

@@ -486,16 +486,16 @@ async function sandboxPhonePage(app: FastifyInstance): Promise<void> {
 
   type PageQuery = { prepay_id?: string; redirect_url?: string };
   /** The shop's page to return to, if it is one of the site's. */
-  const backTo = (request: FastifyRequest, query: PageQuery): string | null => {
+  const backTo = (query: PageQuery): string | null => {
     if (!query.redirect_url || !URL.canParse(query.redirect_url)) return null;
     const url = new URL(query.redirect_url);
-    return url.origin === siteOrigin(app.config, request) ? url.href : null;
+    return url.origin === siteOrigin(app.config) ? url.href : null;
   };
 
   app.get(sandboxPhonePagePath, async (request, reply) => {
     const query = request.query as PageQuery;
     const tx = byPrepay.get(query.prepay_id ?? '');
-    const back = backTo(request, query);
+    const back = backTo(query);
     const backLink = back ? `<p style="margin-top:1.25rem"><a href="${escape(back)}">Back to the shop without paying</a></p>` : '';
     if (!tx || tx.tradeType !== 'MWEB')
       return sendDevPage(reply.code(404), 'WeChat Pay (development)', '<h1>WeChat Pay</h1><p>This payment link is not known.</p>');
@@ -524,7 +524,7 @@ ${actions}`,
     if (!tx || tx.tradeType !== 'MWEB')
       return sendDevPage(reply.code(404), 'WeChat Pay (development)', '<h1>WeChat Pay</h1><p>This payment link is not known.</p>');
     await act(tx, form.decision === 'allow' ? 'approve' : 'decline', app.log);
-    const back = backTo(request, form);
+    const back = backTo(form);
     if (back) return reply.redirect(back, 303);
     return sendDevPage(
       reply,

@@ -3,9 +3,10 @@
  * by `openid-client`, which checks the state, the code verifier, the ID
  * token's signature, issuer, audience, expiry and nonce. The provider's
  * metadata is discovered once and kept; a failed discovery is tried again
- * on the next login.
+ * on the next login. Its calls go through the outbound client.
  */
 import * as client from 'openid-client';
+import type { OutboundFetch } from '../../../services/outbound-http.ts';
 import { ExternalLoginFailure } from './failure.ts';
 import type { IdentityProvider } from './provider.ts';
 
@@ -15,12 +16,14 @@ export interface OidcSettings {
   clientSecret: string;
 }
 
-export function microsoftProvider(settings: OidcSettings): IdentityProvider {
+export function microsoftProvider(settings: OidcSettings, fetch: OutboundFetch): IdentityProvider {
   let discovered: Promise<client.Configuration> | null = null;
   function configuration(): Promise<client.Configuration> {
     // Only the development provider and the tests' are plain http.
-    const insecure = settings.issuer.startsWith('http:') ? { execute: [client.allowInsecureRequests] } : undefined;
-    discovered ??= client.discovery(new URL(settings.issuer), settings.clientId, settings.clientSecret, undefined, insecure).catch((error: unknown) => {
+    const insecure = settings.issuer.startsWith('http:') ? { execute: [client.allowInsecureRequests] } : {};
+    // Every call of the client (discovery, keys, tokens) goes through the outbound client, with its deadline and size cap.
+    const options = { ...insecure, [client.customFetch]: fetch as client.CustomFetch };
+    discovered ??= client.discovery(new URL(settings.issuer), settings.clientId, settings.clientSecret, undefined, options).catch((error: unknown) => {
       discovered = null;
       throw error;
     });

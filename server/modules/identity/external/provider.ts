@@ -1,4 +1,5 @@
 /** What every quick-login provider does, whatever its protocol. */
+import type { OutboundFetch } from '../../../services/outbound-http.ts';
 
 /** The secrets of one started login, kept on the server until the browser comes back. */
 export interface Flow {
@@ -27,9 +28,9 @@ export interface IdentityProvider {
   checkUrl: string | null;
 }
 
-/** Reads a provider's JSON answer, with a time-out: a slow provider fails the login instead of hanging it. */
-export async function fetchJson(url: string | URL, init: RequestInit = {}): Promise<unknown> {
-  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+/** Reads a provider's JSON answer through the outbound client (its deadline, size cap and address rules); any answer but 2xx fails. */
+export async function fetchJson(fetch: OutboundFetch, url: string | URL, init?: RequestInit): Promise<unknown> {
+  const response = await fetch(url, init);
   if (!response.ok) throw new Error(`${new URL(url).pathname} answered ${response.status}`);
   return response.json();
 }

@@ -5,6 +5,7 @@
  * the token, the user's `openid` for this app, and the nickname.
  */
 import * as z from 'zod/mini';
+import type { OutboundFetch } from '../../../services/outbound-http.ts';
 import { ExternalLoginFailure } from './failure.ts';
 import { fetchJson, type IdentityProvider } from './provider.ts';
 
@@ -19,8 +20,8 @@ const Token = z.object({ access_token: z.string() });
 const Me = z.object({ client_id: z.string(), openid: z.string().check(z.minLength(1)) });
 const UserInfo = z.object({ ret: z.number(), nickname: z.optional(z.string()) });
 
-export function qqProvider(settings: QqSettings): IdentityProvider {
-  const get = (path: string, query: Record<string, string>) => fetchJson(`${settings.base}${path}?${new URLSearchParams(query)}`);
+export function qqProvider(settings: QqSettings, fetch: OutboundFetch): IdentityProvider {
+  const get = (path: string, query: Record<string, string>) => fetchJson(fetch, `${settings.base}${path}?${new URLSearchParams(query)}`);
 
   return {
     checkUrl: null,

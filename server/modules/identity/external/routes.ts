@@ -28,7 +28,7 @@ import type { UserInfoStore } from '../users.ts';
 import { issueTicket, linkIdentity, ownerOf, renameIdentity } from './accounts.ts';
 import { ExternalLoginFailure } from './failure.ts';
 import type { Identity } from './provider.ts';
-import { ProviderRegistry } from './registry.ts';
+import { identityProviders } from './registry.ts';
 
 const cookieName = 'beacon_external';
 
@@ -36,7 +36,7 @@ type Flow = typeof externalLogins.$inferSelect;
 /** What the return decides, before a new session's user is loaded. */
 type Decision = Exclude<ExternalLoginResult, { Status: 'signedIn' }> | { Status: 'opened'; userId: number; tokens: IssuedTokens };
 
-/** Forgets finished and abandoned logins, and OpenID nonces too old to be accepted again (the `openid` package refuses any older than 5 minutes). */
+/** Forgets finished and abandoned logins, and OpenID nonces too old to be accepted again (steam.ts refuses any older than a few minutes). */
 export async function pruneExternalLogins(db: Database, now = new Date()): Promise<void> {
   const dayAgo = new Date(now.getTime() - 86_400_000);
   await db.delete(externalLogins).where(lt(externalLogins.expiresAt, dayAgo));
@@ -51,8 +51,10 @@ export function externalLoginRoutes(
   limit: { rateLimit: { max: number; timeWindow: number } },
 ): void {
   const { db, keys, config } = app;
-  const registry = new ProviderRegistry(config, db);
-  const callbackUrl = (origin: string, provider: string) => `${origin}/api/ExternalLoginDetection/${provider}/callback`;
+  const providers = identityProviders(config, db, app.outbound);
+  // The API's own origin from the configuration, never from the request's Host (a caller must not choose where providers send browsers).
+  const origin = apiOrigin(config);
+  const callbackUrl = (provider: string) => `${origin}/api/ExternalLoginDetection/${provider}/callback`;
   const cookieOptions = (request: FastifyRequest) => ({
     path: '/api/ExternalLoginDetection',
     httpOnly: true,
@@ -61,18 +63,17 @@ export function externalLoginRoutes(
   });
 
   /** The site's login page in the reader's language, or the desktop client's own address. */
-  function landing(request: FastifyRequest, flow: Pick<Flow, 'isWeb' | 'locale'>): string {
-    return flow.isWeb ? sitePageUrl(config, request, flow.locale as LocaleCode, '/account/login') : desktopLanding;
+  function landing(flow: Pick<Flow, 'isWeb' | 'locale'>): string {
+    return flow.isWeb ? sitePageUrl(config, flow.locale as LocaleCode, '/account/login') : desktopLanding;
   }
 
-  function failedLanding(request: FastifyRequest, flow: Pick<Flow, 'isWeb' | 'locale'>, provider: QuickLoginProvider, reason: ExternalLoginError): string {
-    return `${landing(request, flow)}#${new URLSearchParams({ 'external-error': reason, provider })}`;
+  function failedLanding(flow: Pick<Flow, 'isWeb' | 'locale'>, provider: QuickLoginProvider, reason: ExternalLoginError): string {
+    return `${landing(flow)}#${new URLSearchParams({ 'external-error': reason, provider })}`;
   }
 
-  registerRoute(app, externalLogin.providers, async ({ request }) => {
-    const providers = registry.all(apiOrigin(config, request));
-    return { data: [...providers].map(([Provider, provider]) => ({ Provider, CheckUrl: provider.checkUrl })) };
-  });
+  registerRoute(app, externalLogin.providers, async () => ({
+    data: [...providers].map(([Provider, provider]) => ({ Provider, CheckUrl: provider.checkUrl })),
+  }));
 
   /** The account `access_token` names (sealed under the caller's key, as is its expiry). */
   async function bindingUser(key: Buffer, token: string | undefined, expires: string | undefined): Promise<number> {
@@ -86,8 +87,7 @@ export function externalLoginRoutes(
     app,
     externalLogin.start,
     async ({ body, params, request, reply }) => {
-      const origin = apiOrigin(config, request);
-      const provider = registry.get(params.provider, origin);
+      const provider = providers.get(params.provider);
       if (!provider) throw new ApiError(ErrorCode.NotFound, 'externalLoginUnavailable');
       let key: Buffer;
       let bindUserId: number | null = null;
@@ -121,13 +121,13 @@ export function externalLoginRoutes(
         throw error;
       }
       try {
-        const url = await provider.signInUrl({ ...flow, callbackUrl: callbackUrl(origin, params.provider) });
+        const url = await provider.signInUrl({ ...flow, callbackUrl: callbackUrl(params.provider) });
         reply.setCookie(cookieName, flow.state, { ...cookieOptions(request), maxAge: externalLoginLifetimeMs / 1000 });
         return url;
       } catch (error) {
         // The provider cannot be reached: the browser goes back to say so.
         request.log.warn({ err: error, provider: params.provider }, 'could not start a quick login');
-        return failedLanding(request, flow, params.provider, 'failed');
+        return failedLanding(flow, params.provider, 'failed');
       }
     },
     limit,
@@ -158,10 +158,9 @@ export function externalLoginRoutes(
   }
 
   async function finish(request: FastifyRequest, flow: Flow, provider: QuickLoginProvider): Promise<ExternalLoginResult> {
-    const origin = apiOrigin(config, request);
-    const idp = registry.get(provider, origin);
+    const idp = providers.get(provider);
     if (!idp) throw new ExternalLoginFailure('failed', `${provider} is no longer offered`);
-    const identity = await idp.identify(new URL(request.url, origin), { ...flow, callbackUrl: callbackUrl(origin, provider) });
+    const identity = await idp.identify(new URL(request.url, origin), { ...flow, callbackUrl: callbackUrl(provider) });
     const client = { ...clientOf(request), device: flow.device };
     const decision = await db.transaction((tx) =>
       flow.bindUserId === null ? signIn(tx, flow, provider, identity, client) : bind(tx, flow.bindUserId, provider, identity),
@@ -184,13 +183,13 @@ export function externalLoginRoutes(
           .where(and(eq(externalLogins.state, state), eq(externalLogins.provider, params.provider), isNull(externalLogins.usedAt)))
           .returning()
       : [];
-    const failed = (target: Pick<Flow, 'isWeb' | 'locale'>, reason: ExternalLoginError) => failedLanding(request, target, params.provider, reason);
+    const failed = (target: Pick<Flow, 'isWeb' | 'locale'>, reason: ExternalLoginError) => failedLanding(target, params.provider, reason);
     // Without its cookie the browser cannot be told from another: it is sent to the site, which has nothing to finish.
     if (!flow) return failed({ isWeb: true, locale: request.locale }, 'expired');
     if (flow.expiresAt <= now) return failed(flow, 'expired');
     try {
       const result = await finish(request, flow, params.provider);
-      return `${landing(request, flow)}#${new URLSearchParams({ external: sealHex(Buffer.from(flow.callerKey, 'base64'), JSON.stringify(result)) })}`;
+      return `${landing(flow)}#${new URLSearchParams({ external: sealHex(Buffer.from(flow.callerKey, 'base64'), JSON.stringify(result)) })}`;
     } catch (error) {
       if (!(error instanceof ExternalLoginFailure)) {
         request.log.warn({ err: error, provider: params.provider }, 'quick login failed');
