@@ -1,7 +1,7 @@
 /**
  * Builds the whole application as one Fastify instance — the API under /api
  * and the static site at / — from plugins in order: the outside world
- * (config, database, keys, Redis, messengers, the realtime hub, the metrics), the API's
+ * (config, outbound HTTP, database, keys, Redis, messengers, the realtime hub, the metrics), the API's
  * common behaviour, then the modules, each owning its routes, hub methods and
  * clean-up. `main.ts` only listens. Closing the app closes everything it opened.
  * Every module's operators' commands come from command-app.ts, which the CLI

@@ -8,6 +8,7 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.ts';
 import { OutboundError, outboundHttp, type OutboundSettings } from '../../server/services/outbound-http.ts';
 
 const opened: Array<() => Promise<void>> = [];
@@ -130,5 +131,18 @@ describe('anywhere', () => {
 
   it('refuses what is not HTTP', async () => {
     await expect(client({ publicOnly: false })('file:///etc/passwd')).rejects.toThrow(OutboundError);
+  });
+});
+
+describe('the setting', () => {
+  it('takes networks, addresses and host names, and refuses anything else by name', () => {
+    expect(loadConfig({ OUTBOUND_ALLOWED_NETWORKS: '10.0.0.0/8, [::1],127.0.0.1,sms.internal' }).OUTBOUND_ALLOWED_NETWORKS).toEqual([
+      '10.0.0.0/8',
+      '[::1]',
+      '127.0.0.1',
+      'sms.internal',
+    ]);
+    expect(() => loadConfig({ OUTBOUND_ALLOWED_NETWORKS: '10.0.0.0/33' })).toThrow(/OUTBOUND_ALLOWED_NETWORKS/);
+    expect(() => loadConfig({ OUTBOUND_ALLOWED_NETWORKS: 'http://sms.internal/' })).toThrow(/OUTBOUND_ALLOWED_NETWORKS/);
   });
 });

@@ -185,6 +185,8 @@ async function start(started: Started): Promise<Deployment> {
     WECHATPAY_NOTIFY_URL: `${origin}/api/commerce/v1/notify/wechatpay`,
     STORE_URL: `${origin}/store`,
     STORE_INTROSPECTION_SECRET: 'deployment-test-store-introspection-secret',
+    // The providers' doubles listen on loopback, which production calls only when named here.
+    OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1',
   };
   const unit = readUnit(path.join(deployDir, 'systemd/beacon-api@.service'));
 
