@@ -5,6 +5,7 @@
  * customers and orders areas built from the operators' commands.
  */
 import { describe, expect, it } from 'vitest';
+import { accountCalls } from '#contract/account.ts';
 import type { CommandResult } from '#contract/admin.ts';
 import type { ApiRoute } from '#contract/api.ts';
 import { consoleCalls, consoleCsrfHeader, type ConsoleSession } from '#contract/console.ts';
@@ -20,6 +21,8 @@ import { createStatusBoard, statusWords } from '@/features/console/status-store.
 import type { Call } from '@/lib/api/client.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 
+/** The fake clock the console store reads. */
+const clock = Date.parse('2026-11-28T09:00:00Z');
 const session: ConsoleSession = { UserId: 3, Nickname: 'Ops', Role: 'support', Csrf: 'csrf-value', ExpiresAt: 0 };
 const over = () => new ApiFailure('server', { code: ErrorCode.ConsoleSignIn, serverMessage: 'Please sign in to the console again.' });
 
@@ -41,7 +44,7 @@ function world(replies: Map<ApiRoute, (body: unknown) => unknown>, loggedIn = tr
       if (!reply) throw new Error(`unexpected call ${route.path}`);
       return reply(options?.body) as never;
     };
-  return { sent, console: createConsole({ call: caller(false), authCall: caller(true), isLoggedIn: () => loggedIn }) };
+  return { sent, console: createConsole({ call: caller(false), authCall: caller(true), isLoggedIn: () => loggedIn, now: () => clock }) };
 }
 
 describe('signing in to the console', () => {
@@ -61,8 +64,9 @@ describe('signing in to the console', () => {
 
   it('tells a customer without a role so, and asks an enrolled operator for a code', async () => {
     for (const [access, step] of [
-      [{ Role: null, Enrolled: false }, 'noRole'],
-      [{ Role: 'support', Enrolled: true }, 'signIn'],
+      [{ Role: null, Enrolled: false, EnrolTo: null, LockedUntil: null }, 'noRole'],
+      [{ Role: 'support', Enrolled: true, EnrolTo: null, LockedUntil: null }, 'signIn'],
+      [{ Role: 'support', Enrolled: false, EnrolTo: null, LockedUntil: null }, 'noContact'],
     ] as const) {
       const { console } = world(
         new Map<ApiRoute, (body: unknown) => unknown>([
@@ -81,7 +85,8 @@ describe('signing in to the console', () => {
     }
   });
 
-  it('sets up an authenticator, shows the recovery codes, then the console', async () => {
+  it('sends a code to the operator’s own phone first, takes it, then sets up an authenticator, shows the recovery codes, then the console', async () => {
+    const to = { Channel: 'sms', To: '138****0000' } as const;
     const { sent, console } = world(
       new Map<ApiRoute, (body: unknown) => unknown>([
         [
@@ -90,18 +95,77 @@ describe('signing in to the console', () => {
             throw over();
           },
         ],
-        [consoleCalls.access, () => ({ Role: 'admin', Enrolled: false })],
-        [consoleCalls.enrol, () => ({ Secret: 'ABCDEFGH', Uri: 'otpauth://…', QrSvg: '<svg/>' })],
+        [consoleCalls.access, () => ({ Role: 'admin', Enrolled: false, EnrolTo: to, LockedUntil: null })],
+        [accountCalls.sendOwnCode, () => null],
+        [
+          consoleCalls.enrol,
+          (body) => {
+            if ((body as { Code: string }).Code !== '246810') throw new ApiFailure('server', { code: ErrorCode.CodeInvalid, serverMessage: 'Wrong code.' });
+            return { Secret: 'ABCDEFGH', Uri: 'otpauth://…', QrSvg: '<svg/>' };
+          },
+        ],
         [consoleCalls.confirm, () => ({ RecoveryCodes: ['AAAA-BBBB'], Session: session })],
       ]),
     );
     await console.check();
+    // Nothing is enrolled on opening the page: the operator asks for the code.
+    expect(console.$step.get()).toEqual({ step: 'enrolSend', to });
+    expect(sent.map((call) => call.route)).toEqual([consoleCalls.session, consoleCalls.access]);
+    await console.sendEnrolCode();
+    expect(sent.at(-1)).toMatchObject({ route: accountCalls.sendOwnCode, body: { Channel: 'sms' }, asCustomer: true });
+    expect(console.$step.get()).toEqual({ step: 'enrolCode', to });
+    await console.enrol('111111');
+    expect(console.$step.get()).toEqual({ step: 'enrolCode', to });
+    expect(console.$notice.get()).toEqual({ kind: 'error', text: 'Wrong code.' });
+    await console.sendEnrolCode();
+    expect(sent.filter((call) => call.route === accountCalls.sendOwnCode)).toHaveLength(2);
+    await console.enrol(' 246 810 ');
+    expect(sent.at(-1)).toMatchObject({ route: consoleCalls.enrol, body: { Code: '246810' }, asCustomer: true });
     expect(console.$step.get()).toEqual({ step: 'enrol', secret: 'ABCDEFGH', qrSvg: '<svg/>' });
     await console.confirmEnrolment(' 123 456 ');
     expect(sent.at(-1)).toMatchObject({ route: consoleCalls.confirm, body: { Code: '123456' }, asCustomer: true });
     expect(console.$step.get()).toEqual({ step: 'recoveryCodes', codes: ['AAAA-BBBB'] });
     console.recoveryCodesKept();
     expect(console.$step.get()).toEqual({ step: 'ready' });
+  });
+
+  it('shows a sign-in locked by wrong codes until when, on opening and on a refused code, and checks again on request', async () => {
+    const lockedUntil = clock + 600_000;
+    let access = { Role: 'support', Enrolled: true, EnrolTo: null, LockedUntil: lockedUntil as number | null };
+    const { console } = world(
+      new Map<ApiRoute, (body: unknown) => unknown>([
+        [
+          consoleCalls.session,
+          () => {
+            throw over();
+          },
+        ],
+        [consoleCalls.access, () => access],
+        [
+          consoleCalls.signIn,
+          () => {
+            throw new ApiFailure('tooManyRequests', { code: ErrorCode.ConsoleLocked, serverMessage: 'Locked.', retryAfterMs: 900_000 });
+          },
+        ],
+        [
+          consoleCalls.confirm,
+          () => {
+            throw new ApiFailure('tooManyRequests', { code: ErrorCode.ConsoleLocked, serverMessage: 'Locked.', retryAfterMs: 60_000 });
+          },
+        ],
+      ]),
+    );
+    await console.check();
+    expect(console.$step.get()).toEqual({ step: 'locked', until: lockedUntil });
+
+    access = { ...access, LockedUntil: null };
+    await console.check();
+    expect(console.$step.get()).toEqual({ step: 'signIn' });
+    await console.signIn('000000');
+    expect(console.$step.get()).toEqual({ step: 'locked', until: clock + 900_000 });
+    expect(console.$notice.get()).toBeNull();
+    await console.confirmEnrolment('000000');
+    expect(console.$step.get()).toEqual({ step: 'locked', until: clock + 60_000 });
   });
 
   it('takes six digits as the app’s code and anything else as a recovery code', async () => {
@@ -290,6 +354,71 @@ describe('the orders area', () => {
   });
 });
 
+describe('refunds that need attention', () => {
+  const abnormal = {
+    refundNo: `${order.Key}R1`,
+    amount: 2000,
+    to: 'original' as const,
+    state: 'abnormal' as const,
+    actor: 'ops',
+    at: '2026-12-01T10:00:00.000Z',
+    settledAt: null,
+  };
+
+  it('lists the refunds WeChat Pay reported abnormal, and keeps an abnormal refund’s amount reserved', async () => {
+    const { ran, run } = commands({
+      'refund attention': () => ({ command: 'refund attention', refunds: [{ ...abnormal, orderKey: order.Key }] }),
+      'order show': () => ({ command: 'order show', key: order.Key, order: { ...order, Timeline: [], Refunds: [abnormal] } }),
+    });
+    const orders = createOrders(run);
+    await orders.attention();
+    expect(ran).toEqual([['refund', 'attention']]);
+    expect(orders.$attention.get()).toEqual([{ ...abnormal, orderKey: order.Key }]);
+    await orders.show(order.Key);
+    expect(leftToRefund(orders.$order.get()!)).toBe(3000);
+  });
+
+  it('resolves one on the order shown, then shows the order and the list as they are now', async () => {
+    let state: 'abnormal' | 'succeeded' = 'abnormal';
+    const { ran, run } = commands({
+      'refund attention': () => ({ command: 'refund attention', refunds: state === 'abnormal' ? [{ ...abnormal, orderKey: order.Key }] : [] }),
+      'order show': () => ({ command: 'order show', key: order.Key, order: { ...order, Timeline: [], Refunds: [{ ...abnormal, state }] } }),
+      'refund resolve': () => {
+        state = 'succeeded';
+        return { command: 'refund resolve', key: abnormal.refundNo, order, refund: { ...abnormal, state }, refused: null, pushed: true };
+      },
+    });
+    const orders = createOrders(run);
+    await orders.attention();
+    await orders.show(order.Key);
+    await orders.resolve(abnormal.refundNo, 'succeeded');
+    expect(ran.slice(-3)).toEqual([
+      ['refund', 'resolve', abnormal.refundNo, 'succeeded'],
+      ['order', 'show', order.Key],
+      ['refund', 'attention'],
+    ]);
+    expect(orders.$order.get()?.Refunds[0].state).toBe('succeeded');
+    expect(orders.$attention.get()).toEqual([]);
+    expect(orders.orderOutcome.$notice.get()).toEqual({ kind: 'ok', key: 'console.orders.resolvedSucceeded' });
+  });
+
+  it('says a refusal to resolve in the operator’s words, and says when the refund is freed', async () => {
+    let refused: string | null = 'This refund does not need resolving: only a refund WeChat Pay reported abnormal does.';
+    const { run } = commands({
+      'refund attention': () => ({ command: 'refund attention', refunds: [] }),
+      'order show': () => ({ command: 'order show', key: order.Key, order: { ...order, Timeline: [], Refunds: [abnormal] } }),
+      'refund resolve': () => ({ command: 'refund resolve', key: abnormal.refundNo, order: refused ? null : order, refund: null, refused, pushed: false }),
+    });
+    const orders = createOrders(run);
+    await orders.show(order.Key);
+    await orders.resolve(abnormal.refundNo, 'failed');
+    expect(orders.orderOutcome.$notice.get()).toEqual({ kind: 'error', key: 'console.orders.refusedBecause', params: { reason: refused } });
+    refused = null;
+    await orders.resolve(abnormal.refundNo, 'failed');
+    expect(orders.orderOutcome.$notice.get()).toEqual({ kind: 'ok', key: 'console.orders.resolvedFailed' });
+  });
+});
+
 describe('the status area', () => {
   it('sets a state with the notes that are not empty, each as --note-<locale>', () => {
     expect(statusWords({ key: 'github', state: 'degraded', notes: { en: ' Slow ', ja: '', ru: 'Медленно' } })).toEqual([
@@ -395,6 +524,28 @@ describe('the audit area', () => {
       ['role', 'list'],
     ]);
     expect(audit.roles.$notice.get()).toEqual({ kind: 'ok', key: 'console.audit.roleChanged' });
+  });
+
+  it('unlocks a sign-in wrong codes locked, and lists the roles again without the lock', async () => {
+    const locked = { userId: 5, phone: null, email: null, nickname: 'Ops', role: 'support' as const, grantedAt: '', lockedUntil: '2026-11-28T09:15:00.000Z' };
+    let unlocked = false;
+    const { ran, run } = commands({
+      'role unlock': (words) => {
+        unlocked = true;
+        return { command: 'role unlock', key: words[2], userId: 5, unlocked: true };
+      },
+      'role list': () => ({ command: 'role list', operators: [{ ...locked, lockedUntil: unlocked ? null : locked.lockedUntil }] }),
+    });
+    const audit = createAudit(run);
+    await audit.loadOperators();
+    expect(audit.$operators.get()).toEqual([locked]);
+    await audit.unlock(5);
+    expect(ran.slice(-2)).toEqual([
+      ['role', 'unlock', '5'],
+      ['role', 'list'],
+    ]);
+    expect(audit.$operators.get()).toEqual([{ ...locked, lockedUntil: null }]);
+    expect(audit.roles.$notice.get()).toEqual({ kind: 'ok', key: 'console.audit.unlocked' });
   });
 });
 

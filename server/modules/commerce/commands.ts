@@ -1,6 +1,7 @@
 /**
  * The operators' commands about selling: `product list|set`, `order
- * list|fulfil|refund` and `maintenance on|off|status`.
+ * list|show|fulfil|refund`, `refund attention|resolve`, `wallet show` and
+ * `maintenance on|off|status`.
  */
 import { and, asc, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import { formatPrice } from '#contract/facts.ts';
@@ -19,7 +20,7 @@ import { detailOf, findOrder, orderNotice, toOrder, type OrderRow } from './orde
 import { listAgreements } from './agreements.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
 import { fulfilOrder, setMaintenance, underMaintenance } from './payments.ts';
-import { refund, refundEntry, refundsOf, type RefundRequest } from './refunds.ts';
+import { refund, refundEntry, refundsNeedingAttention, refundsOf, resolveRefund, type RefundRequest, type Resolution } from './refunds.ts';
 
 const withActive = (row: typeof products.$inferSelect): Product & { Active: boolean } => ({ ...toProduct(row), Active: row.active });
 const withUser = (row: OrderRow) => ({ ...toOrder(row), UserId: row.userId });
@@ -99,10 +100,17 @@ function refusal(context: CommandContext, error: ApiError): string {
   return message(context.locale, error.messageKey, params);
 }
 
+/** What refunding needs of the command's context. */
+const refundContextOf = (context: CommandContext) => ({
+  db: context.db,
+  provider: context.paymentProvider,
+  settled: (outcome: PaymentOutcome, method: string | null) => context.metrics?.paymentSettled(outcome, method),
+});
+
 /** An order command's outcome: the order as it is now (and a refund's own line), or why it was refused (in the operator's words). */
 async function orderStep(
   context: CommandContext,
-  command: 'order fulfil' | 'order refund',
+  command: 'order fulfil' | 'order refund' | 'refund resolve',
   key: string,
   step: () => Promise<{ order: OrderRow; refund: RefundEntry | null }>,
 ) {
@@ -128,7 +136,22 @@ function parseRefund(rest: string[]): Omit<RefundRequest, 'key'> {
 }
 
 const refundHeaders = ['REFUND', 'AMOUNT', 'TO', 'STATE', 'BY', 'AT'];
-const refundRow = (r: RefundEntry) => [r.refundNo, money(r.amount, 'CNY'), r.to, r.state, r.actor, time(r.at)];
+const refundRow = (r: RefundEntry) => [
+  r.refundNo,
+  money(r.amount, 'CNY'),
+  r.to,
+  r.state === 'abnormal' ? 'abnormal: needs attention' : r.state,
+  r.actor,
+  time(r.at),
+];
+
+/** `refund resolve`'s words: the refund's number and how it ended. */
+function parseResolve(rest: string[]): { refundNo: string; resolution: Resolution } {
+  const [refundNo = '', resolution = ''] = rest;
+  if (rest.length !== 2 || !/^\d{20}R\d{1,4}$/.test(refundNo) || (resolution !== 'succeeded' && resolution !== 'failed'))
+    throw new UsageError('refund resolve takes a refund number (the order number, R and a digit or more) and succeeded or failed');
+  return { refundNo, resolution };
+}
 
 interface OrderFilter {
   state?: OrderState;
@@ -196,9 +219,9 @@ function orderRow(o: Order & { UserId: number | null }): Array<string | number> 
   return [o.Key, o.UserId ?? '-', o.State, o.Item.Product, item, money(o.Price, 'CNY'), orDash(o.Method), time(o.CreatedAt)];
 }
 
-/** How `order fulfil` and `order refund` read, and whether the order was there. */
+/** How `order fulfil` and `order refund` read (and `refund resolve` after its own line), and whether the order was there. */
 const orderStepText = {
-  format(result: ResultOf<'order fulfil' | 'order refund'>) {
+  format(result: ResultOf<'order fulfil' | 'order refund' | 'refund resolve'>) {
     if (!result.order) return `Order ${result.key}: ${result.refused ?? 'not found'}`;
     return `${table(orderHeaders, [orderRow(result.order)])}\n\n${result.pushed ? "Pushed to the customer's open pages." : 'No server was running to push it: open pages show it when they next load.'}`;
   },
@@ -357,16 +380,49 @@ export const commerceCommands: AdminCommand[] = [
       const request = { key, ...parseRefund(rest.slice(1)) };
       return (context) =>
         orderStep(context, 'order refund', key, async () => {
-          const refundContext = {
-            db: context.db,
-            provider: context.paymentProvider,
-            settled: (outcome: PaymentOutcome, method: string | null) => context.metrics?.paymentSettled(outcome, method),
-          };
-          const done = await refund(refundContext, context.paymentNotifyUrl(), context.actor, context.refundLimit, request);
+          const done = await refund(refundContextOf(context), context.paymentNotifyUrl(), context.actor, context.refundLimits, request);
           return { order: done.order, refund: refundEntry(done.refund) };
         });
     },
     ...orderStepText,
+  },
+  {
+    name: 'refund attention',
+    role: 'support',
+    usage: `refund attention                refunds that need an operator: WeChat Pay reported them abnormal (the
+                                  money could not reach the payer's account); their amounts stay reserved`,
+    parse(rest) {
+      if (rest.length > 0) throw new UsageError('refund attention takes no arguments');
+      return async ({ db }) => ({ command: 'refund attention', refunds: await refundsNeedingAttention(db) });
+    },
+    format: (result: ResultOf<'refund attention'>) =>
+      result.refunds.length
+        ? table(
+            ['ORDER', ...refundHeaders],
+            result.refunds.map((r) => [r.orderKey, ...refundRow(r)]),
+          )
+        : 'No refund needs attention.',
+  },
+  {
+    name: 'refund resolve',
+    role: 'operator',
+    usage: `refund resolve <refund> succeeded|failed
+                                  say how a refund WeChat Pay reported abnormal ended: succeeded (the
+                                  money reached the customer another way: settled as refunded) or failed
+                                  (nothing reached them: its amount can be refunded again)`,
+    parse(rest) {
+      const { refundNo, resolution } = parseResolve(rest);
+      return (context) =>
+        orderStep(context, 'refund resolve', refundNo, async () => {
+          const done = await resolveRefund(refundContextOf(context), context.actor, refundNo, resolution);
+          return { order: done.order, refund: refundEntry(done.refund) };
+        });
+    },
+    format(result: ResultOf<'refund resolve'>) {
+      if (!result.order || !result.refund) return `Refund ${result.key}: ${result.refused ?? 'not found'}`;
+      return `Refund ${result.key} ${result.refund.state}.\n\n${orderStepText.format(result)}`;
+    },
+    found: (result: ResultOf<'refund resolve'>) => result.order !== null,
   },
   ...(['on', 'off', 'status'] as const).map((action): AdminCommand => ({
     name: `maintenance ${action}`,

@@ -9,14 +9,23 @@
  *   number as `out_refund_no`, so asking again can never refund twice. Its
  *   answer, its refund notification, or the check that asks it about refunds
  *   pending for over a minute settles the refund — once, whichever comes first.
+ *   A refund it reports ABNORMAL (the money could not reach the payer's
+ *   account) stays `abnormal`: still reserved, listed as needing attention,
+ *   until an operator resolves it (`refund resolve`).
  *
  * The order's row lock makes every refund of an order wait for the one
  * before, so what is refunded or pending never exceeds the price. The order
  * becomes `refunded` once refunds that succeeded add up to all of it.
+ *
+ * A support user's refunds have two limits (settings): what one order's
+ * refunds may come to with theirs, and what theirs may come to in 24 hours.
+ * A lock per support user, taken before the order's, makes their refunds wait
+ * for each other, so two at once on two orders cannot both pass the day's.
  */
-import { and, count, eq, lt, ne, sql, sum } from 'drizzle-orm';
+import { and, asc, count, eq, gt, lt, ne, sql, sum } from 'drizzle-orm';
 import type { RefundEntry } from '#contract/admin.ts';
 import { ErrorCode } from '#contract/errors.ts';
+import type { RefundLimits } from '../../admin-command.ts';
 import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { memberships, orders, payments, refunds } from '../../db/schema/commerce.ts';
@@ -68,7 +77,7 @@ export async function refundsOf(db: Database, orderId: number): Promise<RefundEn
   return (await db.select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(refunds.id)).map(refundEntry);
 }
 
-/** What the order's refunds add up to: all but the failed ones, or only the succeeded ones. */
+/** What the order's refunds add up to: all but the failed ones (the abnormal ones stay reserved), or only the succeeded ones. */
 async function refundedSoFar(tx: Transaction, orderId: number, only: 'notFailed' | 'succeeded'): Promise<number> {
   const [row] = await tx
     .select({ total: sum(refunds.amount) })
@@ -78,20 +87,66 @@ async function refundedSoFar(tx: Transaction, orderId: number, only: 'notFailed'
 }
 
 /**
- * After a refund succeeded: the order's timeline, and once all its price is
- * back, the order refunded (a plan loses the months it added).
+ * Takes back a plan's share of the months its order added, as a refund of it
+ * succeeds. The months are counted as the time they span from the order's day
+ * (in UTC: twelve months from 1 March are 365 days), so each refund's share is
+ * an exact number of seconds; the shares are taken as differences of what all
+ * refunds so far took, so refunds of the whole price take back exactly the
+ * months. The plan never ends before now; time the customer has from
+ * elsewhere (another order, a cdkey) is left as it is.
+ */
+async function takeBackMonths(tx: Transaction, row: OrderRow, refunded: number, before: number): Promise<void> {
+  if (row.item.Kind !== 'membership' || row.userId === null || row.state !== 'fulfilled') return;
+  const start = sql`(${row.createdAt.toISOString()}::timestamptz at time zone 'UTC')`;
+  const span = sql`extract(epoch from (${start} + make_interval(months => ${row.item.Months ?? 0})) - ${start})`;
+  const takenBy = (fen: number) => sql`round(${span} * ${fen}::numeric / ${row.price}::numeric)`;
+  await tx
+    .update(memberships)
+    .set({ until: sql`greatest(now(), ${memberships.until} - make_interval(secs => (${takenBy(refunded)} - ${takenBy(before)})::float8))` })
+    .where(eq(memberships.userId, row.userId));
+}
+
+/**
+ * After a refund succeeded: a plan's share of its months taken back, the
+ * order's timeline, and once all its price is back, the order refunded.
  */
 async function afterSuccess(tx: Transaction, row: OrderRow, refund: RefundRow, source: Source): Promise<OrderRow> {
   const back = await refundedSoFar(tx, row.id, 'succeeded');
+  await takeBackMonths(tx, row, back, back - refund.amount);
   const toWallet = refund.destination === 'wallet';
   if (back < row.price) return note(tx, row, source, toWallet ? 'partlyRefundedToWallet' : 'partlyRefunded');
-  if (row.item.Kind === 'membership' && row.userId !== null && row.state === 'fulfilled') {
-    await tx
-      .update(memberships)
-      .set({ until: sql`greatest(now(), ${memberships.until} - make_interval(months => ${row.item.Months ?? 0}))` })
-      .where(eq(memberships.userId, row.userId));
-  }
   return advance(tx, row, 'refunded', source, toWallet ? 'refundedToWallet' : 'refunded');
+}
+
+/**
+ * A support user's limits, checked under their lock and the order's: the
+ * order's refunds that did not fail (anyone's: the limit bounds what of one
+ * order a support user's refund can bring back, whoever gave the rest) plus
+ * this one, and their own refunds of the last 24 hours that did not fail plus
+ * this one. The refusal names the limit and what is left of it.
+ */
+async function checkLimits(tx: Transaction, actor: Actor, limits: RefundLimits, reserved: number, amount: number): Promise<void> {
+  if (reserved + amount > limits.perOrder)
+    throw new ApiError(ErrorCode.RefundOverLimit, 'refundOverLimit', {
+      limitFen: String(limits.perOrder),
+      leftFen: String(Math.max(0, limits.perOrder - reserved)),
+    });
+  const [today] = await tx
+    .select({ total: sum(refunds.amount) })
+    .from(refunds)
+    .where(and(eq(refunds.actorUserId, consoleUserOf(actor)), ne(refunds.state, 'failed'), gt(refunds.createdAt, sql`now() - interval '24 hours'`)));
+  const spent = Number(today?.total ?? 0);
+  if (spent + amount > limits.perDay)
+    throw new ApiError(ErrorCode.RefundOverLimit, 'refundOverDailyLimit', {
+      limitFen: String(limits.perDay),
+      leftFen: String(Math.max(0, limits.perDay - spent)),
+    });
+}
+
+/** The console user a limited refund is counted against: only a console user has a role with limits. */
+function consoleUserOf(actor: Actor): number {
+  if (actor.userId === null) throw new Error(`a refund with limits needs the console user who makes it (${actor.label})`);
+  return actor.userId;
 }
 
 /**
@@ -102,16 +157,19 @@ async function afterSuccess(tx: Transaction, row: OrderRow, refund: RefundRow, s
 async function startRefund(
   context: RefundContext,
   actor: Actor,
-  limit: number | null,
+  limits: RefundLimits | null,
   request: RefundRequest,
 ): Promise<Refunded & { transactionId: string | null }> {
   return context.db.transaction(async (tx) => {
+    // The support user's lock first, then the order's: every transaction that takes both takes them in this order.
+    if (limits) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`refunds-of:${consoleUserOf(actor)}`}))`);
     const row = await lockOrder(tx, request.key);
     if ((row.state !== 'paid' && row.state !== 'fulfilled') || (row.method !== 'wallet' && row.method !== 'wechatpay')) throw notRefundable();
-    const left = row.price - (await refundedSoFar(tx, row.id, 'notFailed'));
+    const reserved = await refundedSoFar(tx, row.id, 'notFailed');
+    const left = row.price - reserved;
     const amount = request.amount ?? left;
     if (amount < 1 || amount > left) throw new ApiError(ErrorCode.RefundAmountInvalid, 'refundAmountInvalid', { leftFen: String(left) });
-    if (limit !== null && amount > limit) throw new ApiError(ErrorCode.RefundOverLimit, 'refundOverLimit', { limitFen: String(limit) });
+    if (limits) await checkLimits(tx, actor, limits, reserved, amount);
     const toWallet = request.to === 'wallet' || row.method === 'wallet';
     if (toWallet && row.userId === null) throw notRefundable();
 
@@ -135,6 +193,7 @@ async function startRefund(
         destination: toWallet ? 'wallet' : 'original',
         state: toWallet ? 'succeeded' : 'pending',
         actor: actor.label,
+        actorUserId: actor.userId,
         settledAt: toWallet ? new Date() : null,
       })
       .returning();
@@ -151,22 +210,28 @@ async function startRefund(
 }
 
 /**
- * Settles a pending refund as the provider reports it; a refund settled
- * already is left as it is (a replayed notification, the check job after the
- * notification). Answers the order and refund as they are now, or null when
- * nothing changed.
+ * Settles a pending refund as the provider reports it: succeeded, failed
+ * (closed: nothing was refunded, the amount is free again), or abnormal (the
+ * money left but could not reach the payer's account: it stays reserved until
+ * an operator resolves it). A refund settled already, or abnormal, is left as
+ * it is (a replayed notification, the check job after the notification, a
+ * later word on an abnormal refund: the operator who handled it says how it
+ * ended). Answers the order and refund as they are now, or null when nothing
+ * changed.
  */
 export async function settleRefund(tx: Transaction, refundNo: string, status: RefundStatus): Promise<Refunded | null> {
   if (status === 'PROCESSING') return null;
   const [pending] = await tx.select().from(refunds).where(eq(refunds.refundNo, refundNo)).for('update');
   if (!pending || pending.state !== 'pending') return null;
   const [row] = await tx.select().from(orders).where(eq(orders.id, pending.orderId)).for('update');
+  const state = status === 'SUCCESS' ? 'succeeded' : status === 'ABNORMAL' ? 'abnormal' : 'failed';
   const [refund] = await tx
     .update(refunds)
-    .set({ state: status === 'SUCCESS' ? 'succeeded' : 'failed', settledAt: new Date() })
+    .set({ state, settledAt: state === 'abnormal' ? null : new Date() })
     .where(eq(refunds.id, pending.id))
     .returning();
-  if (refund.state === 'failed') return { order: await note(tx, row, 'provider', 'refundFailed'), refund };
+  if (state === 'failed') return { order: await note(tx, row, 'provider', 'refundFailed'), refund };
+  if (state === 'abnormal') return { order: await note(tx, row, 'provider', 'refundAbnormal'), refund };
   return { order: await afterSuccess(tx, row, refund, 'provider'), refund };
 }
 
@@ -198,8 +263,8 @@ export async function settleRefundNow(context: RefundContext, refundNo: string, 
  * refusal fails it (the amount is free to refund again); no answer leaves it
  * pending for the notification or the check job.
  */
-export async function refund(context: RefundContext, notifyUrl: string, actor: Actor, limit: number | null, request: RefundRequest): Promise<Refunded> {
-  const started = await startRefund(context, actor, limit, request);
+export async function refund(context: RefundContext, notifyUrl: string, actor: Actor, limits: RefundLimits | null, request: RefundRequest): Promise<Refunded> {
+  const started = await startRefund(context, actor, limits, request);
   if (started.transactionId === null) return counted(context, started);
   const provider = context.provider();
   if (!provider) return started;
@@ -248,4 +313,47 @@ export async function checkPendingRefunds(context: RefundContext): Promise<Refun
   }
   if (failure) throw failure;
   return settled;
+}
+
+/** How an operator says an abnormal refund ended: the money reached the customer another way, or it did not (its amount is free again). */
+export type Resolution = 'succeeded' | 'failed';
+
+/**
+ * An operator resolves a refund WeChat Pay reported abnormal (`refund
+ * resolve`): succeeded settles it as any success (timeline, a plan's months,
+ * the order refunded once all is back); failed frees its amount. Once: a
+ * refund that is not abnormal is refused. Audited in the same transaction.
+ */
+export async function resolveRefund(context: RefundContext, actor: Actor, refundNo: string, resolution: Resolution): Promise<Refunded> {
+  return counted(
+    context,
+    await context.db.transaction(async (tx) => {
+      // The refund's row, then the order's: as the provider's word settles one.
+      const [abnormal] = await tx.select().from(refunds).where(eq(refunds.refundNo, refundNo)).for('update');
+      if (!abnormal) throw new ApiError(ErrorCode.NotFound, 'refundNotFound', { refund: refundNo });
+      if (abnormal.state !== 'abnormal') throw new ApiError(ErrorCode.RefundNotAbnormal, 'refundNotAbnormal');
+      const [row] = await tx.select().from(orders).where(eq(orders.id, abnormal.orderId)).for('update');
+      const [refund] = await tx.update(refunds).set({ state: resolution, settledAt: new Date() }).where(eq(refunds.id, abnormal.id)).returning();
+      await recordAudit(tx, actor, {
+        action: 'refund resolve',
+        target: `order ${row.key}`,
+        before: { refund: refundNo, state: abnormal.state, amount: abnormal.amount },
+        after: { refund: refundNo, state: refund.state },
+      });
+      if (resolution === 'failed') return { order: await note(tx, row, 'operator', 'refundFailed'), refund };
+      return { order: await afterSuccess(tx, row, refund, 'operator'), refund };
+    }),
+  );
+}
+
+/** The refunds that need an operator (abnormal), oldest first, each with its order's number. */
+export async function refundsNeedingAttention(db: Database): Promise<Array<RefundEntry & { orderKey: string }>> {
+  const rows = await db
+    .select({ refund: refunds, orderKey: orders.key })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(eq(refunds.state, 'abnormal'))
+    .orderBy(asc(refunds.id))
+    .limit(100);
+  return rows.map((row) => ({ ...refundEntry(row.refund), orderKey: row.orderKey }));
 }

@@ -1,4 +1,7 @@
-/** The console's orders area: filter the latest orders, open one with its timeline, fulfil or refund it after a confirmation. */
+/**
+ * The console's orders area: the refunds that need attention, filter the latest orders, open one with its timeline,
+ * fulfil or refund it, and resolve an abnormal refund, each after a confirmation.
+ */
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { OrderMethod, OrderState } from '#contract/commerce.ts';
@@ -9,11 +12,21 @@ import { OrderTimeline } from '@/components/OrderTimeline.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import type { UiKey } from '@/i18n/strings.ts';
+import type { RefundEntry } from '#contract/admin.ts';
 import { itemText, orderStatus } from '@/lib/order-text.ts';
 import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { browserConsole } from './environment.ts';
-import { createOrders, leftToRefund, noFilter, type OrderFilter, type RefundAsked, type ShownOrder } from './orders-store.ts';
+import {
+  createOrders,
+  leftToRefund,
+  noFilter,
+  type AttentionRefund,
+  type OrderFilter,
+  type RefundAsked,
+  type Resolution,
+  type ShownOrder,
+} from './orders-store.ts';
 import { minorOf } from '@/lib/money-input.ts';
 import './console.css';
 
@@ -38,6 +51,13 @@ function OrderView({
   const busy = useStore(orders.orderOutcome.$busy);
   const fulfilDialog = useRef<HTMLDialogElement>(null);
   const refundDialog = useRef<HTMLDialogElement>(null);
+  const resolveDialog = useRef<HTMLDialogElement>(null);
+  const [resolving, setResolving] = useState<{ refund: RefundEntry; resolution: Resolution } | null>(null);
+  const canResolve = session !== null && roleIncludes(session.Role, 'operator');
+  const askResolve = (refund: RefundEntry, resolution: Resolution) => {
+    setResolving({ refund, resolution });
+    resolveDialog.current?.showModal();
+  };
   const left = leftToRefund(order);
   const [typed, setTyped] = useState('');
   const [to, setTo] = useState<RefundAsked['to']>('original');
@@ -89,8 +109,24 @@ function OrderView({
                   <span className="muted">
                     {t(`console.orders.refundTo.${entry.to}`)} · {entry.actor} · <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time>
                   </span>
+                  {entry.state === 'abnormal' && <span>{t('console.orders.abnormalHint')}</span>}
                 </span>
-                <span className={entry.state === 'failed' ? 'console-failed' : 'muted'}>{t(`console.orders.refundState.${entry.state}`)}</span>
+                <RefundState state={entry.state} t={t} />
+                {entry.state === 'abnormal' && canResolve && (
+                  <span className="console-row-actions">
+                    {(['succeeded', 'failed'] as const).map((resolution) => (
+                      <button
+                        key={resolution}
+                        type="button"
+                        className="button button-secondary button-small"
+                        disabled={busy}
+                        onClick={() => askResolve(entry, resolution)}
+                      >
+                        {t(resolution === 'succeeded' ? 'console.orders.resolveSucceeded' : 'console.orders.resolveFailed')}
+                      </button>
+                    ))}
+                  </span>
+                )}
               </li>
             ))}
           </ul>
@@ -118,6 +154,21 @@ function OrderView({
         cancel={t('console.orders.cancel')}
         onConfirm={() => void orders.fulfil()}
         marker={{ 'data-confirm-step': 'fulfil' }}
+      />
+      <ConfirmDialog
+        dialog={resolveDialog}
+        id="resolve-confirm"
+        question={
+          resolving &&
+          t(resolving.resolution === 'succeeded' ? 'console.orders.confirmResolveSucceeded' : 'console.orders.confirmResolveFailed', {
+            refund: resolving.refund.refundNo,
+            price: money(resolving.refund.amount),
+          })
+        }
+        confirm={resolving ? t(resolving.resolution === 'succeeded' ? 'console.orders.resolveSucceeded' : 'console.orders.resolveFailed') : ''}
+        cancel={t('console.orders.cancel')}
+        onConfirm={() => resolving && void orders.resolve(resolving.refund.refundNo, resolving.resolution)}
+        marker={{ 'data-confirm-step': 'resolve' }}
       />
       <dialog ref={refundDialog} className="confirm-dialog" aria-labelledby="refund-title">
         <form className="form" onSubmit={refund}>
@@ -160,10 +211,48 @@ function OrderView({
   );
 }
 
+/** A refund's state: failed in the danger colour, one that needs attention as a badge. */
+function RefundState({ state, t }: { state: RefundEntry['state']; t: T }) {
+  const text = t(`console.orders.refundState.${state}`);
+  if (state === 'abnormal') return <span className="badge badge-orange">{text}</span>;
+  return <span className={state === 'failed' ? 'console-failed' : 'muted'}>{text}</span>;
+}
+
+/** The refunds WeChat Pay reported abnormal, which an operator resolves on their order; nothing when there are none. */
+function AttentionList({ refunds, open, t, locale }: { refunds: AttentionRefund[]; open: (key: string) => void; t: T; locale: LocaleCode }) {
+  if (refunds.length === 0) return null;
+  return (
+    <section className="card" aria-labelledby="refunds-attention" data-attention>
+      <h2 id="refunds-attention">{t('console.orders.attention')}</h2>
+      <p className="muted">{t('console.orders.attentionIntro')}</p>
+      <ul className="item-list">
+        {refunds.map((entry) => (
+          <li key={entry.refundNo} data-refund-state={entry.state}>
+            <span className="item-main">
+              <button type="button" className="console-link" onClick={() => open(entry.orderKey)}>
+                <span className="order-key">{entry.orderKey}</span>
+              </button>
+              <span className="muted">
+                {t(`console.orders.refundTo.${entry.to}`)} · {entry.actor} · <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time>
+              </span>
+            </span>
+            <span className="item-main">
+              <strong>{formatPrice(entry.amount, locale)}</strong>
+              <RefundState state={entry.state} t={t} />
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) => string; locale: LocaleCode }) {
   const [orders] = useState(() => createOrders(browserConsole.run));
   const listed = useStore(orders.$orders);
   const order = useStore(orders.$order);
+  const attention = useStore(orders.$attention);
+  const attentionNotice = useStore(orders.attentionOutcome.$notice);
   const listNotice = useStore(orders.listOutcome.$notice);
   const orderNotice = useStore(orders.orderOutcome.$notice);
   const busy = useStore(orders.listOutcome.$busy);
@@ -171,6 +260,7 @@ function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) 
   useEffect(() => {
     const key = new URLSearchParams(location.search).get('key');
     if (key) void orders.show(key);
+    void orders.attention();
     void orders.list(noFilter);
     // Once, as the area opens (with the empty filter): later lists follow the form.
   }, []);
@@ -190,6 +280,8 @@ function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) 
           <NoticeLine notice={orderNotice} t={t} />
         </>
       )}
+      {attention && <AttentionList refunds={attention} open={open} t={t} locale={locale} />}
+      <NoticeLine notice={attentionNotice} t={t} />
       <section className="card" aria-labelledby="orders-list">
         <h2 id="orders-list">{t('console.orders.latest')}</h2>
         <form className="form console-filter" onSubmit={submit}>

@@ -1,9 +1,11 @@
 /**
  * The console's orders area: the latest orders by state, method and customer
- * (`order list`), one order with its timeline (`order show`), and the two
- * things an operator does to one: deliver a Steam recharge (`order fulfil`)
- * and give the money back (`order refund`). A refused step comes back in the
- * operator's language, as the command's `refused`.
+ * (`order list`), the refunds that need attention (`refund attention`: WeChat
+ * Pay reported them abnormal), one order with its timeline (`order show`), and
+ * what an operator does to one: deliver a Steam recharge (`order fulfil`),
+ * give the money back (`order refund`) and say how an abnormal refund ended
+ * (`refund resolve`). A refused step comes back in the operator's language, as
+ * the command's `refused`.
  */
 import { atom } from 'nanostores';
 import type { CommandResult } from '#contract/admin.ts';
@@ -14,6 +16,9 @@ import type { RunCommand } from './console-store.ts';
 type Of<N extends CommandResult['command']> = CommandResult & { command: N };
 export type ListedOrder = Of<'order list'>['orders'][number];
 export type ShownOrder = NonNullable<Of<'order show'>['order']>;
+export type AttentionRefund = Of<'refund attention'>['refunds'][number];
+/** How an operator says an abnormal refund ended: the money reached the customer another way, or it did not. */
+export type Resolution = 'succeeded' | 'failed';
 
 export interface OrderFilter {
   state: OrderState | '';
@@ -26,7 +31,7 @@ export interface OrderFilter {
 
 export const noFilter: OrderFilter = { state: '', method: '', user: '', since: '', until: '' };
 
-/** What is left to refund of an order: its price less the refunds that did not fail. */
+/** What is left to refund of an order: its price less the refunds that did not fail (an abnormal one stays reserved). */
 export const leftToRefund = (order: ShownOrder): number =>
   order.Price - order.Refunds.filter((refund) => refund.state !== 'failed').reduce((total, refund) => total + refund.amount, 0);
 
@@ -36,12 +41,21 @@ export interface RefundAsked {
   to: 'wallet' | 'original';
 }
 
-type Done = 'console.orders.fulfilled' | 'console.orders.refunded' | 'console.orders.refundPending';
+type Done =
+  | 'console.orders.fulfilled'
+  | 'console.orders.refunded'
+  | 'console.orders.refundPending'
+  | 'console.orders.resolvedSucceeded'
+  | 'console.orders.resolvedFailed';
+
+type OrderStep = Of<'order fulfil' | 'order refund' | 'refund resolve'>;
 
 export function createOrders(run: RunCommand) {
   const $orders = atom<ListedOrder[] | null>(null);
   const $order = atom<ShownOrder | null>(null);
+  const $attention = atom<AttentionRefund[] | null>(null);
   const listAction = createAction();
+  const attentionAction = createAction();
   const orderAction = createAction<Done | 'console.orders.none' | 'console.orders.refusedBecause'>();
 
   async function list(filter: OrderFilter): Promise<void> {
@@ -54,6 +68,11 @@ export function createOrders(run: RunCommand) {
     await listAction.run(async () => $orders.set((await run<'order list'>(words)).orders));
   }
 
+  /** The refunds that need an operator, oldest first. */
+  async function attention(): Promise<void> {
+    await attentionAction.run(async () => $attention.set((await run<'refund attention'>(['refund', 'attention'])).refunds));
+  }
+
   async function show(key: string): Promise<void> {
     await orderAction.run(async () => {
       const shown = await run<'order show'>(['order', 'show', key]);
@@ -62,16 +81,18 @@ export function createOrders(run: RunCommand) {
     });
   }
 
-  /** Runs an order command on the order shown, then shows the order as it is now; a refusal comes in the operator's words. */
-  async function onShown(words: (key: string) => [string, string, ...string[]], done: (result: Of<'order fulfil' | 'order refund'>) => Done): Promise<void> {
+  /** Runs an order command on the order shown, then shows the order as it is now; a refusal comes in the operator's words. Answers whether it was done. */
+  async function onShown(words: (key: string) => [string, string, ...string[]], done: (result: OrderStep) => Done): Promise<boolean> {
     const key = $order.get()?.Key;
-    if (!key) return;
-    await orderAction.run(async () => {
-      const result = await run<'order fulfil' | 'order refund'>(words(key));
+    if (!key) return false;
+    const result = await orderAction.run(async () => {
+      const result = await run<OrderStep['command']>(words(key));
       if (result.refused) return orderAction.say('error', 'console.orders.refusedBecause', { reason: result.refused });
       $order.set((await run<'order show'>(['order', 'show', key])).order);
       orderAction.say('ok', done(result));
+      return true;
     });
+    return result === true;
   }
 
   const fulfil = () =>
@@ -87,14 +108,27 @@ export function createOrders(run: RunCommand) {
       (result) => (result.refund?.state === 'pending' ? 'console.orders.refundPending' : 'console.orders.refunded'),
     );
 
+  /** Says how an abnormal refund of the order shown ended; the list of refunds needing attention follows. */
+  async function resolve(refundNo: string, resolution: Resolution): Promise<void> {
+    const resolved = await onShown(
+      () => ['refund', 'resolve', refundNo, resolution],
+      () => (resolution === 'succeeded' ? 'console.orders.resolvedSucceeded' : 'console.orders.resolvedFailed'),
+    );
+    if (resolved) await attention();
+  }
+
   return {
     $orders,
     $order,
+    $attention,
     listOutcome: { $busy: listAction.$busy, $notice: listAction.$notice },
+    attentionOutcome: { $busy: attentionAction.$busy, $notice: attentionAction.$notice },
     orderOutcome: { $busy: orderAction.$busy, $notice: orderAction.$notice },
     list,
+    attention,
     show,
     fulfil,
     refund,
+    resolve,
   };
 }

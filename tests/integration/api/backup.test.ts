@@ -397,7 +397,7 @@ describe('backup and restore', () => {
     const answer = await run({
       actor: shellActor('tester@test', null),
       locale: 'en',
-      refundLimit: null,
+      refundLimits: null,
       attachment: null,
       paymentNotifyUrl: () => 'http://localhost/api/notify',
       db: t.app.db,

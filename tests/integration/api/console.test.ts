@@ -27,7 +27,7 @@ import { localeCodes } from '#contract/locales.ts';
 import type { LocalizedText, RaffleDefinition } from '#contract/raffle.ts';
 import { commandContext, parseCommand } from '../../../server/admin-command.ts';
 import { shellActor } from '../../../server/db/audit.ts';
-import { consoleFactors, products, raffles } from '../../../server/db/schema.ts';
+import { consoleFactors, orders, products, raffles, refunds } from '../../../server/db/schema.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
@@ -393,9 +393,7 @@ describe('guessing the second factor', () => {
     const guesses = await wrongCodes(user.userId, lockAfterFailures + 1);
     const answers = await Promise.all(guesses.map((Code) => t.call(consoleCalls.confirm, { token: user.token, body: { Code } })));
     expect(answers.filter((answer) => answer.body.code === ErrorCode.ConsoleLocked)).toHaveLength(2);
-    expect((await t.call(consoleCalls.confirm, { token: user.token, body: { Code: await currentCode(user.userId) } })).body.code).toBe(
-      ErrorCode.ConsoleLocked,
-    );
+    expect((await t.call(consoleCalls.confirm, { token: user.token, body: { Code: await currentCode(user.userId) } })).body.code).toBe(ErrorCode.ConsoleLocked);
     // Replacing the unconfirmed authenticator keeps the lock: a new secret is no new set of guesses.
     expect((await t.call(consoleCalls.enrol, { token: user.token, body: { Code: await ownCode(user) } })).body.code).toBe(200);
     expect((await factorOf(user.userId))?.lockedUntil).not.toBeNull();
@@ -708,7 +706,8 @@ describe('refunds from the console', () => {
     });
     expect(refused.body.data).toMatchObject({
       order: null,
-      refused: 'お使いのロールで一度に返金できるのは30元までです。この返金はオペレーターに依頼してください。',
+      refused:
+        'お使いのロールで1件の注文に返金できるのは、その注文のすべての返金を合わせて30元までです。この注文で残っているのは30元です。この返金はオペレーターに依頼してください。',
     });
 
     const refunded = await t.call(consoleCalls.run, {
@@ -733,5 +732,27 @@ describe('refunds from the console', () => {
         after: { refund: `${small.order.Key}R1`, amount: small.order.Price, to: 'wallet' },
       },
     ]);
+  });
+
+  it('shows support a refund WeChat Pay reported abnormal, and lets only an operator resolve it', async () => {
+    const support = await operator('support');
+    const operatorUser = await operator('operator');
+    const { order } = await paidOrder(1000);
+    const refundNo = `${order.Key}R1`;
+    // As WeChat Pay's ABNORMAL leaves it (refunds.test.ts runs the whole way there through the sandbox).
+    const [{ id }] = await t.app.db.select({ id: orders.id }).from(orders).where(eq(orders.key, order.Key));
+    await t.app.db.insert(refunds).values({ refundNo, orderId: id, amount: 1000, destination: 'original', state: 'abnormal', actor: 'ops' });
+    const attention = (await run(support, ['refund', 'attention'])).body.data;
+    if (attention.command !== 'refund attention') throw new Error('not the attention list');
+    expect(attention.refunds).toContainEqual(expect.objectContaining({ refundNo, orderKey: order.Key, state: 'abnormal' }));
+
+    const refused = await run(support, ['refund', 'resolve', refundNo, 'failed']);
+    expect(refused.body.code).toBe(ErrorCode.ConsoleForbidden);
+    expect((await t.app.db.select({ state: refunds.state }).from(refunds).where(eq(refunds.refundNo, refundNo)))[0].state).toBe('abnormal');
+
+    expect((await run(operatorUser, ['refund', 'resolve', refundNo, 'failed'])).body.data).toMatchObject({ refused: null, refund: { state: 'failed' } });
+    expect(await shell('audit', 'list', '--action', 'refund resolve', '--target', `order ${order.Key}`)).toMatchObject({
+      entries: [{ actorUserId: operatorUser.userId, after: { refund: refundNo, state: 'failed' } }],
+    });
   });
 });
