@@ -1,9 +1,11 @@
 /**
  * The operators' console in a browser, on a phone and on a wide screen: a
- * customer given a role at the shell sets up an authenticator (the test reads
- * the key off the page and makes the code, as an app would), keeps the
- * recovery codes, finds a customer by phone, opens their order and refunds
- * it after confirming, signs out, and signs in again with a recovery code.
+ * customer given a role at the shell sets up an authenticator after a code to
+ * their own phone (the test reads it from the outbox, then reads the key off
+ * the page and makes the code, as an app would), keeps the recovery codes,
+ * finds a customer by phone, opens their order and refunds it after
+ * confirming, signs out, signs in again with a recovery code, and after
+ * wrong codes sees the sign-in locked until when, until an admin unlocks it.
  * Each area is checked for sideways overflow and serious axe findings, in
  * both themes; the refund is in the audit log under the operator's name.
  */
@@ -21,7 +23,7 @@ import { signInToConsole } from './console-sign-in.ts';
 import { seriousAxeProblems } from './axe.ts';
 import { overflowOf } from './overflow.ts';
 import { localizePath, say } from './routes.ts';
-import { keep, newPhone, registerFresh, sealedCall } from './session.ts';
+import { codeSentBy, keep, newPhone, registerFresh, sealedCall } from './session.ts';
 
 const sizes = [
   { name: 'phone', viewport: { width: 390, height: 844 }, locale: 'en' as LocaleCode, axeTheme: 'light' as const },
@@ -82,14 +84,24 @@ for (const size of sizes) {
     await page.setViewportSize(size.viewport);
     const t = (key: string, params?: Record<string, string>) => say(size.locale, key, params);
     const customer = await customerWithOrder(page, `console-${size.name.replace(' ', '-')}-${Date.now()}`);
-    const operator = await registerFresh(page);
+    const phone = newPhone();
+    const operator = await registerFresh(page, phone);
     await admin('role', 'grant', String(operator.User.Id), 'support');
     await keep(page, operator);
 
-    // Setting up: the key on the page makes the codes the app would show.
+    // Setting up: first a code to the operator's own phone, shown masked; then the key on the page makes the codes the app would show.
     await page.goto(localizePath(size.locale, '/admin'));
     await expect(page.getByRole('heading', { name: t('console.enrol.title') })).toBeVisible();
+    await expect(page.getByText(t('console.enrol.sendIntro', { to: `${phone.slice(0, 3)}****${phone.slice(-4)}` }))).toBeVisible();
     await looksRight(page, size.axeTheme);
+    const sent = await codeSentBy(page, phone, () => page.getByRole('button', { name: t('console.enrol.send') }).click());
+    await page.getByLabel(t('console.enrol.ownCode')).fill(sent === '000000' ? '000001' : '000000');
+    await page.getByRole('button', { name: t('console.signIn.submit') }).click();
+    await expect(page.locator('.notice-error')).toBeVisible();
+    await expect(page.locator('[data-totp-secret]')).toHaveCount(0);
+    await looksRight(page, size.axeTheme);
+    await page.getByLabel(t('console.enrol.ownCode')).fill(sent);
+    await page.getByRole('button', { name: t('console.signIn.submit') }).click();
     const secret = (await page.locator('[data-totp-secret]').innerText()).replaceAll(' ', '');
     await page.getByLabel(t('console.enrol.code')).fill(await generate({ secret }));
     await page.getByRole('button', { name: t('console.signIn.submit') }).click();
@@ -131,6 +143,20 @@ for (const size of sizes) {
     await page.getByLabel(t('console.signIn.code')).fill(recovery);
     await page.getByRole('button', { name: t('console.signIn.submit') }).click();
     await expect(page.locator('[data-console-who]')).toBeVisible();
+
+    // Wrong codes in a row lock the sign-in: the page says until when, and an admin's unlock lets the operator try again.
+    await page.getByRole('button', { name: t('console.signOut') }).click();
+    for (let i = 0; i < 5; i++) {
+      await page.getByLabel(t('console.signIn.code')).fill(`WRONG-CODE-${i}-XXXX-XXXX`);
+      await page.getByRole('button', { name: t('console.signIn.submit') }).click();
+      await expect(page.locator('.notice-error, [data-console-locked]').first()).toBeVisible();
+    }
+    await expect(page.locator('[data-console-locked]')).toContainText(t('console.locked.title'));
+    await expect(page.locator('[data-console-locked] .notice')).toContainText(/\d/);
+    await looksRight(page, size.axeTheme);
+    expect(await admin('role', 'unlock', String(operator.User.Id))).toContain('may sign in to the console again');
+    await page.getByRole('button', { name: t('console.locked.retry') }).click();
+    await expect(page.getByRole('heading', { name: t('console.signIn.title') })).toBeVisible();
   });
 }
 

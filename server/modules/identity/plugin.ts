@@ -1,12 +1,14 @@
 /**
  * The identity module (contract/identity.ts): its calls, the sessions behind bearer tokens
- * — which it provides to every route as `app.authenticate` — and the demo
+ * — which it provides to every route as `app.authenticate` — the account's own
+ * codes other modules check (`app.accountCodes`), and the demo
  * account. A session that ends closes its live hub connections at once.
  */
 import fp from 'fastify-plugin';
 import { avatarFilesPath } from '#contract/account.ts';
 import { serveStore, uploadStore } from '../../services/file-store.ts';
 import { apiBase } from '../../config.ts';
+import { accountCodes } from './account-codes.ts';
 import { accountEnding } from './account-ending.ts';
 import { accountRoutes } from './account-routes.ts';
 import { seedDemoAccount } from './demo.ts';
@@ -32,6 +34,7 @@ export default fp(
     await pruneDeviceRequests(app.db);
     if (app.config.DEMO_DATA && (await seedDemoAccount(app.db))) app.log.info('Seeded the demo account');
     app.decorate('authenticate', (accessToken: string) => sessions.authenticate(accessToken));
+    app.decorate('accountCodes', accountCodes(app.db, app.keys.secret));
     // Modules registered after this one add what a deleted account loses with them, and what must end first.
     app.decorate('accountEnding', accountEnding());
     const avatars = uploadStore(app.config.DATA_DIR, 'avatars');

@@ -1,7 +1,7 @@
 /**
  * The operators' commands about who runs the shop and what they did:
  * `role grant <user> support|operator|admin`, `role revoke <user>`,
- * `role list`, `role reset-factor <user>`, `audit list [--limit N] [--action <words>]`
+ * `role list`, `role reset-factor <user>`, `role unlock <user>`, `audit list [--limit N] [--action <words>]`
  * and `audit export`.
  */
 import { operatorRoles, type OperatorRole } from '#contract/admin.ts';
@@ -9,7 +9,7 @@ import { commandsPlugin, oneUser, UsageError, type AdminCommand, type ResultOf }
 import { noUser, orDash, table, time } from '../../admin-text.ts';
 import { auditCsv, auditEntries, recordAudit, type AuditQuery } from '../../db/audit.ts';
 import { grantRole, listOperators, revokeRole } from './roles.ts';
-import { resetSecondFactor } from './second-factor.ts';
+import { resetSecondFactor, unlockSecondFactor } from './second-factor.ts';
 
 const defaultLimit = 50;
 const maxLimit = 10_000;
@@ -109,6 +109,31 @@ export const operatorCommands: AdminCommand[] = [
     found: (result: ResultOf<'role reset-factor'>) => result.userId !== null,
   },
   {
+    name: 'role unlock',
+    role: 'admin',
+    usage: 'role unlock <user>              let a user whose wrong codes locked their console sign-in try again now',
+    parse(rest) {
+      const key = oneUser('role unlock', rest);
+      return async ({ db, findUser, actor }) => {
+        const user = await findUser(key);
+        if (!user) return { command: 'role unlock', key, userId: null, unlocked: false };
+        const unlocked = await db.transaction(async (tx) => {
+          const before = await unlockSecondFactor(tx, user.id);
+          if (before) await recordAudit(tx, actor, { action: 'role unlock', target: `user ${user.id}`, before, after: { failedTries: 0, lockedUntil: null } });
+          return before !== null;
+        });
+        return { command: 'role unlock', key, userId: user.id, unlocked };
+      };
+    },
+    format: (result: ResultOf<'role unlock'>) =>
+      result.userId === null
+        ? noUser(result.key)
+        : result.unlocked
+          ? `User ${result.userId} may sign in to the console again.`
+          : `User ${result.userId} had no wrong console codes to clear.`,
+    found: (result: ResultOf<'role unlock'>) => result.userId !== null,
+  },
+  {
     name: 'role list',
     role: 'admin',
     usage: 'role list                       everyone with a role',
@@ -119,8 +144,16 @@ export const operatorCommands: AdminCommand[] = [
     format: ({ operators }: ResultOf<'role list'>) =>
       operators.length
         ? table(
-            ['USER', 'ROLE', 'PHONE', 'EMAIL', 'NICKNAME', 'GRANTED'],
-            operators.map((entry) => [entry.userId, entry.role, orDash(entry.phone), orDash(entry.email), entry.nickname, time(entry.grantedAt)]),
+            ['USER', 'ROLE', 'PHONE', 'EMAIL', 'NICKNAME', 'GRANTED', 'LOCKED UNTIL'],
+            operators.map((entry) => [
+              entry.userId,
+              entry.role,
+              orDash(entry.phone),
+              orDash(entry.email),
+              entry.nickname,
+              time(entry.grantedAt),
+              entry.lockedUntil ? time(entry.lockedUntil) : '-',
+            ]),
           )
         : 'Nobody has a role yet: npm run admin -- role grant <user> admin',
   },

@@ -22,7 +22,7 @@ import { ApiError } from '../../http/api-error.ts';
 import type { Authenticated, ConsoleCaller } from '../../http/auth.ts';
 import { registerRoute } from '../../http/route.ts';
 import { ConsoleSessions } from './console-sessions.ts';
-import { confirm, enrol, isEnrolled, proveSecondFactor } from './second-factor.ts';
+import { committingRefusals, confirm, enrol, factorState, proveSecondFactor } from './second-factor.ts';
 
 const cookieName = 'beacon_console';
 
@@ -99,22 +99,41 @@ export default fp(
 
       registerRoute(calls, consoleCalls.access, async ({ auth }) => {
         const operator = await operatorOf(app, auth.userId);
-        return { data: { Role: operator?.role ?? null, Enrolled: operator?.role ? await isEnrolled(app.db, auth.userId) : false } };
+        if (!operator?.role) return { data: { Role: null, Enrolled: false, EnrolTo: null, LockedUntil: null } };
+        const { enrolled, lockedUntil } = await factorState(app.db, auth.userId);
+        const to = enrolled ? null : await app.accountCodes.destination(auth.userId);
+        return {
+          data: {
+            Role: operator.role,
+            Enrolled: enrolled,
+            EnrolTo: to && { Channel: to.channel, To: to.shown },
+            LockedUntil: lockedUntil?.getTime() ?? null,
+          },
+        };
       });
 
-      registerRoute(calls, consoleCalls.enrol, async ({ auth }) => {
-        const operator = await requireOperator(app, auth);
-        return { data: await enrol(app.db, auth.userId, operator.phone ?? operator.email ?? operator.nickname) };
-      });
+      // Only whoever holds the account's phone (or e-mail) enrols: a stolen login alone cannot put its own authenticator in.
+      registerRoute(
+        calls,
+        consoleCalls.enrol,
+        async ({ auth, body }) => {
+          const operator = await requireOperator(app, auth);
+          if (!operator.phone && !operator.email) throw new ApiError(ErrorCode.ConsoleContactMissing, 'consoleContactMissing');
+          const label = operator.phone ?? operator.email ?? operator.nickname;
+          return { data: await enrol(app.db, auth.userId, label, (tx) => app.accountCodes.consume(tx, auth.userId, body.Code)) };
+        },
+        signInLimit,
+      );
 
       registerRoute(
         calls,
         consoleCalls.confirm,
         async ({ auth, body, request, reply }) => {
           const operator = await requireOperator(app, auth);
-          const data = await app.db.transaction(async (tx) => {
-            const codes = await confirm(tx, auth.userId, body.Code);
-            return { RecoveryCodes: codes, Session: await openSession(tx, request, reply, auth, operator, 'a new authenticator') };
+          const data = await committingRefusals(app.db, async (tx) => {
+            const codes = await confirm(tx, auth.userId, body.Code, consoleActor(operator, request.ip));
+            if (!codes.ok) return codes;
+            return { ok: true, value: { RecoveryCodes: codes.value, Session: await openSession(tx, request, reply, auth, operator, 'a new authenticator') } };
           });
           return { data };
         },
@@ -126,7 +145,11 @@ export default fp(
         consoleCalls.signIn,
         async ({ auth, body, request, reply }) => {
           const operator = await requireOperator(app, auth);
-          const data = await app.db.transaction(async (tx) => openSession(tx, request, reply, auth, operator, await proveSecondFactor(tx, auth.userId, body)));
+          const data = await committingRefusals(app.db, async (tx) => {
+            const how = await proveSecondFactor(tx, auth.userId, body, consoleActor(operator, request.ip));
+            if (!how.ok) return how;
+            return { ok: true, value: await openSession(tx, request, reply, auth, operator, how.value) };
+          });
           return { data };
         },
         signInLimit,
@@ -156,5 +179,5 @@ export default fp(
       });
     });
   },
-  { name: 'console', dependencies: ['admin-commands', 'database', 'keys', 'config', 'hub', 'payments', 'metrics'] },
+  { name: 'console', dependencies: ['admin-commands', 'database', 'keys', 'config', 'hub', 'payments', 'metrics', 'identity'] },
 );

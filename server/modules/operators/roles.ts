@@ -3,12 +3,12 @@
  * listing them, each change with its line in the audit log in the same
  * transaction, so no role changes unrecorded.
  */
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, gt } from 'drizzle-orm';
 import type { OperatorEntry, OperatorRole } from '#contract/admin.ts';
 import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { users } from '../../db/schema/identity.ts';
-import { operatorRoleGrants } from '../../db/schema/operators.ts';
+import { consoleFactors, operatorRoleGrants } from '../../db/schema/operators.ts';
 
 export interface RoleChange {
   previous: OperatorRole | null;
@@ -39,8 +39,8 @@ export async function revokeRole(db: Database, actor: Actor, userId: number): Pr
   });
 }
 
-/** Everyone with a role, most recently granted first. */
-export async function listOperators(db: Database): Promise<OperatorEntry[]> {
+/** Everyone with a role, most recently granted first, and until when wrong console codes have locked their sign-in. */
+export async function listOperators(db: Database, now = new Date()): Promise<OperatorEntry[]> {
   const rows = await db
     .select({
       userId: users.id,
@@ -49,9 +49,11 @@ export async function listOperators(db: Database): Promise<OperatorEntry[]> {
       nickname: users.nickname,
       role: operatorRoleGrants.role,
       grantedAt: operatorRoleGrants.grantedAt,
+      lockedUntil: consoleFactors.lockedUntil,
     })
     .from(operatorRoleGrants)
     .innerJoin(users, eq(users.id, operatorRoleGrants.userId))
+    .leftJoin(consoleFactors, and(eq(consoleFactors.userId, operatorRoleGrants.userId), gt(consoleFactors.lockedUntil, now)))
     .orderBy(desc(operatorRoleGrants.grantedAt));
-  return rows.map((row) => ({ ...row, grantedAt: row.grantedAt.toISOString() }));
+  return rows.map((row) => ({ ...row, grantedAt: row.grantedAt.toISOString(), lockedUntil: row.lockedUntil?.toISOString() ?? null }));
 }

@@ -93,7 +93,7 @@ function AuditLog({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCode
   );
 }
 
-function Operators({ audit, t }: { audit: Audit; t: T }) {
+function Operators({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCode }) {
   const operators = useStore(audit.$operators);
   const busy = useStore(audit.roles.$busy);
   const notice = useStore(audit.roles.$notice);
@@ -123,8 +123,18 @@ function Operators({ audit, t }: { audit: Audit; t: T }) {
                   {operator.nickname} · {t(`console.role.${operator.role}`)}
                 </strong>
                 <span className="muted">{[operator.userId, operator.phone, operator.email].filter(Boolean).join(' · ')}</span>
+                {operator.lockedUntil && (
+                  <span className="badge badge-red" data-locked-until>
+                    {t('console.audit.lockedUntil', { time: formatDateTime(operator.lockedUntil, locale) })}
+                  </span>
+                )}
               </span>
               <span className="console-row-actions">
+                {operator.lockedUntil && (
+                  <button type="button" className="button button-secondary button-small" disabled={busy} onClick={() => void audit.unlock(operator.userId)}>
+                    {t('console.audit.unlock')}
+                  </button>
+                )}
                 <button type="button" className="button button-secondary button-small" disabled={busy} onClick={() => void audit.resetFactor(operator.userId)}>
                   {t('console.audit.resetFactor')}
                 </button>
@@ -191,7 +201,7 @@ function AuditArea({ t, locale }: { t: T; locale: LocaleCode }) {
   }, [audit]);
   return (
     <div className="console-sections console-wide">
-      <Operators audit={audit} t={t} />
+      <Operators audit={audit} t={t} locale={locale} />
       <AuditLog audit={audit} t={t} locale={locale} />
     </div>
   );

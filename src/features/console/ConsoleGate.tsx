@@ -1,12 +1,15 @@
 /**
  * The way into the console, around every console area: the customer login,
- * then the authenticator (set up once, with recovery codes shown once), then
- * the area itself under a line naming who is signed in, with what role.
+ * then the authenticator (set up once, after a code to the operator's own
+ * phone, with recovery codes shown once), then the area itself under a line
+ * naming who is signed in, with what role. A sign-in locked by wrong codes
+ * says until when.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
 import { LoginLink, Loading, NoticeLine } from '@/components/island.tsx';
-import type { LocaleCode } from '@/i18n/locales.ts';
+import { formatDateTime } from '@/i18n/dates.ts';
+import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Translate, type UiKey } from '@/i18n/strings.ts';
 import { browserConsole } from './environment.ts';
 import type { ConsoleStrings } from './strings.ts';
@@ -65,6 +68,7 @@ export function ConsoleGate({ t, locale, children }: Props) {
   const step = useStore(browserConsole.$step);
   const session = useStore(browserConsole.$session);
   const notice = useStore(browserConsole.$notice);
+  const busy = useStore(browserConsole.$busy);
   useEffect(() => void browserConsole.check(), []);
 
   const body = (() => {
@@ -80,6 +84,52 @@ export function ConsoleGate({ t, locale, children }: Props) {
         );
       case 'noRole':
         return <p className="notice notice-warn">{t('console.signIn.noRole')}</p>;
+      case 'locked':
+        return (
+          <section className="card" aria-labelledby="console-locked" data-console-locked>
+            <h2 id="console-locked">{t('console.locked.title')}</h2>
+            <p className="notice notice-warn">{t('console.locked.until', { time: formatDateTime(new Date(step.until).toISOString(), locale) })}</p>
+            <button type="button" className="button button-secondary" onClick={() => void browserConsole.check()}>
+              {t('console.locked.retry')}
+            </button>
+          </section>
+        );
+      case 'noContact':
+        return (
+          <section className="card" aria-labelledby="console-enrol">
+            <h2 id="console-enrol">{t('console.enrol.title')}</h2>
+            <p className="notice notice-warn">{t('console.enrol.noContact')}</p>
+            <a className="button" href={localizePath(locale, '/account/center/bind')}>
+              {t('console.enrol.addPhone')}
+            </a>
+          </section>
+        );
+      case 'enrolSend':
+        return (
+          <section className="card" aria-labelledby="console-enrol">
+            <h2 id="console-enrol">{t('console.enrol.title')}</h2>
+            <p>{t('console.enrol.sendIntro', { to: step.to.To })}</p>
+            <button type="button" className="button" disabled={busy} onClick={() => void browserConsole.sendEnrolCode()}>
+              {t('console.enrol.send')}
+            </button>
+          </section>
+        );
+      case 'enrolCode':
+        return (
+          <section className="card" aria-labelledby="console-enrol">
+            <h2 id="console-enrol">{t('console.enrol.title')}</h2>
+            <CodeForm
+              t={t}
+              label={t('console.enrol.ownCode')}
+              hint={t('console.enrol.sentTo', { to: step.to.To })}
+              submit={browserConsole.enrol}
+              recovery={false}
+            />
+            <button type="button" className="button button-secondary" disabled={busy} onClick={() => void browserConsole.sendEnrolCode()}>
+              {t('console.enrol.sendAgain')}
+            </button>
+          </section>
+        );
       case 'enrol':
         return (
           <section className="card" aria-labelledby="console-enrol">

@@ -2,7 +2,8 @@
  * The console's audit area, for admins: the audit log newest first, found by
  * action and record, a page of older lines at a time (`audit list`), all of it
  * as CSV (`audit export`); and who has which role (`role list|grant|revoke`,
- * `role reset-factor` for a lost phone).
+ * `role reset-factor` for a lost phone, `role unlock` for a sign-in wrong
+ * codes locked).
  */
 import { atom } from 'nanostores';
 import type { AuditEntry, OperatorEntry, OperatorRole } from '#contract/admin.ts';
@@ -23,7 +24,7 @@ export function createAudit(run: RunCommand) {
   const $more = atom(false);
   const $operators = atom<OperatorEntry[] | null>(null);
   const logAction = createAction();
-  const roleAction = createAction<'console.audit.roleChanged' | 'console.audit.factorReset' | 'console.audit.noSuchUser'>();
+  const roleAction = createAction<'console.audit.roleChanged' | 'console.audit.factorReset' | 'console.audit.unlocked' | 'console.audit.noSuchUser'>();
   let search: AuditSearch = { action: '', target: '' };
 
   const listWords = (before?: number): [string, string, ...string[]] => {
@@ -76,6 +77,14 @@ export function createAudit(run: RunCommand) {
     }, 'console.audit.factorReset');
   }
 
+  /** Lifts the lock wrong codes put on a user's console sign-in, then lists everyone with a role again. */
+  async function unlock(userId: number): Promise<void> {
+    await roleAction.run(async () => {
+      await run<'role unlock'>(['role', 'unlock', String(userId)]);
+      $operators.set((await run<'role list'>(['role', 'list'])).operators);
+    }, 'console.audit.unlocked');
+  }
+
   return {
     $entries,
     $more,
@@ -88,5 +97,6 @@ export function createAudit(run: RunCommand) {
     loadOperators,
     setRole,
     resetFactor,
+    unlock,
   };
 }

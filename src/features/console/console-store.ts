@@ -3,12 +3,18 @@
  * session lives in an http-only cookie the page cannot read; the store keeps
  * what the server tells of it (who, which role, the CSRF value for
  * state-changing calls) and the step of the sign-in the page is at:
- *   checking → login (no customer login) | noRole | enrol → recoveryCodes | signIn → ready.
- * Any call that finds the console session over sends the page back to signIn.
+ *   checking → login (no customer login) | noRole | locked
+ *     | noContact | enrolSend → enrolCode → enrol → recoveryCodes   (no authenticator yet)
+ *     | signIn → ready.
+ * Enrolling starts with a code sent to the operator's own phone (or e-mail), so
+ * a stolen login alone cannot put its own authenticator in. A sign-in locked by
+ * wrong codes shows until when. Any call that finds the console session over
+ * sends the page back to signIn.
  */
 import { atom } from 'nanostores';
+import { accountCalls } from '#contract/account.ts';
 import type { CommandResult } from '#contract/admin.ts';
-import { consoleCalls, consoleCsrfHeader, type ConsoleSession } from '#contract/console.ts';
+import { consoleCalls, consoleCsrfHeader, consoleSessionLimits, type ConsoleAccess, type ConsoleSession } from '#contract/console.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Call } from '@/lib/api/client.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
@@ -20,12 +26,23 @@ export interface ConsoleEnvironment {
   /** Calls as the logged-in customer (the sign-in's). */
   authCall: Call;
   isLoggedIn(): boolean;
+  /** The clock (ms since the epoch). */
+  now(): number;
 }
+
+/** Where the code that enrolment needs goes: the phone (masked) or the e-mail. */
+export type EnrolTo = NonNullable<ConsoleAccess['EnrolTo']>;
 
 export type ConsoleStep =
   | { step: 'checking' }
   | { step: 'login' }
   | { step: 'noRole' }
+  /** Wrong codes locked the sign-in until then (ms since the epoch). */
+  | { step: 'locked'; until: number }
+  /** No phone or e-mail to send the enrolment's code to. */
+  | { step: 'noContact' }
+  | { step: 'enrolSend'; to: EnrolTo }
+  | { step: 'enrolCode'; to: EnrolTo }
   | { step: 'enrol'; secret: string; qrSvg: string }
   | { step: 'recoveryCodes'; codes: string[] }
   | { step: 'signIn' }
@@ -38,6 +55,7 @@ export type RunCommand = <N extends CommandResult['command']>(
 ) => Promise<CommandResult & { command: N }>;
 
 const sessionOver = (error: unknown) => error instanceof ApiFailure && error.code === ErrorCode.ConsoleSignIn;
+const signInLocked = (error: unknown): error is ApiFailure => error instanceof ApiFailure && error.code === ErrorCode.ConsoleLocked;
 
 export function createConsole(env: ConsoleEnvironment) {
   const $step = atom<ConsoleStep>({ step: 'checking' });
@@ -61,14 +79,44 @@ export function createConsole(env: ConsoleEnvironment) {
       }
       const access = await env.authCall(consoleCalls.access);
       if (!access.Role) return $step.set({ step: 'noRole' });
+      if (access.LockedUntil !== null) return $step.set({ step: 'locked', until: access.LockedUntil });
       if (access.Enrolled) return $step.set({ step: 'signIn' });
-      const factor = await env.authCall(consoleCalls.enrol, { body: {} });
+      $step.set(access.EnrolTo ? { step: 'enrolSend', to: access.EnrolTo } : { step: 'noContact' });
+    });
+  }
+
+  /** Runs a call that tries a code; a sign-in locked by wrong codes goes to the step that says until when. */
+  async function tryCode(call: () => Promise<void>): Promise<void> {
+    await action.run(async () => {
+      try {
+        await call();
+      } catch (error) {
+        if (!signInLocked(error)) throw error;
+        $step.set({ step: 'locked', until: env.now() + (error.retryAfterMs ?? consoleSessionLimits.lockoutMs) });
+      }
+    });
+  }
+
+  /** Sends (again) the code enrolment needs to the operator's own phone or e-mail. */
+  async function sendEnrolCode(): Promise<void> {
+    const current = $step.get();
+    if (current.step !== 'enrolSend' && current.step !== 'enrolCode') return;
+    await action.run(async () => {
+      await env.authCall(accountCalls.sendOwnCode, { body: { Channel: current.to.Channel } });
+      $step.set({ step: 'enrolCode', to: current.to });
+    });
+  }
+
+  /** The code from the message: the server gives a new authenticator's secret to scan. */
+  async function enrol(code: string): Promise<void> {
+    await action.run(async () => {
+      const factor = await env.authCall(consoleCalls.enrol, { body: { Code: code.replace(/\s/g, '') } });
       $step.set({ step: 'enrol', secret: factor.Secret, qrSvg: factor.QrSvg });
     });
   }
 
   async function confirmEnrolment(code: string): Promise<void> {
-    await action.run(async () => {
+    await tryCode(async () => {
       const confirmed = await env.authCall(consoleCalls.confirm, { body: { Code: code.replace(/\s/g, '') } });
       signedIn(confirmed.Session, { step: 'recoveryCodes', codes: confirmed.RecoveryCodes });
     });
@@ -81,7 +129,7 @@ export function createConsole(env: ConsoleEnvironment) {
   async function signIn(typed: string): Promise<void> {
     const digits = typed.replace(/\s/g, '');
     const proof = /^\d{6}$/.test(digits) ? { Code: digits } : { RecoveryCode: typed.trim() };
-    await action.run(async () => signedIn(await env.authCall(consoleCalls.signIn, { body: proof })));
+    await tryCode(async () => signedIn(await env.authCall(consoleCalls.signIn, { body: proof })));
   }
 
   /** A console call with the session's CSRF value; a session found over sends the page back to sign-in. */
@@ -108,7 +156,20 @@ export function createConsole(env: ConsoleEnvironment) {
   const run: RunCommand = async (words, attachment) =>
     (await consoleCall(consoleCalls.run, attachment === undefined ? { Command: words } : { Command: words, Attachment: attachment })) as never;
 
-  return { $step, $session, $busy: action.$busy, $notice: action.$notice, check, confirmEnrolment, recoveryCodesKept, signIn, signOut, run };
+  return {
+    $step,
+    $session,
+    $busy: action.$busy,
+    $notice: action.$notice,
+    check,
+    sendEnrolCode,
+    enrol,
+    confirmEnrolment,
+    recoveryCodesKept,
+    signIn,
+    signOut,
+    run,
+  };
 }
 
 export type Console = ReturnType<typeof createConsole>;

@@ -3,4 +3,4 @@ import { call } from '@/lib/api/client.ts';
 import { $isLoggedIn, authCall } from '@/stores/session.ts';
 import { createConsole } from './console-store.ts';
 
-export const browserConsole = createConsole({ call, authCall, isLoggedIn: () => $isLoggedIn.get() });
+export const browserConsole = createConsole({ call, authCall, isLoggedIn: () => $isLoggedIn.get(), now: () => Date.now() });

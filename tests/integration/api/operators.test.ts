@@ -5,13 +5,14 @@
  * truncation whoever asks (also on PostgreSQL: this file is in the scale-out
  * run), and `audit export` gives CSV a spreadsheet cannot be tricked by.
  */
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandResult } from '#contract/admin.ts';
 import { SUCCESS } from '#contract/envelope.ts';
 import { commandContext, parseCommand, UsageError } from '../../../server/admin-command.ts';
 import { shellActor } from '../../../server/db/audit.ts';
-import { users } from '../../../server/db/schema.ts';
+import { consoleFactors, users } from '../../../server/db/schema.ts';
+import { operatorCommands } from '../../../server/modules/operators/commands.ts';
 import { startApp, type TestApp } from './harness.ts';
 
 describe('operators’ roles and the audit log', () => {
@@ -85,6 +86,33 @@ describe('operators’ roles and the audit log', () => {
       new UsageError('role grant takes a user and one of support, operator, admin'),
     );
     expect(() => parseCommand(t.app.adminCommands.all, ['audit', 'list', '--limit', '0'])).toThrow(UsageError);
+  });
+
+  it('shows whose console sign-in wrong codes locked, until when, and unlocks it with a line in the audit log', async () => {
+    await command(['role', 'grant', String(bob), 'support']);
+    const until = new Date(Date.now() + 600_000);
+    await t.app.db.insert(consoleFactors).values({ userId: bob, secret: 'JBSWY3DPEHPK3PXP', confirmedAt: new Date(), failedTries: 5, lockedUntil: until });
+    expect(await command(['role', 'list'])).toMatchObject({ operators: [{ userId: bob, lockedUntil: until.toISOString() }] });
+    expect(operatorCommands.find((entry) => entry.name === 'role list')!.format(await command(['role', 'list']))).toMatch(/LOCKED UNTIL/);
+
+    expect(await throughServer(['role', 'unlock', String(bob)])).toEqual({ command: 'role unlock', key: String(bob), userId: bob, unlocked: true });
+    expect(await command(['role', 'list'])).toMatchObject({ operators: [{ userId: bob, lockedUntil: null }] });
+    const [factor] = await t.app.db.select().from(consoleFactors).where(eq(consoleFactors.userId, bob));
+    expect(factor).toMatchObject({ failedTries: 0, lockedUntil: null });
+    // Nothing locked: nothing to do, nothing written.
+    expect(await command(['role', 'unlock', String(bob)])).toMatchObject({ unlocked: false });
+    expect(await command(['role', 'unlock', '+8613800009999'])).toMatchObject({ userId: null, unlocked: false });
+    const lines = (await auditLines()).filter((line) => line.action === 'role unlock');
+    expect(lines.map(({ actor, address, target, before, after }) => ({ actor, address, target, before, after }))).toEqual([
+      {
+        actor: "ops@shop (operators' command)",
+        address: '127.0.0.1',
+        target: `user ${bob}`,
+        before: { failedTries: 5, lockedUntil: until.toISOString() },
+        after: { failedTries: 0, lockedUntil: null },
+      },
+    ]);
+    await t.app.db.delete(consoleFactors).where(eq(consoleFactors.userId, bob));
   });
 
   it('keeps the audit log append-only: no update, deletion or truncation, whoever asks', async () => {
