@@ -99,7 +99,11 @@ export const accountCalls = {
     request: z.object({ Image: text() }),
     response: UserInfo,
   }),
-  /** Sends a code to the user's own phone (sms) or e-mail: the old number's code of a phone change, or the code that confirms a deletion. */
+  /**
+   * Sends an account code to the user's own phone (sms) or e-mail: what confirms setting a first password, changing
+   * the phone or the e-mail, and deleting the account. Those go to the phone, or to the e-mail of an account without
+   * one; an e-mail change also asks one of the current address.
+   */
   sendOwnCode: route({
     method: 'POST',
     path: '/identity/v1/manage/vcodes',
@@ -109,7 +113,11 @@ export const accountCalls = {
     request: z.object({ Channel: z.enum(['sms', 'email']) }),
     response: z.null(),
   }),
-  /** Binds or changes the phone: `OldCode` (sent to the current number) is needed when there is one, `Code` was sent to the new one. */
+  /**
+   * Binds or changes the phone: `Code` was sent to the new number, `OldCode` is the account code sent to the current
+   * number, or to the e-mail of an account without one (an account with neither binds a phone with `Code` alone).
+   * Every other session is signed out; `Revoked` says how many.
+   */
   changePhone: route({
     method: 'POST',
     path: '/identity/v1/manage/phone',
@@ -117,36 +125,46 @@ export const accountCalls = {
     auth: 'required',
     shape: 'envelope',
     request: z.object({ Phone, Code, OldCode: z.optional(Code) }),
-    response: UserInfo,
+    response: z.object({ User: UserInfo, Revoked: z.int() }),
   }),
-  /** Sends a confirmation link to `Email`; the address is bound when the link is opened. */
+  /**
+   * Sends a confirmation link to `Email`, once the account proves the change: `Code` is the account code sent to its
+   * phone, or to its e-mail without one; an account with both also gives `OldEmailCode`, sent to the current address.
+   * The codes are used up when the link goes out; the address is bound when the link is opened.
+   */
   bindEmail: route({
     method: 'POST',
     path: '/identity/v1/manage/email',
     encrypted: true,
     auth: 'required',
     shape: 'envelope',
-    request: z.object({ Email }),
+    request: z.object({ Email, Code: z.optional(Code), OldEmailCode: z.optional(Code) }),
     response: z.null(),
   }),
-  /** Opens a confirmation link: whoever holds it confirms the address, logged in or not. */
+  /**
+   * Opens a confirmation link: whoever holds it confirms the address, logged in or not. Every session of the account
+   * is signed out but the one opening the link, when it is logged in to that account; `Revoked` says how many.
+   */
   confirmEmail: route({
     method: 'POST',
     path: '/identity/v1/account/confirmemail',
     encrypted: true,
-    auth: 'none',
+    auth: 'optional',
     shape: 'envelope',
     request: z.object({ Token: text(z.trim(), z.maxLength(100)) }),
-    response: z.object({ Email: text() }),
+    response: z.object({ Email: text(), Revoked: z.int() }),
   }),
-  /** Sets the password, or changes it (then `Current` is needed); every other session is signed out. */
+  /**
+   * Sets a first password with `Code`, the account code sent to the phone (or the e-mail without one), or changes it
+   * with `Current`; every other session is signed out, and `Revoked` says how many.
+   */
   setPassword: route({
     method: 'POST',
     path: '/identity/v1/manage/password',
     encrypted: true,
     auth: 'required',
     shape: 'envelope',
-    request: z.object({ Current: z.optional(CurrentPassword), Password }),
+    request: z.object({ Current: z.optional(CurrentPassword), Password, Code: z.optional(Code) }),
     response: z.object({ Revoked: z.int() }),
   }),
   revokeSession: route({

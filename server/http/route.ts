@@ -50,6 +50,7 @@ const fieldMessages: Record<string, MessageKey> = {
   Code: 'codeInvalid',
   Email: 'emailInvalid',
   OldCode: 'codeInvalid',
+  OldEmailCode: 'codeInvalid',
   Password: 'passwordInvalid',
   Image: 'avatarNotImage',
 };

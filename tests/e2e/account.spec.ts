@@ -1,14 +1,32 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { accountCalls } from '#contract/account.ts';
 import { activationCalls } from '#contract/activation.ts';
 import { formatPrice } from '#contract/facts.ts';
 import { dev } from '#contract/dev.ts';
+import { deviceCalls } from '#contract/device-login.ts';
 import { identity } from '#contract/identity.ts';
 import { newCdkeys } from './admin-cli.ts';
 import { overflowOf } from './overflow.ts';
 import { say } from './routes.ts';
-import { codeSentBy, keep, newPhone, outbox, sealedCall, signInAsDemo, signInFresh } from './session.ts';
+import { codeSentBy, keep, lastCode, newPhone, outbox, sealedCall, signInAsDemo, signInFresh } from './session.ts';
+import type { AuthToken } from '@/lib/auth-token.ts';
+
+const masked = (phone: string) => `${phone.slice(0, 3)}****${phone.slice(-4)}`;
+
+/** Signs the account in on a second device (the desktop client's sign-in, approved by this login): a session a change signs out. */
+async function secondDevice(page: Page, auth: AuthToken): Promise<string> {
+  const request = await sealedCall(page, deviceCalls.start, { DeviceId: 'e2e-device-0009', DeviceName: 'E2E-PC' });
+  await sealedCall(page, deviceCalls.decide, { UserCode: request.UserCode, Approve: true }, auth.AccessToken);
+  return (await sealedCall(page, deviceCalls.poll, { DeviceCode: request.DeviceCode })).AccessToken;
+}
+
+/** Whether a device's login still works. */
+const stillSignedIn = (page: Page, token: string) =>
+  sealedCall(page, identity.sessions, {}, token).then(
+    () => true,
+    () => false,
+  );
 
 test('the profile page shows the logged-in user, where login lands', async ({ page }) => {
   await signInAsDemo(page);
@@ -81,54 +99,92 @@ test('edit profile: an avatar chosen with the image button shows at once, and a 
   await expect(page.locator('[data-nickname]')).toHaveText('星の旅人');
 });
 
-test('linked accounts: the phone changes with a code to the old number and one to the new, read from the outbox (ru)', async ({ page }) => {
-  const { phone } = await signInFresh(page);
+test('linked accounts: the phone changes with a code to the old number and one to the new, read from the outbox; the other device is signed out and the old number told (ru)', async ({
+  page,
+}) => {
+  const { phone, auth } = await signInFresh(page);
+  const other = await secondDevice(page, auth);
   await page.goto('/ru/account/center/bind');
-  await expect(page.locator('[data-current-phone]')).toHaveText(`${phone.slice(0, 3)}****${phone.slice(-4)}`);
+  await expect(page.locator('[data-current-phone]')).toHaveText(masked(phone));
   const sendFor = (name: string) => page.locator(`label:has(input[name=${name}]) button`);
 
+  await expect(sendFor('oldCode')).toHaveText(say('ru', 'account.code.sendTo', { contact: masked(phone) }));
   await page.locator('input[name=oldCode]').fill(await codeSentBy(page, phone, () => sendFor('oldCode').click()));
-  await expect(page.getByRole('status')).toHaveText(say('ru', 'account.bind.codeSent'));
+  await expect(page.getByRole('status')).toHaveText(say('ru', 'account.code.sent', { contact: masked(phone) }));
   const next = newPhone();
   await page.locator('input[name=phone]').fill(next);
   await page.locator('input[name=code]').fill(await codeSentBy(page, next, () => sendFor('code').click()));
   await page.getByRole('button', { name: say('ru', 'account.bind.changePhone') }).click();
-  await expect(page.getByRole('status')).toHaveText(say('ru', 'account.bind.phoneSaved'));
-  await expect(page.locator('[data-current-phone]')).toHaveText(`${next.slice(0, 3)}****${next.slice(-4)}`);
+  await expect(page.getByRole('status')).toHaveText(say('ru', 'account.bind.phoneSaved', { count: '1' }));
+  await expect(page.locator('[data-current-phone]')).toHaveText(masked(next));
+  expect(await stillSignedIn(page, other)).toBe(false);
+  expect(await stillSignedIn(page, auth.AccessToken)).toBe(true);
+  expect((await outbox(page, phone)).at(-1)).toContain('номер телефона вашего аккаунта был изменён');
 });
 
-test('an e-mail address is bound through the link in the outbox; a used or expired link says so (en)', async ({ page }) => {
-  await signInFresh(page);
-  const bind = async (email: string) => {
-    await page.goto('/en/account/center/bind');
-    await page.locator('input[name=email]').fill(email);
-    await page.getByRole('button', { name: say('en', 'account.bind.sendLink') }).click();
-    await expect(page).toHaveURL(/\/en\/account\/center\/safe\/confirmemail$/);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(say('en', 'email.sent.title'));
-    return /https?:\/\/\S+/.exec((await outbox(page, email)).at(-1)!)![0];
-  };
+/** Asks for a link to `email` on the linked-accounts page, proving the change with the code sent to the phone, and gives the link the outbox received. */
+async function bindEmail(page: Page, phone: string, email: string): Promise<string> {
+  await page.goto('/en/account/center/bind');
+  await page.locator('input[name=email]').fill(email);
+  const send = page.locator('label:has(input[name=emailCode]) button');
+  await expect(send).toHaveText(say('en', 'account.code.sendTo', { contact: masked(phone) }));
+  await page.locator('input[name=emailCode]').fill(await codeSentBy(page, phone, () => send.click()));
+  await page.getByRole('button', { name: say('en', 'account.bind.sendLink') }).click();
+  await expect(page).toHaveURL(/\/en\/account\/center\/safe\/confirmemail$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(say('en', 'email.sent.title'));
+  return /https?:\/\/\S+/.exec((await outbox(page, email)).at(-1)!)![0];
+}
+
+test('an e-mail address is bound through the link in the outbox once the phone’s code proves it; opening it signs the other device out; a used link says so (en)', async ({
+  page,
+}) => {
+  const { phone, auth } = await signInFresh(page);
+  const other = await secondDevice(page, auth);
   const email = `e2e-${Date.now()}@example.com`;
-  const link = await bind(email);
+  const link = await bindEmail(page, phone, email);
   await page.goto(link);
-  await expect(page).toHaveURL(/status=confirmed/);
+  await expect(page).toHaveURL(/status=confirmed&signedOut=1/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(say('en', 'email.done.title'));
+  await expect(page.getByText(say('en', 'email.done.signedOut', { count: '1' }))).toBeVisible();
+  expect(await stillSignedIn(page, other)).toBe(false);
   await page.goto('/en/account/center/bind');
   await expect(page.locator('[data-current-email]')).toHaveText(email);
+  expect((await outbox(page, phone)).at(-1)).toContain('The e-mail address of your account was changed');
 
   await page.goto(link);
   await expect(page.getByText(say('en', 'email.failed.used'))).toBeVisible();
+});
 
+test('an expired e-mail link says so (en)', async ({ page }) => {
+  const { phone } = await signInFresh(page);
   const late = `e2e-late-${Date.now()}@example.com`;
-  const lateLink = await bind(late);
+  const lateLink = await bindEmail(page, phone, late);
   expect((await page.request.post(`/api${dev.expireEmailLinks.path}`, { data: { to: late } })).ok()).toBe(true);
   await page.goto(lateLink);
   await expect(page.getByText(say('en', 'email.failed.expired'))).toBeVisible();
 });
 
+test('a first password is set with the code sent to the phone; the other device is signed out, and the page says how many (ja)', async ({ page }) => {
+  const { phone, auth } = await signInFresh(page);
+  const other = await secondDevice(page, auth);
+  await page.goto('/ja/account/center/safe');
+  await page.locator('input[name=next]').fill('e2e first password');
+  await page.locator('input[name=repeat]').fill('e2e first password');
+  const send = page.locator('label:has(input[name=passwordCode]) button');
+  await expect(send).toHaveText(say('ja', 'account.code.sendTo', { contact: masked(phone) }));
+  await page.locator('input[name=passwordCode]').fill(await codeSentBy(page, phone, () => send.click()));
+  await page.getByRole('button', { name: say('ja', 'account.safe.setPassword') }).click();
+  await expect(page.getByText(say('ja', 'account.safe.passwordSaved', { count: '1' }))).toBeVisible();
+  expect(await stillSignedIn(page, other)).toBe(false);
+  await expect(page.locator('[data-session]')).toHaveCount(1);
+  expect((await outbox(page, phone)).at(-1)).toMatch(/^【Beacon Toolkit】.+パスワードが設定され/);
+});
+
 test('signing out another device from the security page sends that device to login on its next call (zh-CN)', async ({ browser }) => {
   const first = await browser.newPage();
   const { phone, auth } = await signInFresh(first);
-  await sealedCall(first, accountCalls.setPassword, { Password: 'e2e password 1' }, auth.AccessToken);
+  await sealedCall(first, accountCalls.sendOwnCode, { Channel: 'sms' }, auth.AccessToken);
+  await sealedCall(first, accountCalls.setPassword, { Password: 'e2e password 1', Code: await lastCode(first, phone) }, auth.AccessToken);
   const second = await browser.newPage();
   const result = await sealedCall(second, identity.loginByPassword, { Account: phone, Password: 'e2e password 1', DeviceId: 'e2e-device-0003' });
   await keep(second, result);
@@ -172,7 +228,7 @@ test('a deleted account is gone at once, and its phone registers afresh (en)', a
   const sentence = (await danger.locator('.agree span').boundingBox())!;
   expect(box.x + box.width).toBeLessThanOrEqual(sentence.x);
   expect(box.y).toBeLessThan(sentence.y + sentence.height / 2);
-  const code = await codeSentBy(page, phone, () => danger.getByRole('button', { name: say('en', 'account.safe.sendCode') }).click());
+  const code = await codeSentBy(page, phone, () => danger.getByRole('button', { name: say('en', 'account.code.sendTo', { contact: masked(phone) }) }).click());
   await danger.locator('input[name=code]').fill(code);
   await danger.getByRole('checkbox').check();
   await danger.getByRole('button', { name: say('en', 'account.safe.deleteButton') }).click();

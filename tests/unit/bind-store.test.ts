@@ -112,7 +112,7 @@ describe('the phone number', () => {
     const world = getTestEnvironment();
     const store = await shown(world);
     await expect(store.sendOldCode()).resolves.toBe(true);
-    expect(store.phone.$notice.get()).toEqual({ kind: 'ok', key: 'account.bind.codeSent' });
+    expect(store.phone.$notice.get()).toEqual({ kind: 'ok', key: 'account.code.sent', params: { contact: '138****0000' } });
     store.$form.set({ ...store.$form.get(), phone: '13900000001' });
     await expect(store.sendNewCode()).resolves.toBe(true);
     expect(made(world.calls, accountCalls.sendOwnCode)).toEqual([{ route: accountCalls.sendOwnCode, body: { Channel: 'sms' } }]);
@@ -125,25 +125,43 @@ describe('the phone number', () => {
     expect(store.phone.$notice.get()).toEqual({ kind: 'error', text: 'That is not a phone number.' });
   });
 
-  it('changes the number with both codes, keeps the user the server answered and empties the fields', async () => {
+  it('changes the number with both codes, keeps the user the server answered, says how many devices were signed out and empties the fields', async () => {
     const changed = { ...user, Phone: '139****0001' };
-    const world = getTestEnvironment({ replies: [[accountCalls.changePhone, () => changed]] });
+    const world = getTestEnvironment({ replies: [[accountCalls.changePhone, () => ({ User: changed, Revoked: 2 })]] });
     const store = await shown(world);
-    store.$form.set({ oldCode: '111111', phone: '13900000001', code: '222222', email: 'kept@example.com' });
+    store.$form.set({ ...store.$form.get(), oldCode: '111111', phone: '13900000001', code: '222222', email: 'kept@example.com' });
     await store.changePhone();
     expect(made(world.calls, accountCalls.changePhone)).toEqual([
       { route: accountCalls.changePhone, body: { Phone: '13900000001', Code: '222222', OldCode: '111111' } },
     ]);
-    expect(store.phone.$notice.get()).toEqual({ kind: 'ok', key: 'account.bind.phoneSaved' });
+    expect(store.phone.$notice.get()).toEqual({ kind: 'ok', key: 'account.bind.phoneSaved', params: { count: 2 } });
     expect(world.env.updateUser).toHaveBeenCalledWith(changed);
-    expect(store.$form.get()).toEqual({ oldCode: '', phone: '', code: '', email: 'kept@example.com' });
+    expect(store.$form.get()).toMatchObject({ oldCode: '', phone: '', code: '', email: 'kept@example.com' });
   });
 
-  it('binds a first number with the new one’s code alone', async () => {
-    const world = getTestEnvironment({ who: { ...user, Phone: null }, replies: [[accountCalls.changePhone, () => user]] });
+  it('proves a phone-less account’s first number with a code to its e-mail', async () => {
+    const world = getTestEnvironment({
+      who: { ...user, Phone: null, Email: 'gordon@example.com' },
+      replies: [[accountCalls.changePhone, () => ({ User: user, Revoked: 0 })]],
+    });
     const store = await shown(world);
+    await expect(store.sendOldCode()).resolves.toBe(true);
+    expect(made(world.calls, accountCalls.sendOwnCode)).toEqual([{ route: accountCalls.sendOwnCode, body: { Channel: 'email' } }]);
+    expect(store.phone.$notice.get()).toEqual({ kind: 'ok', key: 'account.code.sent', params: { contact: 'gordon@example.com' } });
     store.$form.set({ ...store.$form.get(), oldCode: '111111', phone: '13800000000', code: '222222' });
     await store.changePhone();
+    expect(made(world.calls, accountCalls.changePhone)).toEqual([
+      { route: accountCalls.changePhone, body: { Phone: '13800000000', Code: '222222', OldCode: '111111' } },
+    ]);
+  });
+
+  it('binds a first number of an account with neither phone nor e-mail with the new one’s code alone', async () => {
+    const world = getTestEnvironment({ who: { ...user, Phone: null }, replies: [[accountCalls.changePhone, () => ({ User: user, Revoked: 0 })]] });
+    const store = await shown(world);
+    await expect(store.sendOldCode()).resolves.toBe(false);
+    store.$form.set({ ...store.$form.get(), oldCode: '111111', phone: '13800000000', code: '222222' });
+    await store.changePhone();
+    expect(made(world.calls, accountCalls.sendOwnCode)).toEqual([]);
     expect(made(world.calls, accountCalls.changePhone)).toEqual([{ route: accountCalls.changePhone, body: { Phone: '13800000000', Code: '222222' } }]);
   });
 
@@ -159,13 +177,33 @@ describe('the phone number', () => {
 });
 
 describe('the e-mail address', () => {
-  it('sends the link to the address typed, then shows the “check your inbox” screen', async () => {
+  it('sends the link to the address typed with the phone’s code, then shows the “check your inbox” screen', async () => {
     const world = getTestEnvironment();
     const store = await shown(world);
-    store.$form.set({ ...store.$form.get(), email: 'gordon@example.com' });
+    await expect(store.sendEmailCode('sms')).resolves.toBe(true);
+    expect(store.email.$notice.get()).toEqual({ kind: 'ok', key: 'account.code.sent', params: { contact: '138****0000' } });
+    store.$form.set({ ...store.$form.get(), email: 'gordon@example.com', emailCode: '333333', oldEmailCode: 'ignored' });
     await store.bindEmail();
-    expect(made(world.calls, accountCalls.bindEmail)).toEqual([{ route: accountCalls.bindEmail, body: { Email: 'gordon@example.com' } }]);
+    expect(made(world.calls, accountCalls.sendOwnCode)).toEqual([{ route: accountCalls.sendOwnCode, body: { Channel: 'sms' } }]);
+    expect(made(world.calls, accountCalls.bindEmail)).toEqual([{ route: accountCalls.bindEmail, body: { Email: 'gordon@example.com', Code: '333333' } }]);
     expect(world.env.location.assign).toHaveBeenCalledWith('/en/account/center/safe/confirmemail');
+  });
+
+  it('changes an address with a code to the phone and one to the current address', async () => {
+    const world = getTestEnvironment({ who: { ...user, Email: 'old@example.com' } });
+    const store = await shown(world);
+    await store.sendEmailCode('sms');
+    await store.sendEmailCode('email');
+    expect(store.email.$notice.get()).toEqual({ kind: 'ok', key: 'account.code.sent', params: { contact: 'old@example.com' } });
+    store.$form.set({ ...store.$form.get(), email: 'new@example.com', emailCode: '333333', oldEmailCode: '444444' });
+    await store.bindEmail();
+    expect(made(world.calls, accountCalls.sendOwnCode)).toEqual([
+      { route: accountCalls.sendOwnCode, body: { Channel: 'sms' } },
+      { route: accountCalls.sendOwnCode, body: { Channel: 'email' } },
+    ]);
+    expect(made(world.calls, accountCalls.bindEmail)).toEqual([
+      { route: accountCalls.bindEmail, body: { Email: 'new@example.com', Code: '333333', OldEmailCode: '444444' } },
+    ]);
   });
 
   it('stays on the page and says why when the link could not be sent', async () => {

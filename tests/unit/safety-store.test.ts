@@ -47,7 +47,7 @@ function getTestEnvironment(replies: Array<[ApiRoute, Reply]> = [], who: UserInf
         return { Revoked: 1 };
       },
     ],
-    [accountCalls.setPassword, () => null],
+    [accountCalls.setPassword, () => ({ Revoked: 1 })],
     [accountCalls.sendOwnCode, () => null],
     [accountCalls.deleteAccount, () => null],
     ...replies,
@@ -109,23 +109,45 @@ describe('the password', () => {
     expect(made(world.calls, accountCalls.setPassword)).toEqual([]);
   });
 
-  it('sets a first password without the current one, marks the user as having one, empties the fields and reads the devices again', async () => {
+  it('sets a first password with the code sent to the phone, says how many devices were signed out, empties the fields and reads the devices again', async () => {
     const world = getTestEnvironment();
     const store = await shown(world);
-    store.$form.set({ ...store.$form.get(), current: 'ignored', next: 'a new password', repeat: 'a new password', code: '123456' });
+    store.$form.set({ ...store.$form.get(), current: 'ignored', next: 'a new password', repeat: 'a new password', passwordCode: '654321', code: '123456' });
     const before = made(world.calls, identity.sessions).length;
     await store.savePassword();
-    expect(made(world.calls, accountCalls.setPassword)).toEqual([{ route: accountCalls.setPassword, body: { Password: 'a new password' } }]);
-    expect(store.password.$notice.get()).toEqual({ kind: 'ok', key: 'account.safe.passwordSaved' });
+    expect(made(world.calls, accountCalls.setPassword)).toEqual([{ route: accountCalls.setPassword, body: { Password: 'a new password', Code: '654321' } }]);
+    expect(store.password.$notice.get()).toEqual({ kind: 'ok', key: 'account.safe.passwordSaved', params: { count: 1 } });
     expect(world.env.updateUser).toHaveBeenCalledWith({ ...user, HasPassword: true });
-    expect(store.$form.get()).toEqual({ current: '', next: '', repeat: '', code: '123456', proofPassword: '' });
+    expect(store.$form.get()).toEqual({ current: '', next: '', repeat: '', passwordCode: '', code: '123456', proofPassword: '' });
     await vi.waitFor(() => expect(made(world.calls, identity.sessions)).toHaveLength(before + 1));
   });
 
-  it('changes a password with the current one', async () => {
+  it('sends the first password’s code to the phone, naming it, or to the e-mail without one', async () => {
+    const world = getTestEnvironment();
+    const store = await shown(world);
+    await expect(store.sendPasswordCode()).resolves.toBe(true);
+    expect(store.password.$notice.get()).toEqual({ kind: 'ok', key: 'account.code.sent', params: { contact: '138****0000' } });
+    const mailOnly = getTestEnvironment([], { ...user, Phone: null, Email: 'gordon@example.com' });
+    const other = await shown(mailOnly);
+    await other.sendPasswordCode();
+    expect(made(mailOnly.calls, accountCalls.sendOwnCode)).toEqual([{ route: accountCalls.sendOwnCode, body: { Channel: 'email' } }]);
+    expect(other.password.$notice.get()).toEqual({ kind: 'ok', key: 'account.code.sent', params: { contact: 'gordon@example.com' } });
+  });
+
+  it('sends no code for an account with neither phone nor e-mail, and leaves the server to say a phone comes first', async () => {
+    const world = getTestEnvironment([], { ...user, Phone: null, Email: null });
+    const store = await shown(world);
+    await expect(store.sendPasswordCode()).resolves.toBe(false);
+    expect(made(world.calls, accountCalls.sendOwnCode)).toEqual([]);
+    store.$form.set({ ...store.$form.get(), next: 'a new password', repeat: 'a new password' });
+    await store.savePassword();
+    expect(made(world.calls, accountCalls.setPassword)).toEqual([{ route: accountCalls.setPassword, body: { Password: 'a new password' } }]);
+  });
+
+  it('changes a password with the current one, without a code', async () => {
     const world = getTestEnvironment([], { ...user, HasPassword: true });
     const store = await shown(world);
-    store.$form.set({ ...store.$form.get(), current: 'the old one', next: 'a new password', repeat: 'a new password' });
+    store.$form.set({ ...store.$form.get(), current: 'the old one', next: 'a new password', repeat: 'a new password', passwordCode: '654321' });
     await store.savePassword();
     expect(made(world.calls, accountCalls.setPassword)).toEqual([
       { route: accountCalls.setPassword, body: { Password: 'a new password', Current: 'the old one' } },
@@ -178,7 +200,7 @@ describe('deleting the account', () => {
     const store = await shown(world);
     await expect(store.sendCode()).resolves.toBe(true);
     expect(made(world.calls, accountCalls.sendOwnCode)).toEqual([{ route: accountCalls.sendOwnCode, body: { Channel: 'sms' } }]);
-    expect(store.removal.$notice.get()).toEqual({ kind: 'ok', key: 'account.safe.codeSent', params: { contact: '138****0000' } });
+    expect(store.removal.$notice.get()).toEqual({ kind: 'ok', key: 'account.code.sent', params: { contact: '138****0000' } });
   });
 
   it('sends the code by e-mail to a user without a phone', async () => {
@@ -186,7 +208,7 @@ describe('deleting the account', () => {
     const store = await shown(world);
     await store.sendCode();
     expect(made(world.calls, accountCalls.sendOwnCode)).toEqual([{ route: accountCalls.sendOwnCode, body: { Channel: 'email' } }]);
-    expect(store.removal.$notice.get()).toEqual({ kind: 'ok', key: 'account.safe.codeSent', params: { contact: 'g***@example.com' } });
+    expect(store.removal.$notice.get()).toEqual({ kind: 'ok', key: 'account.code.sent', params: { contact: 'g***@example.com' } });
   });
 
   it('says why a code could not be sent, and tells the resend wait not to start', async () => {

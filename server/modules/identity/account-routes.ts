@@ -13,13 +13,16 @@ import { message } from '../../i18n/messages.ts';
 import type { FolderStore } from '../../services/file-store.ts';
 import { renderAvatar } from './avatars.ts';
 import { consumeCode, sendCode, type CodePurpose } from './codes.ts';
-import { confirmEmailLink, createEmailLink } from './email-links.ts';
+import { createEmailLink, linkOwner, linkRefusal, useLink, withdrawEmailLink } from './email-links.ts';
 import { loginHistory } from './login-history.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import { tellOwner } from './security-notices.ts';
 import type { SessionStore } from './sessions.ts';
 import type { UserInfoStore } from './users.ts';
 
 type UserRow = typeof users.$inferSelect;
+/** A code the request gives, and where and for what it was sent. */
+type CodeProof = { channel: 'sms' | 'email'; target: string; purpose: CodePurpose; code: string | undefined };
 
 export function accountRoutes(app: FastifyInstance, sessions: SessionStore, userInfos: UserInfoStore, avatars: FolderStore): void {
   const { db, keys } = app;
@@ -61,21 +64,39 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
   }
 
   /**
+   * The account code that proves the owner asks for a change a session alone must not make (a first password, the
+   * phone, the e-mail, a deletion): the code sent to the phone, or to the e-mail of an account without one. An account
+   * with neither has no second channel, so it is asked to bind a phone first.
+   */
+  function accountProof(user: UserRow, code: string | undefined): CodeProof {
+    if (user.phone) return { channel: 'sms', target: user.phone, purpose: 'account', code };
+    if (user.email) return { channel: 'email', target: user.email, purpose: 'account', code };
+    throw new ApiError(ErrorCode.ContactMissing, 'phoneFirst');
+  }
+
+  /**
+   * Uses up the codes inside `tx`, in order: the first refusal, or null when every one was right. A missing code is
+   * refused before any is tried; a wrong one counts its failed try once the caller commits.
+   */
+  async function useCodes(tx: Transaction, proofs: CodeProof[]): Promise<ApiError | null> {
+    if (proofs.some((proof) => proof.code === undefined)) return new ApiError(ErrorCode.CodeInvalid, 'codeInvalid');
+    for (const proof of proofs) {
+      const result = await consumeCode(tx, keys.secret, proof.channel, proof.target, proof.purpose, proof.code!);
+      if (!result.ok) return result.error;
+    }
+    return null;
+  }
+
+  /**
    * Checks codes inside one transaction and then runs `change`; a wrong code
    * commits its failed try and changes nothing else.
    */
-  async function withCodes<T>(
-    checks: Array<{ channel: 'sms' | 'email'; target: string; purpose: CodePurpose; code: string }>,
-    change: (tx: Transaction) => Promise<T>,
-  ): Promise<T> {
+  async function withCodes<T>(proofs: CodeProof[], change: (tx: Transaction) => Promise<T>): Promise<T> {
     const outcome = await db.transaction(async (tx) => {
-      for (const check of checks) {
-        const result = await consumeCode(tx, keys.secret, check.channel, check.target, check.purpose, check.code);
-        if (!result.ok) return { error: result.error };
-      }
-      return { value: await change(tx) };
+      const refusal = await useCodes(tx, proofs);
+      return refusal ? { refusal } : { value: await change(tx) };
     });
-    if ('error' in outcome) throw outcome.error;
+    if ('refusal' in outcome) throw outcome.refusal;
     return outcome.value;
   }
 
@@ -113,21 +134,33 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
   registerRoute(
     app,
     accountCalls.changePhone,
-    async ({ auth, body }) => {
+    async ({ auth, body, request }) => {
       const user = await userRow(auth.userId);
       if (user.phone === body.Phone) throw new ApiError(ErrorCode.BadRequest, 'phoneUnchanged');
       // The new number's code is a login code (anyone may ask one for any number); changing a number needs the
-      // old one's own account code too, so a stolen session alone cannot move the account.
-      const checks: Parameters<typeof withCodes>[0] = [{ channel: 'sms', target: body.Phone, purpose: 'login', code: body.Code }];
-      if (user.phone) checks.unshift({ channel: 'sms', target: user.phone, purpose: 'account', code: body.OldCode ?? '' });
+      // account's own code too (the old number's, or the e-mail's), so a stolen session alone cannot move the account.
+      // An account with neither binds its first phone with the new number's code alone, as quick login's phone step
+      // does: it has nothing else to prove with.
+      const proofs: CodeProof[] = [{ channel: 'sms', target: body.Phone, purpose: 'login', code: body.Code }];
+      if (user.phone || user.email) proofs.unshift(accountProof(user, body.OldCode));
+      let revoked: number;
       try {
-        await withCodes(checks, (tx) => tx.update(users).set({ phone: body.Phone }).where(eq(users.id, auth.userId)));
+        ({ revoked } = await sessions.revokeWith(
+          auth.userId,
+          auth.sessionId,
+          (tx) => tx.update(users).set({ phone: body.Phone }).where(eq(users.id, auth.userId)),
+          {
+            check: (tx) => useCodes(tx, proofs),
+          },
+        ));
       } catch (error) {
         // The number is another account's, or two accounts raced for it: the unique phone decides, and the codes stay unused.
         if (isUniqueViolation(error)) throw new ApiError(ErrorCode.PhoneTaken, 'phoneTaken');
         throw error;
       }
-      return changed(auth.userId);
+      await tellOwner(app, user, 'phoneChanged', request.locale);
+      const { data: User, messageKey } = await changed(auth.userId);
+      return { data: { User, Revoked: revoked }, messageKey };
     },
     checkLimit,
   );
@@ -136,15 +169,25 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
     app,
     accountCalls.bindEmail,
     async ({ auth, body, request }) => {
+      const user = await userRow(auth.userId);
       const [holder] = await db.select({ id: users.id }).from(users).where(eq(users.email, body.Email));
       if (holder && holder.id !== auth.userId) throw new ApiError(ErrorCode.EmailTaken, 'emailTaken');
-      const token = await createEmailLink(db, auth.userId, body.Email);
+      // The account's own code proves the owner asks, and the current address proves itself too: neither a stolen
+      // session nor one holding only the phone replaces the address. The codes are used up as the link is made.
+      const proofs = [accountProof(user, body.Code)];
+      if (user.phone && user.email) proofs.push({ channel: 'email', target: user.email, purpose: 'account', code: body.OldEmailCode });
+      const token = await withCodes(proofs, (tx) => createEmailLink(tx, auth.userId, body.Email));
       const link = sitePageUrl(app.config, request.locale, `/verification/email/confirm?token=${token}`);
-      await app.email.send({
-        to: body.Email,
-        subject: message(request.locale, 'emailLinkSubject'),
-        text: message(request.locale, 'emailLinkText', { email: body.Email, link }),
-      });
+      try {
+        await app.email.send({
+          to: body.Email,
+          subject: message(request.locale, 'emailLinkSubject'),
+          text: message(request.locale, 'emailLinkText', { email: body.Email, link }),
+        });
+      } catch (error) {
+        await withdrawEmailLink(db, token);
+        throw error;
+      }
       return { data: null, messageKey: 'emailLinkSent' as const, messageParams: { email: body.Email } };
     },
     sendLimit,
@@ -153,11 +196,26 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
   registerRoute(
     app,
     accountCalls.confirmEmail,
-    async ({ body }) => {
-      const outcome = await confirmEmailLink(db, body.Token);
-      if (!outcome.ok) throw outcome.error;
-      await userInfos.reload(outcome.userId);
-      return { data: { Email: outcome.email }, messageKey: 'emailConfirmed' as const };
+    async ({ auth, body, request }) => {
+      const userId = await linkOwner(db, body.Token);
+      if (userId === null) throw new ApiError(ErrorCode.LinkInvalid, 'linkInvalid');
+      // Every other session ends with the change; the browser opening the link keeps its own when it is logged in to
+      // this account (the link does not know which session asked for it).
+      const keep = auth?.userId === userId ? auth.sessionId : null;
+      let opened: Awaited<ReturnType<typeof useLink>>;
+      let revoked: number;
+      try {
+        ({ result: opened, revoked } = await sessions.revokeWith(userId, keep, (tx) => useLink(tx, body.Token), {
+          check: (tx) => linkRefusal(tx, body.Token),
+        }));
+      } catch (error) {
+        // The address is another account's: nothing changed, and the link stays unused.
+        if (isUniqueViolation(error)) throw new ApiError(ErrorCode.EmailTaken, 'emailTaken');
+        throw error;
+      }
+      await userInfos.reload(userId);
+      await tellOwner(app, opened.before, 'emailChanged', request.locale);
+      return { data: { Email: opened.email, Revoked: revoked }, messageKey: 'emailConfirmed' as const };
     },
     checkLimit,
   );
@@ -165,14 +223,23 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
   registerRoute(
     app,
     accountCalls.setPassword,
-    async ({ auth, body }) => {
+    async ({ auth, body, request }) => {
       const user = await userRow(auth.userId);
+      // A password is changed with the current one; a first one needs the account's code, since whoever holds a
+      // session could otherwise set one and keep the account with it.
+      const proofs = user.passwordHash ? [] : [accountProof(user, body.Code)];
       if (user.passwordHash && !(await verifyPassword(body.Current ?? '', user.passwordHash))) throw new ApiError(ErrorCode.PasswordWrong, 'passwordWrong');
       const passwordHash = await hashPassword(body.Password);
-      const { revoked } = await sessions.revokeWith(auth.userId, auth.sessionId, async (tx) => {
-        await tx.update(users).set({ passwordHash }).where(eq(users.id, auth.userId));
-      });
+      const { revoked } = await sessions.revokeWith(
+        auth.userId,
+        auth.sessionId,
+        async (tx) => {
+          await tx.update(users).set({ passwordHash }).where(eq(users.id, auth.userId));
+        },
+        { check: (tx) => useCodes(tx, proofs) },
+      );
       await userInfos.reload(auth.userId);
+      await tellOwner(app, user, user.passwordHash ? 'passwordChanged' : 'passwordSet', request.locale);
       return { data: { Revoked: revoked }, messageKey: 'passwordChanged' as const };
     },
     checkLimit,
@@ -186,7 +253,7 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
   registerRoute(app, accountCalls.loginHistory, async ({ auth }) => ({ data: await loginHistory(db, auth.userId) }));
 
   /** Checks codes without using them up (a right one stays usable); a wrong one still counts its failed try. */
-  async function checkCodes(checks: Parameters<typeof withCodes>[0]): Promise<void> {
+  async function checkCodes(checks: CodeProof[]): Promise<void> {
     const keep = new Error('the codes are right: roll back, keeping them unused');
     await withCodes(checks, async () => {
       throw keep;
@@ -202,12 +269,11 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
     accountCalls.deleteAccount,
     async ({ auth, body }) => {
       const user = await userRow(auth.userId);
-      const codes: Parameters<typeof withCodes>[0] = [];
+      const codes: CodeProof[] = [];
       if (body.Password !== undefined) {
         if (!(await verifyPassword(body.Password, user.passwordHash))) throw new ApiError(ErrorCode.PasswordWrong, 'passwordWrong');
       } else if (body.Code !== undefined) {
-        const channel = user.phone ? 'sms' : 'email';
-        codes.push({ channel, target: ownContact(user, channel), purpose: 'account', code: body.Code });
+        codes.push(accountProof(user, body.Code));
         await checkCodes(codes);
       } else {
         throw new ApiError(ErrorCode.BadRequest, 'proofMissing');

@@ -171,15 +171,25 @@ export class SessionStore {
    * Runs `change` and signs out the user's sessions — all of them, or all but
    * `keep` — in one transaction: a password change or a deletion either happens
    * with its sign-outs or not at all. The ended sessions' connections close
-   * once it commits.
+   * once it commits. `check` runs first in the same transaction: when it
+   * answers a refusal, what it wrote (a wrong code's failed try) commits,
+   * nothing else happens, and the refusal is thrown.
    */
-  async revokeWith<T>(userId: number, keep: string | null, change: (tx: Transaction) => Promise<T>, now = new Date()): Promise<{ result: T; revoked: number }> {
-    const { result, ids } = await this.#db.transaction(async (tx) => {
+  async revokeWith<T>(
+    userId: number,
+    keep: string | null,
+    change: (tx: Transaction) => Promise<T>,
+    { check, now = new Date() }: { check?: (tx: Transaction) => Promise<ApiError | null>; now?: Date } = {},
+  ): Promise<{ result: T; revoked: number }> {
+    const outcome = await this.#db.transaction(async (tx) => {
+      const refusal = await check?.(tx);
+      if (refusal) return { refusal };
       const ids = await this.#revoke(tx, keep ? and(eq(sessions.userId, userId), ne(sessions.id, keep))! : eq(sessions.userId, userId), now);
       return { result: await change(tx), ids };
     });
-    this.#ended(ids);
-    return { result, revoked: ids.length };
+    if ('refusal' in outcome) throw outcome.refusal;
+    this.#ended(outcome.ids);
+    return { result: outcome.result, revoked: outcome.ids.length };
   }
 
   /** Whether a session is still in use (what a token naming it, such as a store token, lives on). */

@@ -1,8 +1,10 @@
 /**
- * The linked-accounts island: the phone number (changed with a code to the
- * current number and one to the new, or bound with the new one's alone), the
- * e-mail address (bound when the link we e-mail is opened), and the quick-login
- * identities, each of which can be unlinked unless it is the last way in.
+ * The linked-accounts island: the phone number (changed with the account's
+ * code and one to the new number, or bound with the new one's alone when the
+ * account has neither phone nor e-mail), the e-mail address (its link sent
+ * once the account's code, and with a phone the current address's code, prove
+ * the change; bound when the link is opened), and the quick-login identities,
+ * each of which can be unlinked unless it is the last way in.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
@@ -13,11 +15,22 @@ import { providerName, quickLoginProviders, type ProviderIcons } from '@/lib/qui
 import { bindEnvironment } from './bind-environment.ts';
 import { createBinding } from './bind-store.ts';
 import { CodeField, useFields } from './island.tsx';
+import { contactOn, ownChannel } from './own-code.ts';
 import './AccountBind.css';
 
 interface Props {
   strings: Strings<
-    KeysUnder<'account.bind' | 'login.external' | 'login.code' | 'login.codePlaceholder' | 'login.sendCode' | 'login.resendIn' | 'api' | 'common.loading'>
+    KeysUnder<
+      | 'account.bind'
+      | 'account.code'
+      | 'login.external'
+      | 'login.code'
+      | 'login.codePlaceholder'
+      | 'login.sendCode'
+      | 'login.resendIn'
+      | 'api'
+      | 'common.loading'
+    >
   >;
   /** Where the "check your inbox" screen is, in this page's language. */
   emailSentPath: string;
@@ -47,22 +60,17 @@ export default function AccountBind({ strings, emailSentPath, icons }: Props) {
     void store.bindEmail();
   }
 
+  /** Where the account's code goes (the phone, else the e-mail), how its field is named, and the button that sends it. */
+  const channel = ownChannel(user);
+  const ownLabel = channel === 'sms' ? t('account.bind.oldCode') : t('account.bind.emailCode');
+  const sendTo = (to: 'sms' | 'email') => t('account.code.sendTo', { contact: contactOn(user, to) });
   return (
     <div className="account-sections">
       <section className="card" aria-labelledby="phone-heading">
         <h2 id="phone-heading">{t('account.bind.phone')}</h2>
         <p data-current-phone>{user.Phone ?? <span className="muted">{t('account.bind.noPhone')}</span>}</p>
         <form className="form" onSubmit={changePhone} noValidate>
-          {user.Phone && (
-            <CodeField
-              label={t('account.bind.oldCode')}
-              sendLabel={t('account.bind.sendOldCode')}
-              send={store.sendOldCode}
-              busy={phone.busy}
-              input={field('oldCode')}
-              t={t}
-            />
-          )}
+          {channel && <CodeField label={ownLabel} sendLabel={sendTo(channel)} send={store.sendOldCode} busy={phone.busy} input={field('oldCode')} t={t} />}
           <label>
             {t('account.bind.newPhone')}
             <input {...field('phone')} type="tel" inputMode="tel" autoComplete="tel" />
@@ -86,6 +94,26 @@ export default function AccountBind({ strings, emailSentPath, icons }: Props) {
             <input {...field('email')} type="email" autoComplete="email" />
             <span className="hint">{t('account.bind.emailHint')}</span>
           </label>
+          {channel && (
+            <CodeField
+              label={ownLabel}
+              sendLabel={sendTo(channel)}
+              send={() => store.sendEmailCode(channel)}
+              busy={email.busy}
+              input={field('emailCode')}
+              t={t}
+            />
+          )}
+          {user.Phone && user.Email && (
+            <CodeField
+              label={t('account.bind.emailCode')}
+              sendLabel={sendTo('email')}
+              send={() => store.sendEmailCode('email')}
+              busy={email.busy}
+              input={field('oldEmailCode')}
+              t={t}
+            />
+          )}
           <div className="form-actions">
             <button type="submit" className="button" disabled={email.busy}>
               {t('account.bind.sendLink')}

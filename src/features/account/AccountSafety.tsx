@@ -1,8 +1,8 @@
 /**
- * The security island: the password (set, or changed with the current one,
- * which signs out every other device), the signed-in devices with sign-out per
- * device and for all others, the login history, and account deletion after a
- * code or the password.
+ * The security island: the password (set with the account's code, or changed
+ * with the current one, which signs out every other device), the signed-in
+ * devices with sign-out per device and for all others, the login history, and
+ * account deletion after a code or the password.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
@@ -15,11 +15,12 @@ import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { CodeField, useFields } from './island.tsx';
+import { contactOn, ownChannel } from './own-code.ts';
 import { safetyEnvironment } from './safety-environment.ts';
 import { createSafety } from './safety-store.ts';
 import './AccountSafety.css';
 
-type Key = KeysUnder<'account.safe' | 'login.code' | 'login.codePlaceholder' | 'login.resendIn' | 'api' | 'common.loading'>;
+type Key = KeysUnder<'account.safe' | 'account.code' | 'login.code' | 'login.codePlaceholder' | 'login.resendIn' | 'api' | 'common.loading'>;
 
 interface Props {
   strings: Strings<Key>;
@@ -55,6 +56,9 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
   }
 
   const contact = user.Phone ?? user.Email;
+  /** Where the account's code goes, and the button that sends it there ("Send code to 138****0000"). */
+  const channel = ownChannel(user);
+  const sendLabel = channel && t('account.code.sendTo', { contact: contactOn(user, channel) });
   const others = sessions?.filter((session) => !session.Current) ?? [];
   return (
     <div className="account-sections">
@@ -79,6 +83,9 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
             {t('account.safe.repeatPassword')}
             <input {...field('repeat')} type="password" autoComplete="new-password" />
           </label>
+          {!user.HasPassword && sendLabel && (
+            <CodeField label={t('login.code')} sendLabel={sendLabel} send={store.sendPasswordCode} busy={password.busy} input={field('passwordCode')} t={t} />
+          )}
           <div className="form-actions">
             <button type="submit" className="button" disabled={password.busy}>
               {user.HasPassword ? t('account.safe.changePassword') : t('account.safe.setPassword')}
@@ -155,9 +162,7 @@ export default function AccountSafety({ strings, locale, loginPath }: Props) {
         {losses && <LossList losses={losses} locale={locale} t={t} />}
         <p>{t('account.safe.deleteOrdersKept')}</p>
         <form className="form" onSubmit={deleteAccount} noValidate>
-          {contact && (
-            <CodeField label={t('login.code')} sendLabel={t('account.safe.sendCode')} send={store.sendCode} busy={removal.busy} input={field('code')} t={t} />
-          )}
+          {sendLabel && <CodeField label={t('login.code')} sendLabel={sendLabel} send={store.sendCode} busy={removal.busy} input={field('code')} t={t} />}
           {user.HasPassword && (
             <label>
               {t('account.safe.orPassword')}

@@ -1,11 +1,14 @@
 /**
  * The linked-accounts page (account centre `bind`): the phone number, changed
- * with a code to the current number and one to the new (or bound with the new
- * one's alone); the e-mail address, bound when the link we e-mail is opened;
- * and the quick-login identities, linked through the provider's sign-in (the
- * outcome comes back in the page's address) and unlinked once confirmed. The
- * user is read afresh when the page opens: an e-mail may have been confirmed
- * in another browser meanwhile.
+ * with the account's code (to the current number, or the e-mail without one)
+ * and one to the new number (an account with neither binds one with the new
+ * one's alone), saying how many other devices were signed out; the e-mail
+ * address, whose link goes out once the account's code (and, with a phone, one
+ * to the current address) proves the change, and which is bound when the link
+ * is opened; and the quick-login identities, linked through the provider's
+ * sign-in (the outcome comes back in the page's address) and unlinked once
+ * confirmed. The user is read afresh when the page opens: an e-mail may have
+ * been confirmed in another browser meanwhile.
  */
 import { atom } from 'nanostores';
 import { accountCalls, type QuickLoginProvider } from '#contract/account.ts';
@@ -14,8 +17,9 @@ import { identity } from '#contract/identity.ts';
 import { createAction, outcomeOf } from '@/stores/action.ts';
 import type { CenterEnvironment } from './center-environment.ts';
 import { showLinkOutcome, type LinkOutcome, type LinkOutcomeKey } from './link-outcome.ts';
+import { ownChannel, sendOwnCode, type OwnChannel, type OwnCodeKey } from './own-code.ts';
 
-export type BindKey = 'account.bind.codeSent' | 'account.bind.phoneSaved' | 'account.bind.unbound' | LinkOutcomeKey;
+export type BindKey = 'account.bind.codeSent' | 'account.bind.phoneSaved' | 'account.bind.unbound' | LinkOutcomeKey | OwnCodeKey;
 
 export interface BindEnvironment extends Pick<CenterEnvironment, 'call' | '$user' | 'refreshUser' | 'updateUser' | 'confirm'> {
   /** Quick login: the providers this server offers, the start of a linking, and the outcome this page came back with (once). */
@@ -34,15 +38,22 @@ export interface BindOptions {
 
 /** The page's text inputs. */
 export type BindForm = {
-  /** The code sent to the current number. */
+  /** The account's code for the phone change (sent to the current number, or the e-mail without one). */
   oldCode: string;
   phone: string;
   /** The code sent to the new number. */
   code: string;
   email: string;
+  /** The account's code for the e-mail change (sent to the phone, or the current address without one)… */
+  emailCode: string;
+  /** …and, with a phone, the code sent to the current address. */
+  oldEmailCode: string;
 };
 
-const emptyForm: BindForm = { oldCode: '', phone: '', code: '', email: '' };
+const emptyForm: BindForm = { oldCode: '', phone: '', code: '', email: '', emailCode: '', oldEmailCode: '' };
+
+/** A code as the request carries it: only when one was typed, so the server can say what is missing. */
+const typed = <K extends string>(name: K, code: string) => (code ? { [name]: code } : {}) as Partial<Record<K, string>>;
 
 export function createBinding(env: BindEnvironment, options: BindOptions) {
   const phone = createAction<BindKey>();
@@ -62,11 +73,11 @@ export function createBinding(env: BindEnvironment, options: BindOptions) {
     showLinkOutcome(identities, env.quick.takeLinkOutcome);
   }
 
-  /** Sends a code to the current number; true once it is on its way. */
-  async function sendOldCode(): Promise<boolean> {
-    const sent = await phone.run(() => env.call(accountCalls.sendOwnCode, { body: { Channel: 'sms' } }), 'account.bind.codeSent');
-    return sent !== undefined;
-  }
+  /** Sends the account's code for the phone change (to the current number, or the e-mail without one); true once it is on its way. */
+  const sendOldCode = () => sendOwnCode(env, phone, ownChannel(env.$user.get()));
+
+  /** Sends a code for the e-mail change: the account's own (`ownChannel`), or one to the current address; true once it is on its way. */
+  const sendEmailCode = (channel: OwnChannel) => sendOwnCode(env, email, channel);
 
   /** Sends a code to the new number typed; true once it is on its way. */
   async function sendNewCode(): Promise<boolean> {
@@ -74,21 +85,26 @@ export function createBinding(env: BindEnvironment, options: BindOptions) {
     return sent !== undefined;
   }
 
-  /** Changes the phone number (with the current number's code too, when there is one), or binds one. */
+  /** Changes the phone number (with the account's code too, when it has a phone or an e-mail), or binds one; then says how many other devices were signed out. */
   async function changePhone(): Promise<void> {
     const user = env.$user.get();
     if (!user) return;
     const form = $form.get();
-    const body = { Phone: form.phone, Code: form.code, ...(user.Phone ? { OldCode: form.oldCode } : {}) };
-    const updated = await phone.run(() => env.call(accountCalls.changePhone, { body }), 'account.bind.phoneSaved');
-    if (!updated) return;
-    env.updateUser(updated);
+    const body = { Phone: form.phone, Code: form.code, ...(ownChannel(user) ? typed('OldCode', form.oldCode) : {}) };
+    const changed = await phone.run(() => env.call(accountCalls.changePhone, { body }));
+    if (!changed) return;
+    phone.say('ok', 'account.bind.phoneSaved', { count: changed.Revoked });
+    env.updateUser(changed.User);
     $form.set({ ...$form.get(), oldCode: '', phone: '', code: '' });
   }
 
-  /** Sends the confirmation link to the address typed, then shows the "check your inbox" screen. */
+  /** Sends the confirmation link to the address typed, with the codes that prove the change, then shows the "check your inbox" screen. */
   async function bindEmail(): Promise<void> {
-    const sent = await email.run(() => env.call(accountCalls.bindEmail, { body: { Email: $form.get().email } }));
+    const user = env.$user.get();
+    if (!user) return;
+    const form = $form.get();
+    const body = { Email: form.email, ...typed('Code', form.emailCode), ...(user.Phone && user.Email ? typed('OldEmailCode', form.oldEmailCode) : {}) };
+    const sent = await email.run(() => env.call(accountCalls.bindEmail, { body }));
     if (sent !== undefined) env.location.assign(options.emailSentPath);
   }
 
@@ -112,6 +128,7 @@ export function createBinding(env: BindEnvironment, options: BindOptions) {
     load,
     sendOldCode,
     sendNewCode,
+    sendEmailCode,
     changePhone,
     bindEmail,
     link,

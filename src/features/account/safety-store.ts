@@ -1,18 +1,19 @@
 /**
- * The security page (account centre `safe`): the password, set or changed
- * with the current one (which signs out every other device, so the devices
- * are read again); the signed-in devices, signed out one by one or all others
- * at once; the login history; and deleting the account after a code or the
- * password, stating first what it would lose. Each part has its own action,
- * so each says its own outcome.
+ * The security page (account centre `safe`): the password, set with the
+ * account's code or changed with the current one (which signs out every other
+ * device, so the devices are read again, and says how many); the signed-in
+ * devices, signed out one by one or all others at once; the login history; and
+ * deleting the account after a code or the password, stating first what it
+ * would lose. Each part has its own action, so each says its own outcome.
  */
 import { atom } from 'nanostores';
 import { accountCalls, type DeletionLosses, type LoginEvent } from '#contract/account.ts';
 import { identity, type Session } from '#contract/identity.ts';
 import { createAction, outcomeOf } from '@/stores/action.ts';
 import type { CenterEnvironment } from './center-environment.ts';
+import { ownChannel, sendOwnCode, type OwnCodeKey } from './own-code.ts';
 
-export type SafetyKey = 'account.safe.passwordsDiffer' | 'account.safe.passwordSaved' | 'account.safe.signedOut' | 'account.safe.codeSent';
+export type SafetyKey = 'account.safe.passwordsDiffer' | 'account.safe.passwordSaved' | 'account.safe.signedOut' | OwnCodeKey;
 
 export interface SafetyEnvironment extends Pick<CenterEnvironment, 'call' | '$user' | 'updateUser'> {
   /** Leaves the login page the message it shows next. */
@@ -32,13 +33,15 @@ export type SafetyForm = {
   current: string;
   next: string;
   repeat: string;
+  /** The account's code that confirms a first password. */
+  passwordCode: string;
   /** The code sent for deleting the account… */
   code: string;
   /** …or the password instead. */
   proofPassword: string;
 };
 
-const emptyForm: SafetyForm = { current: '', next: '', repeat: '', code: '', proofPassword: '' };
+const emptyForm: SafetyForm = { current: '', next: '', repeat: '', passwordCode: '', code: '', proofPassword: '' };
 
 export function createSafety(env: SafetyEnvironment, options: SafetyOptions) {
   const password = createAction<SafetyKey>();
@@ -70,7 +73,14 @@ export function createSafety(env: SafetyEnvironment, options: SafetyOptions) {
     );
   }
 
-  /** Sets the password, or changes it with the current one; then the devices are read again (changing it signs the others out). */
+  /** Sends the code that confirms a first password to the phone, or the e-mail without one; true once it is on its way. */
+  const sendPasswordCode = () => sendOwnCode(env, password, ownChannel(env.$user.get()));
+
+  /**
+   * Sets a first password with the account's code (when one was typed: an account with neither phone nor e-mail is
+   * told by the server to bind a phone first), or changes it with the current one; then says how many other devices
+   * were signed out and reads the devices again.
+   */
   async function savePassword(): Promise<void> {
     const user = env.$user.get();
     const form = $form.get();
@@ -79,11 +89,12 @@ export function createSafety(env: SafetyEnvironment, options: SafetyOptions) {
       password.refuse('account.safe.passwordsDiffer');
       return;
     }
-    const body = { Password: form.next, ...(user.HasPassword ? { Current: form.current } : {}) };
-    const done = await password.run(() => env.call(accountCalls.setPassword, { body }), 'account.safe.passwordSaved');
+    const proof = user.HasPassword ? { Current: form.current } : form.passwordCode ? { Code: form.passwordCode } : {};
+    const done = await password.run(() => env.call(accountCalls.setPassword, { body: { Password: form.next, ...proof } }));
     if (done === undefined) return;
+    password.say('ok', 'account.safe.passwordSaved', { count: done.Revoked });
     env.updateUser({ ...user, HasPassword: true });
-    $form.set({ ...$form.get(), current: '', next: '', repeat: '' });
+    $form.set({ ...$form.get(), current: '', next: '', repeat: '', passwordCode: '' });
     void loadSessions();
   }
 
@@ -102,15 +113,7 @@ export function createSafety(env: SafetyEnvironment, options: SafetyOptions) {
     }, 'account.safe.signedOut');
 
   /** Sends the code that proves the deletion to the user's phone, or their e-mail without one; true once it is on its way. */
-  async function sendCode(): Promise<boolean> {
-    const user = env.$user.get();
-    if (!user) return false;
-    const body = { Channel: user.Phone ? ('sms' as const) : ('email' as const) };
-    const sent = await removal.run(() => env.call(accountCalls.sendOwnCode, { body }), 'account.safe.codeSent', {
-      contact: user.Phone ?? user.Email ?? '',
-    });
-    return sent !== undefined;
-  }
+  const sendCode = () => sendOwnCode(env, removal, ownChannel(env.$user.get()));
 
   /** Deletes the account with the password, if one was typed, or else the code; then leaves for the login page, signed out. */
   async function deleteAccount(): Promise<void> {
@@ -135,6 +138,7 @@ export function createSafety(env: SafetyEnvironment, options: SafetyOptions) {
     devices: outcomeOf(devices),
     removal: outcomeOf(removal),
     load,
+    sendPasswordCode,
     savePassword,
     signOut,
     signOutOthers,

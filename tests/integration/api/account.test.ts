@@ -7,14 +7,15 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accountCalls, avatarRules } from '#contract/account.ts';
 import type { ApiRoute } from '#contract/api.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { identity } from '#contract/identity.ts';
-import { emailConfirmations, externalAccounts, users } from '../../../server/db/schema.ts';
+import { emailConfirmations, externalAccounts, sessions, users, verificationCodes } from '../../../server/db/schema.ts';
+import { hashOpaqueToken } from '../../../server/crypto/opaque-tokens.ts';
 import { hashPassword } from '../../../server/modules/identity/passwords.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
 import * as codes from './codes.ts';
@@ -36,6 +37,36 @@ async function login(phone = newPhone(), options: CallOptions = {}) {
   const response = await t.call(identity.loginOrRegister, { ...options, body: { Phone: phone, Code, DeviceId: device } });
   expect(response.body.code).toBe(200);
   return { phone, token: response.body.data.AccessToken, user: response.body.data.User };
+}
+
+/** Asks the account's own code (sms: its phone; email: its address) with `token`, and reads it as its owner would. */
+async function ownCode(token: string, channel: 'sms' | 'email', contact: string): Promise<string> {
+  await ageCodes(contact);
+  expect((await t.call(accountCalls.sendOwnCode, { body: { Channel: channel }, token })).status).toBe(200);
+  return lastCode(contact);
+}
+
+/** The newest message to `to`: the security notice, after a change. */
+const lastMessage = async (to: string) => (await outbox(to)).at(-1) ?? '';
+
+/** The failed tries of the newest code sent to `target`. */
+async function failedTries(target: string): Promise<number> {
+  const [row] = await t.app.db
+    .select({ failedTries: verificationCodes.failedTries })
+    .from(verificationCodes)
+    .where(eq(verificationCodes.target, target))
+    .orderBy(desc(verificationCodes.createdAt))
+    .limit(1);
+  return row.failedTries;
+}
+
+/** An account with an e-mail address and no phone, logged in twice (through its password), as its two tokens. */
+async function emailAccount() {
+  const email = `mail-only-${++phoneSeq}-${Date.now()}@example.com`;
+  const [row] = await t.app.db.insert(users).values({ email, nickname: 'Mail only' }).returning({ id: users.id });
+  const token = await tokenFor(row.id);
+  const other = (await t.call(identity.loginByPassword, { body: { Account: email, Password: 'made for the test', DeviceId: device } })).body.data.AccessToken;
+  return { email, userId: row.id, token, other };
 }
 
 const avatarFiles = () => readdirSync(path.join(t.app.config.DATA_DIR, 'uploads', 'avatars')).sort();
@@ -178,8 +209,9 @@ describe('profile', () => {
 });
 
 describe('phone', () => {
-  it('changes the phone with a code to the old number and one to the new', async () => {
+  it('changes the phone with a code to the old number and one to the new, signs out the other devices and tells the old number', async () => {
     const { phone, token } = await login();
+    const elsewhere = await login(phone);
     const next = newPhone();
     const OldCode = await (async () => {
       await ageCodes(phone);
@@ -191,11 +223,14 @@ describe('phone', () => {
     const noOld = await t.call(accountCalls.changePhone, { body: { Phone: next, Code }, token });
     expect(noOld.body).toMatchObject({ code: ErrorCode.CodeInvalid, message: 'Please enter the correct code.' });
     const changed = await t.call(accountCalls.changePhone, { body: { Phone: next, Code, OldCode }, token });
-    expect(changed.body.data.Phone).toBe(`${next.slice(0, 3)}****${next.slice(-4)}`);
+    expect(changed.body.data).toMatchObject({ User: { Phone: `${next.slice(0, 3)}****${next.slice(-4)}` }, Revoked: 1 });
+    expect((await t.call(identity.sessions, { token: elsewhere.token })).status).toBe(401);
+    expect((await t.call(identity.sessions, { token })).status).toBe(200);
+    expect(await lastMessage(phone)).toMatch(/^\[Beacon Toolkit\] The phone number of your account was changed on .+ If this was not you/);
 
     // The new number logs in to the same account; the old one makes a new account.
-    expect((await login(next)).user.Id).toBe(changed.body.data.Id);
-    expect((await login(phone)).user.Id).not.toBe(changed.body.data.Id);
+    expect((await login(next)).user.Id).toBe(changed.body.data.User.Id);
+    expect((await login(phone)).user.Id).not.toBe(changed.body.data.User.Id);
   });
 
   it('lets exactly one of several racing accounts take a new number', async () => {
@@ -222,9 +257,10 @@ describe('phone', () => {
       .insert(users)
       .values({ email: `no-phone-${taken.phone}@example.com`, nickname: 'No phone' })
       .returning({ id: users.id });
-    // An account without a phone binds one with the new number's code alone; here the number is taken.
+    // An account without a phone binds one with its e-mail's code and the new number's; here the number is taken.
     const token = await tokenFor(row.id);
-    const response = await t.call(accountCalls.changePhone, { body: { Phone: taken.phone, Code: await sendSms(taken.phone) }, token });
+    const OldCode = await ownCode(token, 'email', `no-phone-${taken.phone}@example.com`);
+    const response = await t.call(accountCalls.changePhone, { body: { Phone: taken.phone, Code: await sendSms(taken.phone), OldCode }, token });
     expect(response.status).toBe(409);
     expect(response.body.message).toBe('This phone number is already used by another account.');
   });
@@ -232,17 +268,17 @@ describe('phone', () => {
 
 describe('e-mail', () => {
   it('binds an address through the link it e-mails, once, and refuses expired and unknown links', async () => {
-    const { token } = await login();
+    const { phone, token } = await login();
     const email = `bind-${Date.now()}@example.com`;
-    const sent = await t.call(accountCalls.bindEmail, { body: { Email: email }, token });
+    const sent = await t.call(accountCalls.bindEmail, { body: { Email: email, Code: await ownCode(token, 'sms', phone) }, token });
     expect(sent.body.message).toBe(`We have sent a confirmation link to ${email}. Open it to finish.`);
     const [text] = await outbox(email);
     const link = new URL(/https?:\/\/\S+/.exec(text)![0]);
     expect(link.pathname).toBe('/en/verification/email/confirm');
     const Token = link.searchParams.get('token')!;
 
-    const confirmed = await t.call(accountCalls.confirmEmail, { body: { Token } });
-    expect(confirmed.body).toMatchObject({ code: 200, data: { Email: email } });
+    const confirmed = await t.call(accountCalls.confirmEmail, { body: { Token }, token });
+    expect(confirmed.body).toMatchObject({ code: 200, data: { Email: email, Revoked: 0 } });
     expect((await t.call(identity.refreshUserInfo, { body: { Refresh: true }, token })).body.data.Email).toBe(email);
     expect((await t.call(accountCalls.confirmEmail, { body: { Token } })).body).toMatchObject({
       code: ErrorCode.LinkUsed,
@@ -253,7 +289,7 @@ describe('e-mail', () => {
     const other = await login();
     expect((await t.call(accountCalls.bindEmail, { body: { Email: email }, token: other.token })).body.code).toBe(ErrorCode.EmailTaken);
     const late = `late-${Date.now()}@example.com`;
-    await t.call(accountCalls.bindEmail, { body: { Email: late }, token: other.token });
+    await t.call(accountCalls.bindEmail, { body: { Email: late, Code: await ownCode(other.token, 'sms', other.phone) }, token: other.token });
     await t.app.db
       .update(emailConfirmations)
       .set({ expiresAt: new Date(Date.now() - 1000) })
@@ -269,7 +305,8 @@ describe('password and sessions', () => {
   it('sets, then changes the password only with the current one, signing out the other devices', async () => {
     const first = await login();
     const second = await login(first.phone);
-    const set = await t.call(accountCalls.setPassword, { body: { Password: 'first password' }, token: second.token });
+    const Code = await ownCode(second.token, 'sms', first.phone);
+    const set = await t.call(accountCalls.setPassword, { body: { Password: 'first password', Code }, token: second.token });
     expect(set.body).toMatchObject({ code: 200, data: { Revoked: 1 } });
     expect((await t.call(identity.sessions, { token: first.token })).status).toBe(401);
 
@@ -280,6 +317,7 @@ describe('password and sessions', () => {
     const changed = await t.call(accountCalls.setPassword, { body: { Current: 'first password', Password: 'second password' }, token: second.token });
     expect(changed.body.data.Revoked).toBe(1);
     expect((await t.call(identity.sessions, { token: third.token })).status).toBe(401);
+    expect(await lastMessage(first.phone)).toMatch(/^\[Beacon Toolkit\] The password of your account was changed on /);
     expect((await t.call(identity.loginByPassword, { body: { Account: first.phone, Password: 'second password', DeviceId: device } })).body.code).toBe(200);
   });
 
@@ -309,7 +347,7 @@ describe('password and sessions', () => {
 
   it('keeps a login history of successes and failures, newest first, for the account alone', async () => {
     const { phone, token } = await login(newPhone(), { ip: '8.8.8.8' });
-    await t.call(accountCalls.setPassword, { body: { Password: 'history password' }, token });
+    await t.call(accountCalls.setPassword, { body: { Password: 'history password', Code: await ownCode(token, 'sms', phone) }, token });
     await t.call(identity.loginByPassword, { body: { Account: phone, Password: 'wrong password', DeviceId: device }, ip: '10.1.1.1' });
     await t.call(identity.loginByPassword, { body: { Account: phone, Password: 'history password', DeviceId: device } });
     const history = (await t.call(accountCalls.loginHistory, { token })).body.data;
@@ -321,6 +359,190 @@ describe('password and sessions', () => {
     expect(history[1]).toMatchObject({ Address: '10.1.1.1', Place: 'local' });
     expect(history[2]).toMatchObject({ Address: '8.8.8.8', Place: 'US' });
     expect((await t.call(accountCalls.loginHistory, { token: (await login()).token })).body.data).toHaveLength(1);
+  });
+});
+
+describe('account takeover: a stolen session cannot take the account', () => {
+  it('refuses a password set without a code', async () => {
+    const owner = await login();
+    const thief = await login(owner.phone);
+    const refused = await t.call(accountCalls.setPassword, { body: { Password: 'the thief’s password' }, token: thief.token });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: ErrorCode.CodeInvalid, message: 'Please enter the correct code.' });
+    const [row] = await t.app.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, owner.user.Id));
+    expect(row.passwordHash).toBeNull();
+    expect((await t.call(identity.sessions, { token: owner.token })).status).toBe(200);
+  });
+
+  it('sets a first password with a right code only: a wrong one counts its try; the other devices are signed out and the phone is told', async () => {
+    const owner = await login();
+    const current = await login(owner.phone);
+    const Code = await ownCode(current.token, 'sms', owner.phone);
+    const wrong = await t.call(accountCalls.setPassword, {
+      body: { Password: 'first password', Code: Code === '000000' ? '111111' : '000000' },
+      token: current.token,
+    });
+    expect(wrong.body.code).toBe(ErrorCode.CodeInvalid);
+    expect(await failedTries(owner.phone)).toBe(1);
+    expect((await t.call(identity.sessions, { token: owner.token })).status).toBe(200);
+
+    const set = await t.call(accountCalls.setPassword, { body: { Password: 'first password', Code }, token: current.token });
+    expect(set.body).toMatchObject({ code: 200, data: { Revoked: 1 } });
+    expect((await t.call(identity.sessions, { token: owner.token })).status).toBe(401);
+    expect((await t.call(identity.sessions, { token: current.token })).status).toBe(200);
+    expect(await lastMessage(owner.phone)).toMatch(/^\[Beacon Toolkit\] A password was set on your account on .+ If this was not you/);
+    // The code is used up: it confirms nothing else.
+    expect((await t.call(accountCalls.deleteAccount, { body: { Code }, token: current.token })).body.code).toBe(ErrorCode.CodeInvalid);
+  });
+
+  it('tells the owner in the language of the change, and a notice that cannot be sent never stops it', async () => {
+    const { phone, token } = await login();
+    const Code = await ownCode(token, 'sms', phone);
+    const failing = vi.spyOn(t.app.sms, 'send').mockRejectedValueOnce(new Error('the gateway is down'));
+    try {
+      const set = await t.call(accountCalls.setPassword, { body: { Password: 'first password', Code }, token, locale: 'ja' });
+      expect(set.body.code).toBe(200);
+      expect(failing).toHaveBeenCalledOnce();
+    } finally {
+      failing.mockRestore();
+    }
+    const second = await login(phone);
+    await t.call(accountCalls.setPassword, { body: { Current: 'first password', Password: 'second password' }, token: second.token, locale: 'ja' });
+    expect(await lastMessage(phone)).toMatch(/^【Beacon Toolkit】/);
+  });
+
+  it('lets one of two racing requests with the same right code set the password', async () => {
+    const { phone, token } = await login();
+    const other = await login(phone);
+    const Code = await ownCode(token, 'sms', phone);
+    const results = await Promise.all(
+      [token, other.token].map((racer, index) => t.call(accountCalls.setPassword, { body: { Password: `racing password ${index}`, Code }, token: racer })),
+    );
+    expect(results.map((result) => result.status).sort()).toEqual([200, 400]);
+  });
+
+  it('lets one of two racing phone changes, and one of two racing e-mail changes, use the same right code', async () => {
+    const { phone, token, user } = await login();
+    const OldCode = await ownCode(token, 'sms', phone);
+    const numbers = [newPhone(), newPhone()];
+    const codes = await Promise.all(numbers.map((number) => sendSms(number)));
+    const phones = await Promise.all(numbers.map((Phone, index) => t.call(accountCalls.changePhone, { body: { Phone, Code: codes[index], OldCode }, token })));
+    expect(phones.map((result) => result.status).sort()).toEqual([200, 400]);
+
+    const [row] = await t.app.db.select({ phone: users.phone }).from(users).where(eq(users.id, user.Id));
+    const Code = await ownCode(token, 'sms', row.phone!);
+    const addresses = [`race-a-${user.Id}@example.com`, `race-b-${user.Id}@example.com`];
+    const links = await Promise.all(addresses.map((Email) => t.call(accountCalls.bindEmail, { body: { Email, Code }, token })));
+    expect(links.map((result) => result.status).sort()).toEqual([200, 400]);
+    expect((await Promise.all(addresses.map((address) => outbox(address)))).flat()).toHaveLength(1);
+  });
+
+  it('asks an account with neither phone nor e-mail to bind a phone first, which its new number’s code alone does', async () => {
+    const { phone, token, user } = await login();
+    await t.app.db.update(users).set({ phone: null }).where(eq(users.id, user.Id));
+    const refused = await t.call(accountCalls.setPassword, { body: { Password: 'first password', Code: '123456' }, token });
+    expect(refused.body).toMatchObject({
+      code: ErrorCode.ContactMissing,
+      message: 'Please bind a phone number first: changes like this one are confirmed with a code sent to it.',
+    });
+    const email = await t.call(accountCalls.bindEmail, { body: { Email: `no-contact-${user.Id}@example.com`, Code: '123456' }, token });
+    expect(email.body.code).toBe(ErrorCode.ContactMissing);
+    expect(await outbox(`no-contact-${user.Id}@example.com`)).toEqual([]);
+    const bound = await t.call(accountCalls.changePhone, { body: { Phone: phone, Code: await sendSms(phone) }, token });
+    expect(bound.body.data.User.Phone).toBe(`${phone.slice(0, 3)}****${phone.slice(-4)}`);
+  });
+
+  it('changes the phone of an account without one only with a code to its e-mail; the other devices are signed out and the address is told', async () => {
+    const account = await emailAccount();
+    const next = newPhone();
+    const Code = await sendSms(next);
+    const noProof = await t.call(accountCalls.changePhone, { body: { Phone: next, Code }, token: account.token });
+    expect(noProof.body.code).toBe(ErrorCode.CodeInvalid);
+    const OldCode = await ownCode(account.token, 'email', account.email);
+    const wrong = await t.call(accountCalls.changePhone, {
+      body: { Phone: next, Code, OldCode: OldCode === '000000' ? '111111' : '000000' },
+      token: account.token,
+    });
+    expect(wrong.body.code).toBe(ErrorCode.CodeInvalid);
+    expect(await failedTries(account.email)).toBe(1);
+    const [unchanged] = await t.app.db.select({ phone: users.phone }).from(users).where(eq(users.id, account.userId));
+    expect(unchanged.phone).toBeNull();
+
+    const changed = await t.call(accountCalls.changePhone, { body: { Phone: next, Code, OldCode }, token: account.token });
+    expect(changed.body).toMatchObject({ code: 200, data: { Revoked: 1 } });
+    expect((await t.call(identity.sessions, { token: account.other })).status).toBe(401);
+    expect((await t.call(identity.sessions, { token: account.token })).status).toBe(200);
+    expect(await lastMessage(account.email)).toMatch(/The phone number of your account was changed on /);
+  });
+
+  it('sends an e-mail change’s link only with a code to the phone and one to the old address, then signs out the others and tells the old address', async () => {
+    const { phone, token, user } = await login();
+    const old = `old-${user.Id}@example.com`;
+    await t.app.db.update(users).set({ email: old }).where(eq(users.id, user.Id));
+    const elsewhere = await login(phone);
+    const next = `new-${user.Id}@example.com`;
+    const phoneCode = await ownCode(token, 'sms', phone);
+    const emailCode = await ownCode(token, 'email', old);
+    const bind = (body: { Code?: string; OldEmailCode?: string }) => t.call(accountCalls.bindEmail, { body: { Email: next, ...body }, token });
+
+    expect((await bind({})).body.code).toBe(ErrorCode.CodeInvalid);
+    expect((await bind({ OldEmailCode: emailCode })).body.code).toBe(ErrorCode.CodeInvalid);
+    expect((await bind({ Code: phoneCode })).body.code).toBe(ErrorCode.CodeInvalid);
+    expect((await bind({ Code: emailCode, OldEmailCode: phoneCode })).body.code).toBe(ErrorCode.CodeInvalid);
+    expect(await outbox(next)).toEqual([]);
+
+    // The swapped try counted against the phone's code; both are still good.
+    const sent = await bind({ Code: phoneCode, OldEmailCode: emailCode });
+    expect(sent.body.code).toBe(200);
+    const Token = new URL(/https?:\/\/\S+/.exec((await outbox(next)).at(-1)!)![0]).searchParams.get('token')!;
+    // The codes were used up by the link: a second link needs new ones.
+    expect((await bind({ Code: phoneCode, OldEmailCode: emailCode })).body.code).toBe(ErrorCode.CodeInvalid);
+
+    const confirmed = await t.call(accountCalls.confirmEmail, { body: { Token }, token });
+    expect(confirmed.body).toMatchObject({ code: 200, data: { Email: next, Revoked: 1 } });
+    expect((await t.call(identity.sessions, { token: elsewhere.token })).status).toBe(401);
+    expect((await t.call(identity.refreshUserInfo, { body: { Refresh: true }, token })).body.data.Email).toBe(next);
+    expect(await lastMessage(old)).toMatch(/^\[Beacon Toolkit\] The e-mail address of your account was changed on .+ If this was not you/);
+    expect(await lastMessage(phone)).toMatch(/The e-mail address of your account was changed on /);
+  });
+
+  it('changes the address of an account without a phone with a code to that address', async () => {
+    const account = await emailAccount();
+    const next = `next-${account.userId}@example.com`;
+    const Code = await ownCode(account.token, 'email', account.email);
+    expect((await t.call(accountCalls.bindEmail, { body: { Email: next, Code }, token: account.token })).body.code).toBe(200);
+    const Token = new URL(/https?:\/\/\S+/.exec((await outbox(next)).at(-1)!)![0]).searchParams.get('token')!;
+    expect((await t.call(accountCalls.confirmEmail, { body: { Token }, token: account.token })).body.data).toEqual({ Email: next, Revoked: 1 });
+    expect(await lastMessage(account.email)).toMatch(/The e-mail address of your account was changed on /);
+  });
+
+  it('signs out every session when the link is opened without a login of the account (no, expired or revoked token)', async () => {
+    for (const kind of ['none', 'expired', 'revoked', 'another account'] as const) {
+      const { phone, token, user } = await login();
+      const keeper = await login(phone);
+      const email = `opened-${kind.replace(' ', '-')}-${user.Id}@example.com`;
+      await t.call(accountCalls.bindEmail, { body: { Email: email, Code: await ownCode(token, 'sms', phone) }, token });
+      const Token = new URL(/https?:\/\/\S+/.exec((await outbox(email)).at(-1)!)![0]).searchParams.get('token')!;
+      let opener: string | undefined;
+      if (kind === 'expired') {
+        opener = (await login(phone)).token;
+        await t.app.db.execute(sql`update tokens set expires_at = now() - interval '1 second' where hash = ${hashOpaqueToken(opener)}`);
+      } else if (kind === 'revoked') {
+        opener = (await login(phone)).token;
+        await t.call(identity.logout, { token: opener });
+      } else if (kind === 'another account') {
+        opener = (await login()).token;
+      }
+      const confirmed = await t.call(accountCalls.confirmEmail, { body: { Token }, token: opener });
+      expect(confirmed.body.code, kind).toBe(200);
+      expect((await t.call(identity.sessions, { token })).status, kind).toBe(401);
+      expect((await t.call(identity.sessions, { token: keeper.token })).status, kind).toBe(401);
+      const open = await t.app.db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(and(eq(sessions.userId, user.Id), isNull(sessions.revokedAt)));
+      expect(open, kind).toEqual([]);
+    }
   });
 });
 

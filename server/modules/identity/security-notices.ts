@@ -1,0 +1,58 @@
+/**
+ * Security notices: after a change that could hand the account to someone
+ * else (a password, the phone, the e-mail), the owner is told at the contact
+ * the account had before it — by SMS to the phone, else by e-mail; an e-mail
+ * change also tells the old address. A notice never undoes or blocks the
+ * change: one that cannot be sent is logged.
+ */
+import type { FastifyInstance } from 'fastify';
+import { formattingTag, type LocaleCode } from '#contract/locales.ts';
+import { message } from '../../i18n/messages.ts';
+
+export type SecurityChange = 'passwordSet' | 'passwordChanged' | 'phoneChanged' | 'emailChanged';
+
+/** The account's contacts before the change. */
+export interface Contacts {
+  phone: string | null;
+  email: string | null;
+}
+
+const texts = {
+  passwordSet: 'noticePasswordSet',
+  passwordChanged: 'noticePasswordChanged',
+  phoneChanged: 'noticePhoneChanged',
+  emailChanged: 'noticeEmailChanged',
+} as const;
+
+/** When it happened, in the reader's language; in UTC, named, since the server knows nothing of the reader's time zone. */
+const timeOf = (at: Date, locale: LocaleCode) =>
+  new Intl.DateTimeFormat(formattingTag(locale), {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  }).format(at);
+
+/** Where the notice of `change` goes: the phone (else the e-mail) the account had, and for an e-mail change the old address too. */
+function noticeTargets(before: Contacts, change: SecurityChange): Array<{ channel: 'sms' | 'email'; to: string }> {
+  const targets: Array<{ channel: 'sms' | 'email'; to: string }> = [];
+  if (before.phone) targets.push({ channel: 'sms', to: before.phone });
+  if (before.email && (!before.phone || change === 'emailChanged')) targets.push({ channel: 'email', to: before.email });
+  return targets;
+}
+
+/** Tells the owner of `change`, in `locale` (the language of the request that made it); returns once every send has been tried. */
+export async function tellOwner(app: FastifyInstance, before: Contacts, change: SecurityChange, locale: LocaleCode, at = new Date()): Promise<void> {
+  const text = message(locale, texts[change], { time: timeOf(at, locale) });
+  const subject = message(locale, 'noticeSubject');
+  await Promise.all(
+    noticeTargets(before, change).map(({ channel, to }) =>
+      app[channel].send({ to, text, subject: channel === 'email' ? subject : undefined }).catch((error: unknown) => {
+        app.log.error({ err: error, channel, change }, 'a security notice could not be sent');
+      }),
+    ),
+  );
+}
