@@ -18,8 +18,8 @@ import { startRedis } from '../setup/redis.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const deployDir = path.join(root, 'deploy');
-const nginxBinary = '/usr/sbin/nginx';
-const brotliModule = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+export const nginxBinary = '/usr/sbin/nginx';
+export const brotliModule = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
 
 /** One API instance, run as deploy/systemd/beacon-api@.service runs it. */
 export interface Instance {
@@ -77,7 +77,8 @@ function readUnit(file: string): { workingDirectory: string; environment: Record
 /** The deployment's own place on this machine. */
 const here = (text: string) => text.replaceAll('/srv/beacon', root);
 
-function installNginxIfMissing(): void {
+/** Debian's nginx with the Brotli module, installed when missing (as root). */
+export function installNginxIfMissing(): void {
   if (existsSync(nginxBinary) && existsSync(brotliModule)) return;
   if (process.getuid?.() !== 0)
     throw new Error('nginx is missing. Install the Debian packages with: sudo apt-get install nginx libnginx-mod-http-brotli-static');
