@@ -36,6 +36,10 @@ export default defineConfig({
       DATABASE_URL: 'memory://',
       DATA_DIR: e2eDataDir,
       IDENTITY_RATE_LIMIT_PER_MINUTE: '1000',
+      // Nor does a code from 127.0.0.1 need a proof of work (login.spec.ts runs a server of its own that asks for one).
+      CODE_CHALLENGE_TARGETS_PER_HOUR: '100000',
+      CODE_CHALLENGE_CODES_PER_HOUR: '100000',
+      CODE_CHALLENGE_SHOP_CODES_PER_HOUR: '100000',
       TRUST_PROXY: 'true',
     },
     // The readiness check answers once the server has started and its database answers.

@@ -7,6 +7,7 @@
 import { atom } from 'nanostores';
 import { describe, expect, it, vi } from 'vitest';
 import { accountCalls } from '#contract/account.ts';
+import { ErrorCode } from '#contract/errors.ts';
 import type { ApiRoute } from '#contract/api.ts';
 import type { ExternalProvider } from '#contract/external-login.ts';
 import { identity, type UserInfo } from '#contract/identity.ts';
@@ -248,5 +249,41 @@ describe('the quick-login identities', () => {
     await store.unbind(3, 'Unlink QQ?');
     expect(store.identities.$notice.get()).toEqual({ kind: 'error', text: 'This is your only way to log in.' });
     expect(world.env.updateUser).not.toHaveBeenCalled();
+  });
+});
+
+// Issue 43, point 7: a code to a new number that costs the shop is sent once the browser proves its work.
+describe('a new number’s code that needs a proof of work', () => {
+  it('shows the challenge, and sends the code with the widget’s solution', async () => {
+    const challenge = {
+      parameters: { algorithm: 'PBKDF2/SHA-256', nonce: 'aa', salt: 'bb', cost: 1000, keyLength: 32, keyPrefix: 'cc', expiresAt: 1 },
+      signature: 'dd',
+    };
+    const world = getTestEnvironment({
+      replies: [
+        [
+          identity.sendSmsCode,
+          ({ body }) => {
+            if (!(body as { ProofOfWork?: string }).ProofOfWork)
+              throw new ApiFailure('server', { code: ErrorCode.ProofOfWorkRequired, serverMessage: 'Prove it.' });
+            return null;
+          },
+        ],
+        [identity.codeChallenge, () => challenge],
+      ],
+    });
+    const store = await shown(world);
+    store.$form.set({ ...store.$form.get(), phone: '13900000001' });
+    const sending = store.sendNewCode();
+    await vi.waitFor(() => expect(store.challenge.$challenge.get()).toEqual(challenge));
+    expect(store.phone.$busy.get()).toBe(true);
+    store.challenge.solved('cGF5bG9hZA==');
+    expect(await sending).toBe(true);
+    expect(made(world.calls, identity.sendSmsCode)).toEqual([
+      { route: identity.sendSmsCode, body: { Phone: '13900000001' } },
+      { route: identity.sendSmsCode, body: { Phone: '13900000001', ProofOfWork: 'cGF5bG9hZA==' } },
+    ]);
+    expect(store.phone.$notice.get()).toEqual({ kind: 'ok', key: 'account.bind.codeSent' });
+    expect(store.challenge.$challenge.get()).toBeNull();
   });
 });

@@ -6,6 +6,7 @@
 import { atom } from 'nanostores';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiRoute } from '#contract/api.ts';
+import { ErrorCode } from '#contract/errors.ts';
 import { externalLogin, type ExternalProvider } from '#contract/external-login.ts';
 import { identity, type LoginResult, type UserInfo } from '#contract/identity.ts';
 import type { QuickOutcome } from '@/stores/quick-login.ts';
@@ -234,6 +235,86 @@ describe('sending a code', () => {
     // Nano Stores unmount a store a second after its last listener left.
     await vi.advanceTimersByTimeAsync(1000);
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+// Issue 43, point 7: a code that costs the shop is sent only after the browser proves its work.
+describe('a code that needs a proof of work', () => {
+  const challenge = {
+    parameters: { algorithm: 'PBKDF2/SHA-256', nonce: 'aa', salt: 'bb', cost: 1000, keyLength: 32, keyPrefix: 'cc', keySignature: 'dd', expiresAt: 1 },
+    signature: 'ee',
+  };
+  const proofRequired = () =>
+    new ApiFailure('server', { code: ErrorCode.ProofOfWorkRequired, serverMessage: 'Before we send a code, please confirm you are not a robot.' });
+
+  /** A server that refuses a code without a proof of work and sends it with one. */
+  function challengingWorld() {
+    const world = getTestEnvironment();
+    world.replies.set(identity.sendSmsCode, (body) => {
+      if (!(body as { ProofOfWork?: string }).ProofOfWork) throw proofRequired();
+      return null;
+    });
+    world.replies.set(identity.codeChallenge, () => challenge);
+    return world;
+  }
+
+  it('shows the challenge, waits for its solution, then asks again with it and counts down', async () => {
+    const world = challengingWorld();
+    const form = readyForm(world);
+    const sending = form.sendCode();
+    await vi.waitFor(() => expect(form.challenge.$challenge.get()).toEqual(challenge));
+    // While the browser works, the form is busy and has sent nothing more.
+    expect(form.$busy.get()).toBe(true);
+    expect(form.$message.get()).toBeNull();
+    expect(world.calls.map((call) => call.route)).toEqual([identity.sendSmsCode, identity.codeChallenge]);
+
+    form.challenge.solved('c29sdmVk');
+    await sending;
+    expect(world.calls.at(-1)).toEqual({ route: identity.sendSmsCode, body: { Phone: '13800000000', ProofOfWork: 'c29sdmVk' } });
+    expect(form.challenge.$challenge.get()).toBeNull();
+    expect(form.$message.get()).toEqual({ kind: 'info', key: 'login.codeSent' });
+    expect(form.$countdown.get()).toBe(60);
+    expect(form.$busy.get()).toBe(false);
+  });
+
+  it('says the server’s words when the solution is refused, and sends nothing more', async () => {
+    const world = challengingWorld();
+    const words = 'The check that you are not a robot failed or has expired. Please ask for the code again.';
+    world.replies.set(identity.sendSmsCode, (body) => {
+      if (!(body as { ProofOfWork?: string }).ProofOfWork) throw proofRequired();
+      throw new ApiFailure('server', { code: ErrorCode.ProofOfWorkInvalid, serverMessage: words });
+    });
+    const form = readyForm(world);
+    const sending = form.sendCode();
+    await vi.waitFor(() => expect(form.challenge.$challenge.get()).not.toBeNull());
+    form.challenge.solved('c3RhbGU=');
+    await sending;
+    expect(form.$message.get()).toEqual({ kind: 'error', text: words });
+    expect(form.challenge.$challenge.get()).toBeNull();
+    expect(form.$countdown.get()).toBe(0);
+    expect(world.calls).toHaveLength(3);
+  });
+
+  it('asks for no challenge when the code needs none, and a solution arriving late changes nothing', async () => {
+    const world = getTestEnvironment();
+    world.replies.set(identity.sendSmsCode, () => null);
+    const form = readyForm(world);
+    await form.sendCode();
+    form.challenge.solved('bGF0ZQ==');
+    expect(world.calls).toEqual([{ route: identity.sendSmsCode, body: { Phone: '13800000000' } }]);
+    expect(form.challenge.$challenge.get()).toBeNull();
+  });
+
+  it('says so when the challenge cannot be had, and waits for nothing', async () => {
+    const world = challengingWorld();
+    world.replies.set(identity.codeChallenge, () => {
+      throw new ApiFailure('network');
+    });
+    const form = readyForm(world);
+    await form.sendCode();
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(form.challenge.$challenge.get()).toBeNull();
+    expect(form.$busy.get()).toBe(false);
   });
 });
 

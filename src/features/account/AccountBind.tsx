@@ -11,6 +11,7 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
+import ProofOfWork from '@/components/ProofOfWork.tsx';
 import { providerName, quickLoginProviders, type ProviderIcons } from '@/lib/quick-login-providers.ts';
 import { bindEnvironment } from './bind-environment.ts';
 import { createBinding } from './bind-store.ts';
@@ -30,6 +31,7 @@ interface Props {
       | 'login.resendIn'
       | 'api'
       | 'common.loading'
+      | 'proofOfWork'
     >
   >;
   /** Where the "check your inbox" screen is, in this page's language. */
@@ -43,6 +45,7 @@ export default function AccountBind({ strings, emailSentPath, icons }: Props) {
   const [store] = useState(() => createBinding(bindEnvironment, { emailSentPath }));
   const user = useStore(store.$user);
   const offered = useStore(store.$offered);
+  const challenge = useStore(store.challenge.$challenge);
   const phone = { busy: useStore(store.phone.$busy), notice: useStore(store.phone.$notice) };
   const email = { busy: useStore(store.email.$busy), notice: useStore(store.email.$notice) };
   const identities = { busy: useStore(store.identities.$busy), notice: useStore(store.identities.$notice) };
@@ -76,6 +79,7 @@ export default function AccountBind({ strings, emailSentPath, icons }: Props) {
             <input {...field('phone')} type="tel" inputMode="tel" autoComplete="tel" />
           </label>
           <CodeField label={t('account.bind.newCode')} sendLabel={t('login.sendCode')} send={store.sendNewCode} busy={phone.busy} input={field('code')} t={t} />
+          {challenge && <ProofOfWork challenge={challenge} t={t} onSolved={store.challenge.solved} />}
           <div className="form-actions">
             <button type="submit" className="button" disabled={phone.busy}>
               {user.Phone ? t('account.bind.changePhone') : t('account.bind.bindPhone')}

@@ -15,6 +15,7 @@ import { accountCalls, type QuickLoginProvider } from '#contract/account.ts';
 import type { ExternalProvider } from '#contract/external-login.ts';
 import { identity } from '#contract/identity.ts';
 import { createAction, outcomeOf } from '@/stores/action.ts';
+import { createCodeChallenge } from '@/stores/code-challenge.ts';
 import type { CenterEnvironment } from './center-environment.ts';
 import { showLinkOutcome, type LinkOutcome, type LinkOutcomeKey } from './link-outcome.ts';
 import { ownChannel, sendOwnCode, type OwnChannel, type OwnCodeKey } from './own-code.ts';
@@ -62,6 +63,8 @@ export function createBinding(env: BindEnvironment, options: BindOptions) {
   /** The quick-login providers this server offers: only these can be linked. */
   const $offered = atom<QuickLoginProvider[]>([]);
   const $form = atom<BindForm>(emptyForm);
+  /** A code to a new number that costs the shop waits here for the browser's proof of work. */
+  const challenge = createCodeChallenge(env.call);
 
   /** Reads the user afresh and the providers on offer, and says how a linking this page came back from went. */
   function load(): void {
@@ -81,7 +84,9 @@ export function createBinding(env: BindEnvironment, options: BindOptions) {
 
   /** Sends a code to the new number typed; true once it is on its way. */
   async function sendNewCode(): Promise<boolean> {
-    const sent = await phone.run(() => env.call(identity.sendSmsCode, { body: { Phone: $form.get().phone } }), 'account.bind.codeSent');
+    const Phone = $form.get().phone;
+    const send = (ProofOfWork?: string) => env.call(identity.sendSmsCode, { body: ProofOfWork ? { Phone, ProofOfWork } : { Phone } });
+    const sent = await phone.run(() => challenge.withProof(send), 'account.bind.codeSent');
     return sent !== undefined;
   }
 
@@ -128,6 +133,7 @@ export function createBinding(env: BindEnvironment, options: BindOptions) {
     load,
     sendOldCode,
     sendNewCode,
+    challenge: { $challenge: challenge.$challenge, solved: challenge.solved },
     sendEmailCode,
     changePhone,
     bindEmail,

@@ -8,6 +8,7 @@ import { useEffect, useState, type ReactNode, type SubmitEvent } from 'react';
 import { deviceLogin } from '#contract/device-login.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
+import ProofOfWork, { type ProofOfWorkKey } from '@/components/ProofOfWork.tsx';
 import DeviceApproval from './DeviceApproval.tsx';
 import { browserEnvironment } from './environment.ts';
 import { providerName, type ProviderIcons } from '@/lib/quick-login-providers.ts';
@@ -16,8 +17,8 @@ import './login.css';
 
 interface Props extends LoginOptions {
   locale: LocaleCode;
-  /** This page's translations of the login.*, session.* and api.* keys. */
-  strings: Strings<LoginKey>;
+  /** This page's translations of the login.*, session.*, api.* and proofOfWork.* keys. */
+  strings: Strings<LoginKey | ProofOfWorkKey>;
   /** The checkbox label with its two links, translated by the page: its `agreement` slot, which Astro hands over as this prop. */
   agreement?: ReactNode;
   /** The quick-login providers' marks, made by the page. */
@@ -55,6 +56,7 @@ export default function LoginForm({ strings, agreement, showPassword, fallbackPa
   const providers = useStore(form.$providers);
   const unreachable = useStore(form.$unreachable);
   const pendingPhone = useStore(form.$pendingPhone);
+  const challenge = useStore(form.challenge.$challenge);
 
   const text = (shown: LoginMessage) => ('text' in shown ? shown.text : t(shown.key, shown.params));
   const submit = (action: () => Promise<void>) => (event: SubmitEvent) => {
@@ -94,6 +96,7 @@ export default function LoginForm({ strings, agreement, showPassword, fallbackPa
           </button>
         </span>
       </label>
+      {challenge && <ProofOfWork challenge={challenge} t={t} onSolved={form.challenge.solved} />}
     </>
   );
 

@@ -1,7 +1,8 @@
 /**
  * The login form's logic, free of any framework: what the form
- * holds, the checks in the order the user meets them, the SMS code and its
- * resend countdown, the calls, the messages (failures mapped by kind, the
+ * holds, the checks in the order the user meets them, the SMS code (with a
+ * proof of work first when the server asks for one) and its resend countdown,
+ * the calls, the messages (failures mapped by kind, the
  * server's own words shown as they are) and where to go after login. What
  * touches the world — the API, the session, the address bar, the clock —
  * comes in as a `LoginEnvironment`, so tests drive the form in Node.
@@ -15,6 +16,7 @@ import { providerName } from '@/lib/quick-login-providers.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import type { Call } from '@/lib/api/client.ts';
 import { ApiFailure, failureMessage } from '@/lib/api/errors.ts';
+import { createCodeChallenge } from '@/stores/code-challenge.ts';
 import type { QuickOutcome } from '@/stores/quick-login.ts';
 import { safeRedirect } from './redirect.ts';
 import { checkPasswordLogin, checkSmsLogin } from './validation.ts';
@@ -93,6 +95,8 @@ export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
   /** The provider whose sign-in site the browser could not reach, with the choice to try again or go on. */
   const $unreachable = atom<QuickLoginProvider | null>(null);
   const $pendingPhone = atom<PendingPhone | null>(null);
+  /** A code that costs the shop waits here for the browser's proof of work. */
+  const challenge = createCodeChallenge(env.call);
   /** The nickname of whoever is logged in already — not of whom this form just logged in. */
   const $signedInAs = computed([env.session.$isLoggedIn, env.session.$user, $redirecting], (loggedIn, user, redirecting) =>
     loggedIn && user && !redirecting ? user.NickName : null,
@@ -174,7 +178,7 @@ export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
     if (refused(checkSmsLogin({ agreed: $agreed.get(), phone }))) return;
     await run(async () => {
       try {
-        await env.call(identity.sendSmsCode, { body: { Phone: phone } });
+        await challenge.withProof((ProofOfWork) => env.call(identity.sendSmsCode, { body: ProofOfWork ? { Phone: phone, ProofOfWork } : { Phone: phone } }));
       } catch (error) {
         // A code went to this number a moment ago (from another device, say): the server's words say so, and the wait it names counts down.
         const wait = error instanceof ApiFailure && error.kind === 'tooManyRequests' ? error.retryAfterMs : undefined;
@@ -281,6 +285,7 @@ export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
     $providers,
     $unreachable,
     $pendingPhone,
+    challenge: { $challenge: challenge.$challenge, solved: challenge.solved },
     target,
     selectTab,
     sendCode,
