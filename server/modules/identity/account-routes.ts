@@ -11,6 +11,7 @@ import { ApiError, unauthorized } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { message } from '../../i18n/messages.ts';
 import type { FolderStore } from '../../services/file-store.ts';
+import { contactOf } from './account-codes.ts';
 import { renderAvatar } from './avatars.ts';
 import { consumeCode, sendCode, type CodePurpose } from './codes.ts';
 import { createEmailLink, linkOwner, linkRefusal, useLink, withdrawEmailLink } from './email-links.ts';
@@ -69,9 +70,9 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
    * with neither has no second channel, so it is asked to bind a phone first.
    */
   function accountProof(user: UserRow, code: string | undefined): CodeProof {
-    if (user.phone) return { channel: 'sms', target: user.phone, purpose: 'account', code };
-    if (user.email) return { channel: 'email', target: user.email, purpose: 'account', code };
-    throw new ApiError(ErrorCode.ContactMissing, 'phoneFirst');
+    const contact = contactOf(user);
+    if (!contact) throw new ApiError(ErrorCode.ContactMissing, 'phoneFirst');
+    return { ...contact, purpose: 'account', code };
   }
 
   /**
