@@ -7,7 +7,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { identity, lifetimes, support, system, verification } from '#contract/identity.ts';
 import { pluginCalls } from '#contract/plugins.ts';
 import { verifyToken } from '../../../server/crypto/signed.ts';
-import { externalAccounts, users, verificationCodes } from '../../../server/db/schema.ts';
+import { externalAccounts, proofOfWorkSolutions, users, verificationCodes } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/modules/identity/passwords.ts';
 import * as codes from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
@@ -567,8 +567,11 @@ describe('code requests that cost the shop', () => {
 
       expect(await codes.outbox(app, phone)).toEqual([]);
       expect(await rowsFor(app, phone)).toBe(0);
-      // Refused requests used nothing up: the number still gets its code with a good solution.
+      // Refused requests used nothing up: the number still gets its code with a good solution, and
+      // solutions whose challenge expired are forgotten on the way.
+      await app.app.db.insert(proofOfWorkSolutions).values({ signature: 'stale', expiresAt: new Date(Date.now() - 1000) });
       expect((await sms(app, phone, ip, await codes.solvedProof(app))).body.code).toBe(200);
+      expect((await app.app.db.select().from(proofOfWorkSolutions)).map((row) => row.signature)).not.toContain('stale');
     } finally {
       await app.close();
     }
