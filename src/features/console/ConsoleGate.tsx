@@ -20,19 +20,21 @@ interface Props {
   children: ReactNode;
 }
 
-/** The code field and its button: an authenticator's six digits, or (when signing in) a recovery code. */
+/** The code field and its button (and `more` beside it): an authenticator's six digits, a code sent by message, or (when signing in) a recovery code. */
 function CodeForm({
   t,
   label,
   hint,
   submit,
   recovery,
+  more,
 }: {
   t: Translate<UiKey>;
   label: string;
   hint: string;
   submit: (code: string) => Promise<void>;
   recovery: boolean;
+  more?: ReactNode;
 }) {
   const [code, setCode] = useState('');
   const busy = useStore(browserConsole.$busy);
@@ -59,6 +61,7 @@ function CodeForm({
         <button type="submit" className="button" disabled={busy}>
           {t('console.signIn.submit')}
         </button>
+        {more}
       </div>
     </form>
   );
@@ -124,10 +127,12 @@ export function ConsoleGate({ t, locale, children }: Props) {
               hint={t('console.enrol.sentTo', { to: step.to.To })}
               submit={browserConsole.enrol}
               recovery={false}
+              more={
+                <button type="button" className="button button-secondary" disabled={busy} onClick={() => void browserConsole.sendEnrolCode()}>
+                  {t('console.enrol.sendAgain')}
+                </button>
+              }
             />
-            <button type="button" className="button button-secondary" disabled={busy} onClick={() => void browserConsole.sendEnrolCode()}>
-              {t('console.enrol.sendAgain')}
-            </button>
           </section>
         );
       case 'enrol':
