@@ -2,7 +2,8 @@
  * The console's stores in Node (src/features/console): the sign-in's steps
  * from what the server says of the customer, the CSRF value on every console
  * call, the way back to sign-in when the console session is over, and the
- * customers and orders areas built from the operators' commands.
+ * customers and orders areas built from the operators' commands (with the
+ * refunds that need attention and their resolving).
  */
 import { describe, expect, it } from 'vitest';
 import { accountCalls } from '#contract/account.ts';

@@ -7,7 +7,10 @@
  * refunds left pending; a refusal frees the amount again; refunds racing each
  * other never give back more than the price (also on PostgreSQL: this file is
  * in the scale-out run); and every refund is audited and leaves its ledger row
- * and timeline event.
+ * and timeline event. A support user's limits per order and per day hold
+ * across split and racing refunds; a plan's months go back with the share
+ * refunded; a refund WeChat Pay reports ABNORMAL stays reserved until an
+ * operator resolves it, once.
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
