@@ -161,6 +161,10 @@ export const refunds = pgTable(
     index('refunds_pending')
       .on(t.createdAt)
       .where(sql`${t.state} = 'pending'`),
+    // So do operators' list of refunds that need attention.
+    index('refunds_abnormal')
+      .on(t.id)
+      .where(sql`${t.state} = 'abnormal'`),
     check('refunds_amount_positive', sql`${t.amount} > 0`),
   ],
 );

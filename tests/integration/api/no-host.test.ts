@@ -91,8 +91,10 @@ describe.each([
     const answers: string[] = [];
     for (const route of routes) {
       // A sealed call names its key, as the site sends it: its answer is sealed, and only its status is read here.
-      const sealing = route.encrypted ? { [encryption.keyHeader]: (await createSealer(await importPublicKey(t.publicSpki))).wrappedKey } : {};
-      for (const bearer of [{}, { authorization: `Bearer ${token}` }]) {
+      const sealing: Record<string, string> = route.encrypted
+        ? { [encryption.keyHeader]: (await createSealer(await importPublicKey(t.publicSpki))).wrappedKey }
+        : {};
+      for (const bearer of [{}, { authorization: `Bearer ${token}` }] as Array<Record<string, string>>) {
         const path = `/api${pathOf(route.path, pathValues)}${queryOf(route, t)}`;
         answers.push(`${await statusOf(port, path, { ...sealing, ...bearer })} ${'authorization' in bearer ? 'logged in' : 'anonymous'} GET ${route.path}`);
       }

@@ -1,0 +1,1 @@
+CREATE INDEX "refunds_abnormal" ON "refunds" USING btree ("id") WHERE "refunds"."state" = 'abnormal';
