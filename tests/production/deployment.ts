@@ -19,7 +19,7 @@ import { startRedis } from '../setup/redis.ts';
 const root = path.resolve(import.meta.dirname, '../..');
 const deployDir = path.join(root, 'deploy');
 export const nginxBinary = '/usr/sbin/nginx';
-export const brotliModule = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+const brotliModule = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
 
 /** One API instance, run as deploy/systemd/beacon-api@.service runs it. */
 export interface Instance {
@@ -89,6 +89,36 @@ export function installNginxIfMissing(): void {
   execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'nginx', 'libnginx-mod-http-brotli-static'], { stdio: 'inherit', env });
   // The package starts a system-wide server on port 80; the test runs its own.
   spawnSync('service', ['nginx', 'stop'], { stdio: 'ignore' });
+}
+
+/**
+ * A folder nginx runs from (`nginx -p <folder>`): deploy/nginx as it is under
+ * `beacon/`, a `temp/` for its buffers, and its own `nginx.conf`, whose
+ * `http { }` block holds `http` (what names this machine's ports and files).
+ */
+export function nginxFolder(folder: string, http: string): void {
+  mkdirSync(path.join(folder, 'temp'), { recursive: true });
+  symlinkSync(path.join(deployDir, 'nginx'), path.join(folder, 'beacon'));
+  const temp = (name: string) => path.join(folder, 'temp', name);
+  writeFileSync(
+    path.join(folder, 'nginx.conf'),
+    `load_module ${brotliModule};
+worker_processes 2;
+pid ${path.join(folder, 'nginx.pid')};
+error_log ${path.join(folder, 'error.log')} warn;
+events { worker_connections 1024; }
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  client_body_temp_path ${temp('body')};
+  proxy_temp_path ${temp('proxy')};
+  fastcgi_temp_path ${temp('fastcgi')};
+  uwsgi_temp_path ${temp('uwsgi')};
+  scgi_temp_path ${temp('scgi')};
+  ${http}
+}
+`,
+  );
 }
 
 /** Polls `url` until it answers 200: a start has no fixed length on a busy machine. */
@@ -230,33 +260,10 @@ async function start(started: Started): Promise<Deployment> {
 
   // nginx's own configuration file names this machine's folders and ports and includes deploy/nginx as it is.
   const nginxDir = path.join(work, 'nginx');
-  mkdirSync(path.join(nginxDir, 'temp'), { recursive: true });
-  symlinkSync(path.join(deployDir, 'nginx'), path.join(nginxDir, 'beacon'));
-  const upstreamFile = path.join(nginxDir, 'upstream.conf');
-  writeFileSync(
-    upstreamFile,
-    readFileSync(path.join(deployDir, 'nginx/upstream.conf'), 'utf8')
-      .replace('127.0.0.1:4001', instances[0].address)
-      .replace('127.0.0.1:4002', instances[1].address),
-  );
-  const temp = (name: string) => path.join(nginxDir, 'temp', name);
-  writeFileSync(
-    path.join(nginxDir, 'nginx.conf'),
-    `load_module ${brotliModule};
-worker_processes 2;
-pid ${path.join(nginxDir, 'nginx.pid')};
-error_log ${path.join(nginxDir, 'error.log')} warn;
-events { worker_connections 1024; }
-http {
-  include /etc/nginx/mime.types;
-  default_type application/octet-stream;
-  log_format deployment '$remote_addr "$request_method $beacon_logged_uri" $status upstream=$upstream_addr id=$request_id';
+  nginxFolder(
+    nginxDir,
+    `log_format deployment '$remote_addr "$request_method $beacon_logged_uri" $status upstream=$upstream_addr id=$request_id';
   access_log ${path.join(nginxDir, 'access.log')} deployment;
-  client_body_temp_path ${temp('body')};
-  proxy_temp_path ${temp('proxy')};
-  fastcgi_temp_path ${temp('fastcgi')};
-  uwsgi_temp_path ${temp('uwsgi')};
-  scgi_temp_path ${temp('scgi')};
   include ${path.join(root, 'dist/.nginx-maps.conf')};
   include beacon/http.conf;
   include upstream.conf;
@@ -266,9 +273,14 @@ http {
     root ${path.join(root, 'dist')};
     include beacon/site.conf;
     include beacon/brotli.conf;
-  }
-}
-`,
+  }`,
+  );
+  const upstreamFile = path.join(nginxDir, 'upstream.conf');
+  writeFileSync(
+    upstreamFile,
+    readFileSync(path.join(deployDir, 'nginx/upstream.conf'), 'utf8')
+      .replace('127.0.0.1:4001', instances[0].address)
+      .replace('127.0.0.1:4002', instances[1].address),
   );
   const nginx = started.add(
     spawn(nginxBinary, ['-p', nginxDir, '-c', path.join(nginxDir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] }),

@@ -8,14 +8,14 @@
  */
 import { expect, test } from '@playwright/test';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { freePort } from '../setup/free-port.ts';
-import { brotliModule, installNginxIfMissing, nginxBinary } from './deployment.ts';
+import { installNginxIfMissing, nginxBinary, nginxFolder } from './deployment.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const siteName = 'beacontoolkit.net';
@@ -39,10 +39,8 @@ test.describe('nginx, as deploy/nginx/beacon.conf sets it up', () => {
     httpPort = await freePort();
     httpsPort = await freePort();
     const prefix = path.join(work, 'nginx');
-    mkdirSync(path.join(prefix, 'temp'), { recursive: true });
-    symlinkSync(path.join(root, 'deploy/nginx'), path.join(prefix, 'beacon'));
-    const cert = path.join(prefix, 'cert.pem');
-    const key = path.join(prefix, 'key.pem');
+    const cert = path.join(work, 'cert.pem');
+    const key = path.join(work, 'key.pem');
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${siteName}`, '-keyout', key, '-out', cert], {
       stdio: 'ignore',
     });
@@ -50,30 +48,11 @@ test.describe('nginx, as deploy/nginx/beacon.conf sets it up', () => {
     site = replaced(site, '/srv/beacon', root);
     site = replaced(site, `/etc/letsencrypt/live/${siteName}/fullchain.pem`, cert);
     site = replaced(site, `/etc/letsencrypt/live/${siteName}/privkey.pem`, key);
-    site = replaced(site, '/var/log/nginx/beacon.access.log', path.join(prefix, 'access.log'));
+    site = replaced(site, '/var/log/nginx/beacon.access.log', path.join(work, 'access.log'));
     site = replaced(site, /^\s*listen \[::\]:.*$/gm, '');
     site = replaced(site, /listen 80\b/g, `listen 127.0.0.1:${httpPort}`);
     site = replaced(site, /listen 443\b/g, `listen 127.0.0.1:${httpsPort}`);
-    const temp = (name: string) => path.join(prefix, 'temp', name);
-    writeFileSync(
-      path.join(prefix, 'nginx.conf'),
-      `load_module ${brotliModule};
-worker_processes 1;
-pid ${path.join(prefix, 'nginx.pid')};
-error_log ${path.join(prefix, 'error.log')} warn;
-events { worker_connections 256; }
-http {
-  include /etc/nginx/mime.types;
-  default_type application/octet-stream;
-  client_body_temp_path ${temp('body')};
-  proxy_temp_path ${temp('proxy')};
-  fastcgi_temp_path ${temp('fastcgi')};
-  uwsgi_temp_path ${temp('uwsgi')};
-  scgi_temp_path ${temp('scgi')};
-${site}
-}
-`,
-    );
+    nginxFolder(prefix, site);
     nginx = spawn(nginxBinary, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] });
     // Listening once a TLS handshake for the site's name goes through.
     for (;;) {
