@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { accountCalls, nicknameProblem } from '#contract/account.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { sitePageUrl } from '../../config.ts';
+import { committingRefusals, refused } from '../../db/committing-refusals.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Transaction } from '../../db/database.ts';
 import { users, verificationCodes } from '../../db/schema/identity.ts';
@@ -92,13 +93,11 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
    * Checks codes inside one transaction and then runs `change`; a wrong code
    * commits its failed try and changes nothing else.
    */
-  async function withCodes<T>(proofs: CodeProof[], change: (tx: Transaction) => Promise<T>): Promise<T> {
-    const outcome = await db.transaction(async (tx) => {
+  function withCodes<T>(proofs: CodeProof[], change: (tx: Transaction) => Promise<T>): Promise<T> {
+    return committingRefusals(db, async (tx) => {
       const refusal = await useCodes(tx, proofs);
-      return refusal ? { refusal } : { value: await change(tx) };
+      return refusal ? refused(refusal) : { ok: true, value: await change(tx) };
     });
-    if ('refusal' in outcome) throw outcome.refusal;
-    return outcome.value;
   }
 
   registerRoute(app, accountCalls.updateNickname, async ({ auth, body }) => {

@@ -19,6 +19,7 @@ import type { Database, Transaction } from '../../db/database.ts';
 import { verificationCodes } from '../../db/schema/identity.ts';
 import { addressGroup } from '../../http/address-group.ts';
 import { ApiError, limitReached } from '../../http/api-error.ts';
+import type { CodeCheck } from '../../http/auth.ts';
 import { message } from '../../i18n/messages.ts';
 import { spendSolution } from './proof-of-work.ts';
 
@@ -172,8 +173,6 @@ export async function sendCode(app: FastifyInstance, channel: Channel, target: s
   }
   return { data: null, messageKey: channel === 'sms' ? ('smsSent' as const) : ('emailSent' as const) };
 }
-
-export type CodeCheck = { ok: true } | { ok: false; error: ApiError };
 
 /**
  * Checks and uses up the current code of `target` inside the caller's

@@ -14,6 +14,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { lifetimes, type Session } from '#contract/identity.ts';
 import { hashOpaqueToken as hashToken, newOpaqueToken as newToken } from '../../crypto/opaque-tokens.ts';
 import { recordAudit, type Actor } from '../../db/audit.ts';
+import { committingRefusals, refused } from '../../db/committing-refusals.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { sessions, tokens } from '../../db/schema/identity.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
@@ -181,15 +182,14 @@ export class SessionStore {
     change: (tx: Transaction) => Promise<T>,
     { check, now = new Date() }: { check?: (tx: Transaction) => Promise<ApiError | null>; now?: Date } = {},
   ): Promise<{ result: T; revoked: number }> {
-    const outcome = await this.#db.transaction(async (tx) => {
+    const { result, ids } = await committingRefusals(this.#db, async (tx) => {
       const refusal = await check?.(tx);
-      if (refusal) return { refusal };
+      if (refusal) return refused(refusal);
       const ids = await this.#revoke(tx, keep ? and(eq(sessions.userId, userId), ne(sessions.id, keep))! : eq(sessions.userId, userId), now);
-      return { result: await change(tx), ids };
+      return { ok: true, value: { result: await change(tx), ids } };
     });
-    if ('refusal' in outcome) throw outcome.refusal;
-    this.#ended(outcome.ids);
-    return { result: outcome.result, revoked: outcome.ids.length };
+    this.#ended(ids);
+    return { result, revoked: ids.length };
   }
 
   /** Whether a session is still in use (what a token naming it, such as a store token, lives on). */

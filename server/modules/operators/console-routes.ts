@@ -15,6 +15,7 @@ import { consoleCalls, consoleCsrfHeader, consolePath, roleIncludes, type Consol
 import { ErrorCode } from '#contract/errors.ts';
 import { commandContext, findCommand, UsageError } from '../../admin-command.ts';
 import { consoleActor, recordAudit } from '../../db/audit.ts';
+import { committingRefusals } from '../../db/committing-refusals.ts';
 import type { Transaction } from '../../db/database.ts';
 import { users } from '../../db/schema/identity.ts';
 import { operatorRoleGrants } from '../../db/schema/operators.ts';
@@ -22,7 +23,7 @@ import { ApiError } from '../../http/api-error.ts';
 import type { Authenticated, ConsoleCaller } from '../../http/auth.ts';
 import { registerRoute } from '../../http/route.ts';
 import { ConsoleSessions } from './console-sessions.ts';
-import { committingRefusals, confirm, enrol, factorState, proveSecondFactor } from './second-factor.ts';
+import { confirm, enrol, factorState, proveSecondFactor } from './second-factor.ts';
 
 const cookieName = 'beacon_console';
 

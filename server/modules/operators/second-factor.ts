@@ -20,6 +20,7 @@ import { consoleSessionLimits } from '#contract/console.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { hashOpaqueToken } from '../../crypto/opaque-tokens.ts';
 import { recordAudit, type Actor } from '../../db/audit.ts';
+import { committingRefusals, refused, type Outcome } from '../../db/committing-refusals.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { consoleFactors, consoleRecoveryCodes } from '../../db/schema/operators.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -31,17 +32,6 @@ const toleranceSeconds = 30;
 const issuer = 'Beacon Toolkit console';
 
 type Factor = typeof consoleFactors.$inferSelect;
-
-/** What a check inside a transaction comes to: its value, or the refusal to answer once the transaction (and its count) has committed. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ApiError };
-const refused = (error: ApiError): Outcome<never> => ({ ok: false, error });
-
-/** Runs `work` in a transaction that commits even when it refuses, then throws the refusal. */
-export async function committingRefusals<T>(db: Database, work: (tx: Transaction) => Promise<Outcome<T>>): Promise<T> {
-  const outcome = await db.transaction(work);
-  if (!outcome.ok) throw outcome.error;
-  return outcome.value;
-}
 
 const codeInvalid = () => new ApiError(ErrorCode.ConsoleCodeInvalid, 'consoleCodeInvalid');
 

@@ -600,6 +600,16 @@ describe('code requests that cost the shop', () => {
     expect(parameters.expiresAt * 1000 - Date.now()).toBeLessThanOrEqual(5 * 60_000);
   });
 
+  it('makes challenges for one address only as often as codes may be asked (each costs a key derivation), then 429', async () => {
+    // The app's limit: IDENTITY_RATE_LIMIT_PER_MINUTE (20) a minute, a quarter of it for code sends and challenges.
+    const ip = '203.0.113.91';
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await t.call(identity.codeChallenge, { ip })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    // Another address is not held back.
+    expect((await t.call(identity.codeChallenge, { ip: '203.0.113.92' })).status).toBe(200);
+  });
+
   it('answers a code request alike whether or not the number or e-mail address has an account', async () => {
     const known = await login();
     await ageCodes(known.phone);
