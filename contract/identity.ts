@@ -330,8 +330,10 @@ export const system = {
   }),
   /**
    * Readiness, for load balancers and start-up scripts: the server answers only
-   * once it has started, and this says its database, its job queue and Redis
-   * (where one is set) answer; otherwise 503 with `Unavailable`.
+   * once it has started, and this says its database and its job queue
+   * answer; otherwise 503 with `Unavailable`. Redis (where one is set) is
+   * reported, not required: without it an instance still serves, counting
+   * rate limits on its own (docs/deploy.md, "When something is down").
    */
   ready: route({
     method: 'GET',
@@ -340,7 +342,7 @@ export const system = {
     auth: 'none',
     shape: 'envelope',
     request: Empty,
-    response: z.object({ Database: z.literal('up'), Jobs: z.literal('up'), Redis: z.enum(['up', 'none']) }),
+    response: z.object({ Database: z.literal('up'), Jobs: z.literal('up'), Redis: z.enum(['up', 'down', 'none']) }),
   }),
 };
 

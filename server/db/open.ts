@@ -6,6 +6,10 @@
  * `postgres://…` — a real PostgreSQL server through node-postgres.
  * Every step that takes long says so as it starts (`progress`), and waiting
  * for PostgreSQL is the one step with a deadline: real work never races a timer.
+ * Once started, PostgreSQL may go away and come back (a restart, a fail-over):
+ * the pool logs what it hears of that, a request meanwhile fails within
+ * `requestConnectTimeoutMs` (answered 503: plugins/errors.ts), and the next
+ * connection after the server is back simply works.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -41,7 +45,7 @@ export interface OpenOptions {
   migrate?: boolean;
   /** Hears each long step as it starts (creating the database, each migration), so a slow first start shows where it is. */
   progress?: (step: string) => void;
-  /** Hears what opening did that an operator should know (a stale lock taken over). */
+  /** Hears what an operator should know: a stale lock taken over on opening; on PostgreSQL, connections the server ended. */
   log?: (line: string) => void;
   /** How long PostgreSQL may take to accept a connection before the start fails (DATABASE_CONNECT_TIMEOUT). */
   connectTimeoutSeconds?: number;
@@ -52,7 +56,7 @@ export interface OpenOptions {
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<OpenDatabase> {
   const progress = options.progress ?? (() => {});
   const opened = isPostgresUrl(url)
-    ? await openPostgres(url, options.connectTimeoutSeconds ?? defaultConnectTimeoutSeconds)
+    ? await openPostgres(url, options.connectTimeoutSeconds ?? defaultConnectTimeoutSeconds, options.log ?? (() => {}))
     : await openPglite(url, { ...options, progress, log: options.log ?? (() => {}) });
   if (options.migrate !== false) {
     try {
@@ -65,12 +69,17 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   return opened;
 }
 
-async function openPostgres(url: string, connectTimeoutSeconds: number): Promise<OpenDatabase> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: connectTimeoutSeconds * 1000 });
+/** How long a request waits for a connection while PostgreSQL does not answer: the customer is told at once, not when a proxy gives up. */
+const requestConnectTimeoutMs = 3_000;
+
+async function openPostgres(url: string, connectTimeoutSeconds: number, log: (line: string) => void): Promise<OpenDatabase> {
+  // Start-up waits up to DATABASE_CONNECT_TIMEOUT for the server; requests later wait only briefly.
+  const first = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutSeconds * 1000 });
   try {
-    (await pool.connect()).release();
+    await first.connect();
+    await first.end();
   } catch (error) {
-    await pool.end();
+    await first.end().catch(() => {});
     // The URL may carry a password: name the server by its host only.
     const server = `PostgreSQL at ${new URL(url).host} (DATABASE_URL)`;
     const reason = error instanceof Error ? error.message : String(error);
@@ -80,6 +89,9 @@ async function openPostgres(url: string, connectTimeoutSeconds: number): Promise
         : `Could not connect to ${server}: ${reason}`,
     );
   }
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: requestConnectTimeoutMs });
+  // An idle connection the server ended (a restart): the pool drops it; unheard, the error would end the process.
+  pool.on('error', (error) => log(`PostgreSQL ended an idle connection (${error.message}); the next query opens a new one`));
   return { db: drizzlePg(pool, { schema }) as unknown as Database, kind: 'postgres', pglite: null, close: () => pool.end() };
 }
 

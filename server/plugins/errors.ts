@@ -7,14 +7,19 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode, httpStatusOf } from '#contract/errors.ts';
+import { databaseRetryAfterMs, isDatabaseUnavailable } from '../db/errors.ts';
 import { ApiError } from '../http/api-error.ts';
 import { message } from '../i18n/messages.ts';
+import { StorageError, storageRefusal } from '../services/file-store.ts';
 import { MessengerError } from '../services/messenger.ts';
 
 /** An SMS or e-mail gateway that failed: the customer is told nothing was sent (502), the log says why. */
 function fromMessenger(error: MessengerError): ApiError {
   return new ApiError(ErrorCode.MessageNotSent, error.channel === 'sms' ? 'smsNotSent' : 'emailNotSent');
 }
+
+/** The database is away (restarting, failing over): 503 with when to try again, so clients and nginx can tell it from a fault. */
+const databaseUnavailable = () => new ApiError(ErrorCode.Unavailable, 'unavailable', {}, { retryAfterMs: databaseRetryAfterMs });
 
 /** Fastify's own client errors (bad JSON, body too large, …) mapped to ours. */
 function fromFastify(error: FastifyError): ApiError | null {
@@ -24,6 +29,15 @@ function fromFastify(error: FastifyError): ApiError | null {
   if (status === 404) return new ApiError(ErrorCode.NotFound, 'notFound');
   if (status >= 400 && status < 500) return new ApiError(ErrorCode.BadRequest, 'badRequest');
   return null;
+}
+
+/** The answer an error has, null for a fault of ours (500). */
+function answerFor(error: FastifyError): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (error instanceof MessengerError) return fromMessenger(error);
+  if (error instanceof StorageError) return storageRefusal(error);
+  if (isDatabaseUnavailable(error)) return databaseUnavailable();
+  return fromFastify(error);
 }
 
 /** How much of an oversized body is read and thrown away, and for how long, before the connection is closed anyway. */
@@ -61,8 +75,10 @@ export default fp(
         await discardBody(request.raw);
         reply.header('connection', 'close');
       }
+      const known = answerFor(error);
       if (error instanceof MessengerError) request.log.error({ err: error }, 'a message gateway failed');
-      const known = error instanceof ApiError ? error : error instanceof MessengerError ? fromMessenger(error) : fromFastify(error);
+      else if (error instanceof StorageError) request.log.error({ err: error }, error.message);
+      else if (known !== error && known?.code === ErrorCode.Unavailable) request.log.warn({ err: error }, 'the database is unavailable');
       if (!known) request.log.error({ err: error }, 'request failed');
       const { code, messageKey, messageParams } = known ?? { code: ErrorCode.ServerError, messageKey: 'serverError' as const, messageParams: {} };
       const status = httpStatusOf(code);

@@ -12,6 +12,7 @@ import { consoleCsrfHeader } from '#contract/console.ts';
 import { encryption } from '#contract/crypto.ts';
 import { addressGroup } from '../http/address-group.ts';
 import { tooManyRequests } from '../http/api-error.ts';
+import { redisOrMemoryStore } from '../http/rate-limit-store.ts';
 
 export async function securityHeaders(app: FastifyInstance): Promise<void> {
   await app.register(helmet, {
@@ -31,7 +32,7 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
   });
 }
 
-/** With Redis (several instances), the rate limits count across all of them. */
+/** With Redis (several instances), the rate limits count across all of them (in each one's memory while Redis is away). */
 export async function apiProtection(api: FastifyInstance): Promise<void> {
   const { config, redis } = api;
   // The API answers only data: nothing may run in or frame it.
@@ -53,7 +54,7 @@ export async function apiProtection(api: FastifyInstance): Promise<void> {
     timeWindow: 60_000,
     // Requests count against their client's address group (IPv6 by its /64).
     keyGenerator: (request) => addressGroup(request.ip),
-    ...(redis ? { redis, nameSpace: 'beacon-rate-limit:' } : {}),
+    ...(redis ? { store: redisOrMemoryStore(redis, 'beacon-rate-limit:') } : {}),
     // A route with a limit of its own (logins, code sends…) has `rateLimit` in its config.
     errorResponseBuilder: (request) => tooManyRequests(request.routeOptions.config.rateLimit ? 'route' : 'global'),
   });

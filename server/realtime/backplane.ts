@@ -50,17 +50,30 @@ export function localBackplane(deliver: (message: BackplaneMessage) => void): Ba
  * Publishes on `client`; when `deliver` is given, also subscribes (on a second
  * connection, as Redis requires) and hands every push to it. Without `deliver`
  * it only publishes: the admin command run away from any server uses that.
+ *
+ * While Redis is away, a server's push still reaches the connections it holds
+ * itself (delivered here, not through Redis); those on other instances miss
+ * it, and the pages that wait for something also ask for it themselves (the
+ * pay page checks its order). ioredis subscribes again when Redis is back.
  */
 export async function redisBackplane(client: Redis, deliver?: (message: BackplaneMessage) => void, log?: Log): Promise<Backplane> {
   const subscriber = deliver ? client.duplicate() : null;
   if (subscriber && deliver) {
     subscriber.on('error', (error) => log?.warn({ err: error }, 'Redis subscriber error'));
     subscriber.on('message', (_channel: string, text: string) => deliver(JSON.parse(text) as BackplaneMessage));
+    // The connection has no offline queue (services/redis.ts): it connects before it subscribes.
+    await subscriber.connect();
     await subscriber.subscribe(channel);
   }
   return {
     publish: async (message) => {
-      await client.publish(channel, JSON.stringify(message));
+      if (!deliver) return void (await client.publish(channel, JSON.stringify(message)));
+      try {
+        await client.publish(channel, JSON.stringify(message));
+      } catch (error) {
+        log?.warn({ err: error }, 'Redis is away: a push reaches only this instance’s connections');
+        deliver(message);
+      }
     },
     close: async () => {
       await subscriber?.quit();

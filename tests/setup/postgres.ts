@@ -14,6 +14,10 @@ import { freePort } from './free-port.ts';
 export interface TestPostgres {
   url: string;
   stop: () => Promise<void>;
+  /** Shuts the server down as an upgrade or a fail-over does (`pg_ctl stop -m fast`: sessions are ended), keeping its data. */
+  shutDown: () => void;
+  /** Starts it again after `shutDown`, on the same port with the same data. */
+  startAgain: () => void;
 }
 
 const PG_ROOT = '/usr/lib/postgresql';
@@ -24,7 +28,12 @@ const isRoot = (): boolean => process.getuid?.() === 0;
 
 export async function startPostgres(): Promise<TestPostgres> {
   const external = process.env.TEST_POSTGRES_URL;
-  if (external) return { url: external, stop: async () => {} };
+  if (external) {
+    const notOurs = () => {
+      throw new Error('TEST_POSTGRES_URL names a server of your own, which the tests do not stop: unset it to test a restart');
+    };
+    return { url: external, stop: async () => {}, shutDown: notOurs, startAgain: notOurs };
+  }
 
   const bin = findOrInstallBinDir();
   const dir = mkdtempSync(join(tmpdir(), 'beacon-pg-'));
@@ -54,6 +63,8 @@ export async function startPostgres(): Promise<TestPostgres> {
       process.off('exit', onExit);
       stopSync(server);
     },
+    shutDown: () => runPgOrThrow(server, 'pg_ctl', ['stop', '-w', '-m', 'fast', '-D', server.dataDir]),
+    startAgain: () => startServer(server),
   };
 }
 

@@ -5,7 +5,7 @@
  *
  * Set TEST_REDIS_URL to use your own server instead.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { freePort } from './free-port.ts';
@@ -13,32 +13,51 @@ import { freePort } from './free-port.ts';
 export interface TestRedis {
   url: string;
   stop: () => Promise<void>;
+  /** Stops the server (its clients' connections end); `startAgain` starts a new one on the same port, empty. */
+  shutDown: () => Promise<void>;
+  startAgain: () => Promise<void>;
 }
 
 const binary = '/usr/bin/redis-server';
 
 export async function startRedis(): Promise<TestRedis> {
   const external = process.env.TEST_REDIS_URL;
-  if (external) return { url: external, stop: async () => {} };
+  if (external) {
+    const notOurs = async () => {
+      throw new Error('TEST_REDIS_URL names a server of your own, which the tests do not stop: unset it to test an outage');
+    };
+    return { url: external, stop: async () => {}, shutDown: notOurs, startAgain: notOurs };
+  }
 
   installIfMissing();
   const port = await freePort();
-  // No snapshots, no append-only file: a test server keeps nothing.
-  const server = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const onExit = () => server.kill('SIGKILL');
+  let server: ChildProcess | null = null;
+  const onExit = () => server?.kill('SIGKILL');
   process.on('exit', onExit);
-  await waitForPort(port, server);
+  const start = async () => {
+    // No snapshots, no append-only file: a test server keeps nothing.
+    server = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    await waitForPort(port, server);
+  };
+  const shutDown = async () => {
+    const running = server;
+    server = null;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await exited;
+  };
+  await start();
   return {
     url: `redis://127.0.0.1:${port}`,
     stop: async () => {
       process.off('exit', onExit);
-      if (server.exitCode !== null) return;
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
+      await shutDown();
     },
+    shutDown,
+    startAgain: start,
   };
 }
 

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { ErrorCode } from '#contract/errors.ts';
 import { system } from '#contract/identity.ts';
 import { publicKeyCacheMs } from '../../crypto/keyring.ts';
+import { databaseRetryAfterMs } from '../../db/errors.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { publicFor } from '../../http/cache-control.ts';
 import { registerRoute } from '../../http/route.ts';
@@ -25,12 +26,18 @@ export default fp(
       try {
         await app.db.execute(sql`select 1`);
         await app.jobs.getQueues();
-        await app.redis?.ping();
       } catch (error) {
         app.log.warn({ err: error }, 'not ready');
-        throw new ApiError(ErrorCode.Unavailable, 'unavailable');
+        throw new ApiError(ErrorCode.Unavailable, 'unavailable', {}, { retryAfterMs: databaseRetryAfterMs });
       }
-      return { data: { Database: 'up' as const, Jobs: 'up' as const, Redis: app.redis ? ('up' as const) : ('none' as const) } };
+      // Without Redis the instance still serves (rate limits in its memory, pushes to its own connections): reported, not required.
+      const redis = !app.redis
+        ? 'none'
+        : await app.redis.ping().then(
+            () => 'up' as const,
+            () => 'down' as const,
+          );
+      return { data: { Database: 'up' as const, Jobs: 'up' as const, Redis: redis } };
     });
   },
   { name: 'system', dependencies: ['keys', 'database', 'redis'] },
