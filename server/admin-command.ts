@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { CommandResult, OperatorRole } from '#contract/admin.ts';
 import type { LocaleCode } from '#contract/locales.ts';
+import type { Keyring } from './crypto/keyring.ts';
 import type { Actor } from './db/audit.ts';
 import type { Database } from './db/database.ts';
 import type { Metrics } from './plugins/metrics.ts';
@@ -50,8 +51,10 @@ export interface CommandContext {
   paymentProvider(): PaymentProvider | null;
   /** Where the provider sends its notifications (a refund's outcome). */
   paymentNotifyUrl(): string;
-  /** The server's HMAC secret (DATA_DIR/keys), from which cdkeys are derived. */
+  /** The server's HMAC secret (docs/keys.md), from which cdkeys are derived. */
   secret(): Buffer;
+  /** The server's key pairs of sealed calls, in whichever store holds them (`keys rotate`). */
+  keyring(): Keyring;
   /** The server's DATA_DIR, where uploaded files are kept. */
   dataDir: string;
   /** Who runs the command, for the audit log. */
@@ -193,6 +196,7 @@ export function commandContext(app: FastifyInstance, actor: Actor, locale: Local
     paymentProvider: () => app.payments.provider(),
     paymentNotifyUrl: () => app.payments.notifyUrl(),
     secret: () => app.keys.secret,
+    keyring: () => app.keys.keyring,
     dataDir: app.config.DATA_DIR,
   };
 }

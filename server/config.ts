@@ -35,6 +35,14 @@ const wechatPaySettings = [
   'WECHATPAY_NOTIFY_URL',
 ] as const;
 
+/** The 32 bytes a KEYS_SEALING_KEY writes as hex or base64, or null when it is neither. */
+function sealingKeyOf(value: string): Buffer | null {
+  const trimmed = value.trim();
+  if (/^[\da-f]{64}$/i.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  if (/^[A-Za-z\d+/]{43}=?$/.test(trimmed)) return Buffer.from(trimmed, 'base64');
+  return null;
+}
+
 /** Whether DATABASE_URL names a PostgreSQL server (else an embedded PGlite). */
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
 
@@ -69,8 +77,18 @@ const schema = z
       .default('file://./data/db'),
     /** How long, in seconds, PostgreSQL may take to accept a connection before a start (or a request) fails saying so. */
     DATABASE_CONNECT_TIMEOUT: z.coerce.number().int().positive().default(defaultConnectTimeoutSeconds),
-    /** Holds the generated keys (keys/), shared by every instance of one deployment. */
+    /** Holds the generated keys (keys/, unless KEYS_SEALING_KEY keeps them in the database), shared by every instance of one deployment. */
     DATA_DIR: z.string().min(1).default('data'),
+    /**
+     * Keeps the server's keys in the database, sealed with this key, so instances on several hosts share them
+     * without a shared folder (docs/keys.md): 32 bytes as 64 hex digits or base64 (`openssl rand -hex 32`).
+     * Unset, they live in DATA_DIR/keys.
+     */
+    KEYS_SEALING_KEY: z
+      .string()
+      .refine((value) => sealingKeyOf(value) !== null, 'must be 32 bytes written as 64 hex digits or in base64: make one with `openssl rand -hex 32`')
+      .transform((value) => sealingKeyOf(value)!)
+      .optional(),
     /** Seeds a demo account on an empty database; by default only an embedded one outside production. */
     DEMO_DATA: flag.optional(),
     /** Origins of sites on other hosts allowed to call the API with credentials. */

@@ -4,22 +4,16 @@
  * that `keys rotate` retired less than `keyRotationWindowMs` ago, which still
  * open what a page seals with a key it fetched before the rotation.
  *
- * In the keys folder (`<DATA_DIR>/keys`, shared by every instance):
- * - `rsa-private.pem`: the current private key (PKCS#8 PEM);
- * - `rsa-retired-<ms>.pem`: a previous one, retired at <ms> since the epoch.
- *
- * An instance notices a rotation by itself, whichever process made it: when
- * asked for the public key, and when an envelope opens with none of the keys
- * it holds, it looks whether the current key's file changed (one stat) and
- * reads the folder again if so. Nothing here makes a key inside a request:
- * key generation runs on libuv's thread pool, off the event loop.
+ * They are kept in a `KeyStore`: the keys folder (key-folder.ts) or, with
+ * KEYS_SEALING_KEY, the database (key-table.ts). An instance notices a
+ * rotation by itself, whichever process made it: when asked for the public
+ * key, and when an envelope opens with none of the keys it holds, it looks
+ * whether the current key changed (the store's stamp: one stat, or one small
+ * query) and reads the keys again if so. Nothing here makes a key inside a
+ * request: key generation runs on libuv's thread pool, off the event loop.
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readdir, readFile, stat, unlink } from 'node:fs/promises';
-import path from 'node:path';
 import { promisify } from 'node:util';
-import { createFileOnce, replaceFile } from '../services/whole-file.ts';
 import { SealError, unwrapKey } from './sealed.ts';
 
 /**
@@ -34,9 +28,28 @@ export const keyRotationWindowMs = 24 * 3600_000;
 /** How long browsers and caches may keep the public key: a visit asks about once, and a rotation reaches every new page within minutes. */
 export const publicKeyCacheMs = 5 * 60_000;
 
-const currentFile = 'rsa-private.pem';
-const retiredFile = /^rsa-retired-(\d+)\.pem$/;
-const retiredName = (at: number) => `rsa-retired-${at}.pem`;
+/** The key pairs as a store keeps them: PEM text (PKCS#8), and when each retired one was retired. */
+export interface StoredKeyPairs {
+  /** Changes whenever the current key is replaced: a keyring compares it to tell that a rotation happened. */
+  stamp: string;
+  current: string;
+  /** Retired keys, of any age (the keyring uses those still in their window). */
+  retired: Array<{ pem: string; retiredAt: number }>;
+}
+
+/** Where the key pairs are kept, read and rotated: the keys folder (key-folder.ts) or the database (key-table.ts). */
+export interface KeyStore {
+  /** The current key's stamp alone: the cheap look a keyring takes before reading everything again. */
+  stamp(): Promise<string>;
+  /** Every key pair, the stamp read first (a rotation between the reads is then seen at the next look). */
+  read(): Promise<StoredKeyPairs>;
+  /**
+   * Makes `pem` the current key, keeps the one it replaces as retired at `now`,
+   * and deletes retired keys whose window has ended; how many it deleted.
+   * A reader at any moment finds every key it needs.
+   */
+  rotate(pem: string, now: number): Promise<{ removed: number }>;
+}
 
 interface KeyPair {
   privateKey: KeyObject;
@@ -47,10 +60,10 @@ interface KeyPair {
 }
 
 interface Ring {
-  /** The current key's file when it was read (inode, modification time, size): a rotation replaces the file, so changes this. */
+  /** The store's stamp when it was read. */
   stamp: string;
   current: KeyPair;
-  /** Retired keys still in their window when the folder was read, newest first. */
+  /** Retired keys still in their window when the store was read, newest first. */
   previous: KeyPair[];
 }
 
@@ -60,7 +73,8 @@ export interface KeyInUse {
   acceptedUntil: number | null;
 }
 
-const newPrivateKeyPem = async (): Promise<string> =>
+/** A new RSA-2048 private key as PKCS#8 PEM, made off the event loop. */
+export const newPrivateKeyPem = async (): Promise<string> =>
   (await promisify(generateKeyPair)('rsa', { modulusLength: 2048 })).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
 
 function keyPair(pem: string, retiredAt: number | null): KeyPair {
@@ -68,42 +82,19 @@ function keyPair(pem: string, retiredAt: number | null): KeyPair {
   return { privateKey, publicSpki: createPublicKey(privateKey).export({ type: 'spki', format: 'der' }).toString('base64'), retiredAt };
 }
 
-const inWindow = (retiredAt: number, now: number) => retiredAt + keyRotationWindowMs > now;
+/** Whether a key retired at `retiredAt` still opens envelopes at `now`. */
+export const inRotationWindow = (retiredAt: number, now: number): boolean => retiredAt + keyRotationWindowMs > now;
 
-/** The retirement time a file name gives, or null for a file that is not a retired key. */
-const retiredAtOf = (name: string): number | null => {
-  const match = retiredFile.exec(name);
-  return match ? Number(match[1]) : null;
-};
-
-async function stampOf(folder: string): Promise<string> {
-  const info = await stat(path.join(folder, currentFile), { bigint: true });
-  return `${info.ino}:${info.mtimeNs}:${info.size}`;
-}
-
-const readIfThere = (file: string): Promise<string | null> =>
-  readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
-
-async function readRing(folder: string, now: number): Promise<Ring> {
-  // The stamp first: a rotation between the two reads is then seen at the next check.
-  const stamp = await stampOf(folder);
-  const current = keyPair(await readFile(path.join(folder, currentFile), 'utf8'), null);
-  const previous: KeyPair[] = [];
-  for (const name of await readdir(folder)) {
-    const retiredAt = retiredAtOf(name);
-    if (retiredAt === null || !inWindow(retiredAt, now)) continue;
-    // A later rotation may have removed it since the listing.
-    const pem = await readIfThere(path.join(folder, name));
-    if (pem === null) continue;
-    const key = keyPair(pem, retiredAt);
-    // Mid-rotation, the retired copy of the current key is there before its successor.
-    if (key.publicSpki !== current.publicSpki) previous.push(key);
-  }
-  previous.sort((a, b) => b.retiredAt! - a.retiredAt!);
-  return { stamp, current, previous };
+async function readRing(store: KeyStore, now: number): Promise<Ring> {
+  const stored = await store.read();
+  const current = keyPair(stored.current, null);
+  const previous = stored.retired
+    .filter(({ retiredAt }) => inRotationWindow(retiredAt, now))
+    .map(({ pem, retiredAt }) => keyPair(pem, retiredAt))
+    // Mid-rotation of a folder, the retired copy of the current key is there before its successor.
+    .filter((key) => key.publicSpki !== current.publicSpki)
+    .sort((a, b) => b.retiredAt! - a.retiredAt!);
+  return { stamp: stored.stamp, current, previous };
 }
 
 const fingerprint = (publicSpki: string) => createHash('sha256').update(Buffer.from(publicSpki, 'base64')).digest('hex');
@@ -114,25 +105,20 @@ const describe = (key: KeyPair): KeyInUse => ({
 });
 
 export class Keyring {
-  private readonly folder: string;
+  private readonly store: KeyStore;
   private ring: Ring;
   private readonly now: () => number;
   private checking: Promise<boolean> | undefined;
 
-  private constructor(folder: string, ring: Ring, now: () => number) {
-    this.folder = folder;
+  private constructor(store: KeyStore, ring: Ring, now: () => number) {
+    this.store = store;
     this.ring = ring;
     this.now = now;
   }
 
-  /** The keys in `folder`, making the first key pair when there is none (a first start); `progress` hears when that happens. */
-  static async open(folder: string, { now = Date.now, progress = () => {} }: { now?: () => number; progress?: (step: string) => void } = {}): Promise<Keyring> {
-    const file = path.join(folder, currentFile);
-    if (!existsSync(file)) {
-      progress(`Making the server's keys in ${folder} (first start only)…`);
-      createFileOnce(file, await newPrivateKeyPem());
-    }
-    return new Keyring(folder, await readRing(folder, now()), now);
+  /** The keys in `store`, which holds a current key (its opening made the first one). */
+  static async open(store: KeyStore, { now = Date.now }: { now?: () => number } = {}): Promise<Keyring> {
+    return new Keyring(store, await readRing(store, now()), now);
   }
 
   /** The current public key (base64 SPKI), after picking up a rotation. */
@@ -148,10 +134,23 @@ export class Keyring {
     return key;
   }
 
+  /**
+   * `keys rotate`: a new current key pair in the store, the old one kept as
+   * retired (it opens envelopes for `keyRotationWindowMs` more), and retired
+   * keys past their window deleted; the keys in use after it. Every keyring on
+   * the store, this one too, picks the new key up by itself.
+   */
+  async rotate(): Promise<{ keys: KeyInUse[]; removed: number }> {
+    const now = this.now();
+    const { removed } = await this.store.rotate(await newPrivateKeyPem(), now);
+    const ring = await readRing(this.store, now);
+    return { keys: [ring.current, ...ring.previous].map(describe), removed };
+  }
+
   /** The keys that open envelopes now: the current one, then the retired ones in their window, newest first. */
   private usable(): KeyPair[] {
     const now = this.now();
-    return [this.ring.current, ...this.ring.previous.filter((key) => inWindow(key.retiredAt!, now))];
+    return [this.ring.current, ...this.ring.previous.filter((key) => inRotationWindow(key.retiredAt!, now))];
   }
 
   private async unwrapWithKeysInUse(wrappedHex: string | undefined): Promise<Buffer | null> {
@@ -165,7 +164,7 @@ export class Keyring {
     return null;
   }
 
-  /** Reads the folder again when the current key's file changed; true when it did. Concurrent callers share one check. */
+  /** Reads the store again when the current key changed; true when it did. Concurrent callers share one check. */
   private refresh(): Promise<boolean> {
     this.checking ??= this.reloadIfChanged().finally(() => {
       this.checking = undefined;
@@ -174,36 +173,8 @@ export class Keyring {
   }
 
   private async reloadIfChanged(): Promise<boolean> {
-    if ((await stampOf(this.folder)) === this.ring.stamp) return false;
-    this.ring = await readRing(this.folder, this.now());
+    if ((await this.store.stamp()) === this.ring.stamp) return false;
+    this.ring = await readRing(this.store, this.now());
     return true;
   }
-}
-
-/**
- * `keys rotate`: a new current key pair, the old one kept as retired (it opens
- * envelopes for `keyRotationWindowMs` more), and retired keys past their
- * window deleted. Each file is replaced whole (services/whole-file.ts), the retired copy
- * before the current key, so a reader at any moment finds every key it needs.
- */
-export async function rotateKeys(folder: string, now = Date.now()): Promise<{ keys: KeyInUse[]; removed: number }> {
-  const pem = await newPrivateKeyPem();
-  const current = await readIfThere(path.join(folder, currentFile));
-  if (current !== null) await replaceFile(path.join(folder, retiredName(now)), current);
-  await replaceFile(path.join(folder, currentFile), pem);
-
-  let removed = 0;
-  for (const name of await readdir(folder)) {
-    const retiredAt = retiredAtOf(name);
-    if (retiredAt === null || inWindow(retiredAt, now)) continue;
-    // Another rotation at the same moment may have removed it already.
-    await unlink(path.join(folder, name)).then(
-      () => (removed += 1),
-      (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      },
-    );
-  }
-  const ring = await readRing(folder, now);
-  return { keys: [ring.current, ...ring.previous].map(describe), removed };
 }

@@ -22,3 +22,4 @@ export * from './schema/raffle.ts';
 export * from './schema/plugins.ts';
 export * from './schema/status.ts';
 export * from './schema/operators.ts';
+export * from './schema/server-keys.ts';

@@ -1,4 +1,4 @@
-/** The server's key pairs and token secret from `<DATA_DIR>/keys`, made on first start: `app.keys`. */
+/** The server's key pairs and token secret, from the database (KEYS_SEALING_KEY) or `<DATA_DIR>/keys`, made on first start: `app.keys`. */
 import fp from 'fastify-plugin';
 import { loadKeys, type ServerKeys } from '../crypto/keys.ts';
 
@@ -10,7 +10,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('keys', await loadKeys(app.config.DATA_DIR, (step) => app.log.info(step)));
+    app.decorate('keys', await loadKeys(app.config, app.db, (step) => app.log.info(step)));
   },
-  { name: 'keys', dependencies: ['config'] },
+  { name: 'keys', dependencies: ['config', 'database'] },
 );

@@ -15,7 +15,7 @@ import { identity } from '#contract/identity.ts';
 import { hubPath } from '#contract/realtime.ts';
 import { buildApp } from '../../server/app.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
-import { loadSecret } from '../../server/crypto/keys.ts';
+import { loadSecret } from '../../server/crypto/key-folder.ts';
 import { sandboxPhonePagePath } from '../../server/services/wechatpay-sandbox.ts';
 import { signToken } from '../../server/crypto/signed.ts';
 import { adminFilePath } from '../../server/modules/admin/admin-file.ts';

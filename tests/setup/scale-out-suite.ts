@@ -37,6 +37,7 @@ const databaseSensitive = [
   'quick-login',
   'raffle',
   'refunds',
+  'server-keys',
 ].map((name) => `tests/integration/api/${name}.test.ts`);
 // A file renamed away must not quietly leave the PostgreSQL run.
 for (const file of databaseSensitive) if (!existsSync(path.join(root, file))) throw new Error(`${file} is listed as database-sensitive but does not exist`);

@@ -1,14 +1,12 @@
 /**
  * `keys rotate`: a new server key pair for sealed calls, with the old one
- * still accepted for the rotation window (crypto/keyring.ts). It only writes
- * the keys folder; every instance sharing it, this one included, picks the
- * new key up by itself.
+ * still accepted for the rotation window (crypto/keyring.ts). It writes the
+ * store the keys live in (the database with KEYS_SEALING_KEY, else the keys
+ * folder); every instance on it, this one included, picks the new key up by itself.
  */
 import { commandsPlugin, UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
 import { table, time } from '../../admin-text.ts';
-import { keysFolder } from '../../crypto/keys.ts';
 import { recordAudit } from '../../db/audit.ts';
-import { rotateKeys } from '../../crypto/keyring.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -18,8 +16,8 @@ export const keyCommands: AdminCommand[] = [
     usage: 'keys rotate                     a new key pair for sealed calls; the old one is accepted for another day',
     parse(rest) {
       if (rest.length > 0) throw new UsageError('keys rotate takes no arguments');
-      return async ({ dataDir, db, actor }) => {
-        const { keys, removed } = await rotateKeys(keysFolder(dataDir));
+      return async ({ keyring, db, actor }) => {
+        const { keys, removed } = await keyring().rotate();
         await recordAudit(db, actor, { action: 'keys rotate', target: 'server keys', before: null, after: { current: keys[0]?.fingerprint ?? null, removed } });
         return { command: 'keys rotate', keys: keys.map((key) => ({ fingerprint: key.fingerprint, acceptedUntil: iso(key.acceptedUntil) })), removed };
       };
@@ -28,7 +26,7 @@ export const keyCommands: AdminCommand[] = [
       `${table(
         ['PUBLIC KEY (SHA-256)', 'OPENS SEALED CALLS'],
         result.keys.map((key) => [key.fingerprint, key.acceptedUntil ? `until ${time(key.acceptedUntil)}` : 'current: served from now on']),
-      )}\n\nEvery instance sharing this keys folder serves the new key from now on, without a restart; ${result.removed} retired key(s) past their window deleted.`,
+      )}\n\nEvery instance sharing these keys serves the new key from now on, without a restart; ${result.removed} retired key(s) past their window deleted.`,
   },
 ];
 

@@ -407,6 +407,7 @@ describe('backup and restore', () => {
       findUser: async () => null,
       paymentProvider: () => null,
       secret: () => t.app.keys.secret,
+      keyring: () => t.app.keys.keyring,
       dataDir,
     });
     expect(answer).toEqual({
