@@ -20,7 +20,8 @@ export default fp(
       const config: Config = app.config;
       const url = config[`${channel}_GATEWAY_URL`];
       const secret = config[`${channel}_GATEWAY_SECRET`];
-      if (config[`${channel}_PROVIDER`] === 'http' && url && secret) return gatewayMessenger(channel === 'SMS' ? 'sms' : 'email', url, secret, app.outbound);
+      if (config[`${channel}_PROVIDER`] === 'http' && url && secret)
+        return gatewayMessenger(channel === 'SMS' ? 'sms' : 'email', url, secret, app.outbound, config.PROVIDER_TIMEOUT_MS);
       return devMessenger(channel.toLowerCase(), (line) => app.log.info(line));
     };
     app.decorate('sms', messenger('SMS'));

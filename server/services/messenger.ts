@@ -39,14 +39,18 @@ export class MessengerError extends Error {
   }
 }
 
-/** Posts `{to, subject, text}` as JSON with `Authorization: Bearer <secret>` through the outbound client; no answer or any non-2xx answer is a `MessengerError`. */
-export function gatewayMessenger(channel: 'sms' | 'email', url: string, secret: string, fetch: OutboundFetch): Messenger {
+/**
+ * Posts `{to, subject, text}` as JSON with `Authorization: Bearer <secret>` through the outbound client, given up
+ * after `timeoutMs`; no answer or any non-2xx answer is a `MessengerError`.
+ */
+export function gatewayMessenger(channel: 'sms' | 'email', url: string, secret: string, fetch: OutboundFetch, timeoutMs: number): Messenger {
   return {
     async send(message) {
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
         body: JSON.stringify(message),
+        timeoutMs,
       }).catch((error: unknown) => {
         throw new MessengerError(channel, `Gateway ${url} could not be reached`, { cause: error });
       });

@@ -30,8 +30,13 @@ export interface OutboundSettings {
 /** A call the client refused or cut short: an address it may not reach, a redirect, an answer too large or too slow. */
 export class OutboundError extends Error {}
 
+/** fetch's options, and a deadline of the call's own: shorter than OUTBOUND_TIMEOUT_MS for a call a customer waits on (a longer one is cut to it). */
+export interface OutboundInit extends RequestInit {
+  timeoutMs?: number;
+}
+
 /** `fetch` as the server may use it for outside services; the answer comes whole (its body already read). */
-export type OutboundFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+export type OutboundFetch = (url: string | URL, init?: OutboundInit) => Promise<Response>;
 
 export interface OutboundHttp {
   fetch: OutboundFetch;
@@ -116,14 +121,15 @@ export function outboundHttp(settings: OutboundSettings): OutboundHttp {
 
   const agent = new Agent({ connect: { lookup: guardedLookup } });
 
-  async function fetch(input: string | URL, init: RequestInit = {}): Promise<Response> {
+  async function fetch(input: string | URL, { timeoutMs: ownTimeoutMs, ...init }: OutboundInit = {}): Promise<Response> {
     const url = new URL(input);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError(`${url.protocol} is not HTTP`);
     // A literal address is connected to without a lookup: it is checked here.
     const host = unbracketed(url.hostname);
     if (isIP(host) && !permitted(host, host)) throw refusal(host, host);
 
-    const deadline = AbortSignal.timeout(settings.timeoutMs);
+    const timeoutMs = Math.min(ownTimeoutMs ?? settings.timeoutMs, settings.timeoutMs);
+    const deadline = AbortSignal.timeout(timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
     try {
       const response = await undiciFetch(url, { ...(init as UndiciRequestInit), redirect: 'manual', signal, dispatcher: agent });
@@ -139,7 +145,7 @@ export function outboundHttp(settings: OutboundSettings): OutboundHttp {
       return new Response(nullBodyStatuses.has(response.status) ? null : body, { status: response.status, statusText: response.statusText, headers });
     } catch (error) {
       if (error instanceof OutboundError) throw error;
-      if (deadline.aborted) throw new OutboundError(`${url.origin} did not answer within ${settings.timeoutMs} ms (OUTBOUND_TIMEOUT_MS)`, { cause: error });
+      if (deadline.aborted) throw new OutboundError(`${url.origin} did not answer within ${timeoutMs} ms`, { cause: error });
       // fetch wraps what failed the connection (a refused address among them) as its cause.
       const cause = (error as { cause?: unknown }).cause;
       if (cause instanceof OutboundError) throw cause;

@@ -129,6 +129,17 @@ describe('anywhere', () => {
     }
   });
 
+  it('gives up at a call’s own deadline when it is shorter, and never waits past the setting’s', async () => {
+    const silent = await listener(() => {});
+    const fetch = client({ publicOnly: false, timeoutMs: 1000 });
+    let began = Date.now();
+    await expect(fetch(`http://127.0.0.1:${silent.port}/`, { timeoutMs: 300 })).rejects.toThrow(/did not answer within 300 ms/);
+    expect(Date.now() - began).toBeLessThan(800);
+    began = Date.now();
+    await expect(fetch(`http://127.0.0.1:${silent.port}/`, { timeoutMs: 60_000 })).rejects.toThrow(/did not answer within 1000 ms/);
+    expect(Date.now() - began).toBeLessThan(1800);
+  });
+
   it('refuses what is not HTTP', async () => {
     await expect(client({ publicOnly: false })('file:///etc/passwd')).rejects.toThrow(OutboundError);
   });

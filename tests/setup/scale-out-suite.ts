@@ -31,6 +31,7 @@ const databaseSensitive = [
   'device-login',
   'donation',
   'identity',
+  'message-faults',
   'operators',
   'console',
   'plugins',

@@ -15,7 +15,7 @@ import type { FolderStore } from '../../services/file-store.ts';
 import { contactOf } from './account-codes.ts';
 import { renderAvatar } from './avatars.ts';
 import { consumeCode, sendCode, type CodePurpose } from './codes.ts';
-import { createEmailLink, linkOwner, linkRefusal, useLink, withdrawEmailLink } from './email-links.ts';
+import { createEmailLink, linkOwner, linkRefusal, useLink } from './email-links.ts';
 import { loginHistory } from './login-history.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { tellOwner } from './security-notices.ts';
@@ -176,18 +176,16 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
       // session nor one holding only the phone replaces the address. The codes are used up as the link is made.
       const proofs = [accountProof(user, body.Code)];
       if (user.phone && user.email) proofs.push({ channel: 'email', target: user.email, purpose: 'account', code: body.OldEmailCode });
-      const token = await withCodes(proofs, (tx) => createEmailLink(tx, auth.userId, body.Email));
-      const link = sitePageUrl(app.config, request.locale, `/verification/email/confirm?token=${token}`);
-      try {
+      // The link is sent before its transaction commits: an e-mail the gateway does not take leaves no link and the
+      // codes unused, to ask again with. (The codes bound who may wait here: it cannot be used to hold connections.)
+      await withCodes(proofs, async (tx) => {
+        const token = await createEmailLink(tx, auth.userId, body.Email);
+        const link = sitePageUrl(app.config, request.locale, `/verification/email/confirm?token=${token}`);
         await app.email.send({
           to: body.Email,
           subject: message(request.locale, 'emailLinkSubject'),
           text: message(request.locale, 'emailLinkText', { email: body.Email, link }),
         });
-      } catch (error) {
-        await withdrawEmailLink(db, token);
-        throw error;
-      }
       return { data: null, messageKey: 'emailLinkSent' as const, messageParams: { email: body.Email } };
     },
     sendLimit,

@@ -7,7 +7,11 @@
  * work first (proof-of-work.ts). Every send is a row, which is what the
  * limits count, under the client's address group (IPv6 by its /64, as the
  * rate limiter counts); advisory locks per target and per address keep racing
- * sends honest.
+ * sends honest. The row is written before the gateway is called, so that two
+ * sends at once cannot both pass a cap, and no transaction waits on the
+ * gateway; a send the gateway did not take is withdrawn — its row, and the
+ * proof of work it spent — so it counts against nothing and the code sent
+ * before it still works.
  */
 import { createHmac, randomInt } from 'node:crypto';
 import { and, count, countDistinct, desc, eq, gt, min, ne, sql } from 'drizzle-orm';
@@ -21,7 +25,7 @@ import { addressGroup } from '../../http/address-group.ts';
 import { ApiError, limitReached } from '../../http/api-error.ts';
 import type { CodeCheck } from '../../http/auth.ts';
 import { message } from '../../i18n/messages.ts';
-import { spendSolution } from './proof-of-work.ts';
+import { forgetSolution, spendSolution } from './proof-of-work.ts';
 
 type Channel = 'sms' | 'email';
 /**
@@ -82,11 +86,21 @@ async function needsProofOfWork(tx: Transaction, target: string, address: string
   return kth !== undefined && kth.createdAt > since;
 }
 
+/** A code stored and not sent yet: its row, the code, and the proof of work it spent (the solution's signature). */
+export interface IssuedCode {
+  id: number;
+  code: string;
+  solution: string | null;
+}
+
 /**
  * Stores a new code for `target` and returns it, or throws 429 saying which
  * limit was reached — or, for a login code that needs a proof of work,
  * `ProofOfWorkRequired` without one and `ProofOfWorkInvalid` with a wrong or
  * used one. A refused request stores nothing, so it counts against no limit.
+ * The new code shadows the older ones of its target and purpose (only the
+ * newest is checked), which stay unused until it is used or burned: a new
+ * code that could not be sent is withdrawn, and the one before it still works.
  */
 export async function issueCode(
   db: Database,
@@ -94,7 +108,7 @@ export async function issueCode(
   request: { channel: Channel; target: string; purpose: CodePurpose; address: string; proofOfWork?: string },
   limits: CodeLimits,
   now = new Date(),
-): Promise<{ id: number; code: string }> {
+): Promise<IssuedCode> {
   const { channel, target, purpose, address, proofOfWork } = request;
   return db.transaction(async (tx) => {
     // Target first, then address, in every request: two locks taken in one order never deadlock.
@@ -125,17 +139,12 @@ export async function issueCode(
     if (fromAddress.sent >= limits.CODES_PER_ADDRESS_PER_DAY) throw limitReached('codeDailyLimitNetwork', fromAddress.oldest!.getTime() + day - now.getTime());
 
     // A solution given is checked (and used up) whether or not one was needed: a wrong one is never let through.
-    if (proofOfWork !== undefined) await spendSolution(tx, secret, proofOfWork, now);
+    const solution = proofOfWork === undefined ? null : await spendSolution(tx, secret, proofOfWork, now);
     // Account codes go only to the signed-in user's own number or address, which the caps above bound.
-    else if (purpose === 'login' && (await needsProofOfWork(tx, target, address, limits, now)))
+    if (solution === null && purpose === 'login' && (await needsProofOfWork(tx, target, address, limits, now)))
       throw new ApiError(ErrorCode.ProofOfWorkRequired, 'proofOfWorkRequired');
 
     const code = String(randomInt(0, 10 ** verification.codeLength)).padStart(verification.codeLength, '0');
-    // Only the newest code of a target and purpose is valid.
-    await tx
-      .update(verificationCodes)
-      .set({ consumed: true })
-      .where(unusedCodesOf(channel, target, purpose));
     const [row] = await tx
       .insert(verificationCodes)
       .values({
@@ -148,13 +157,16 @@ export async function issueCode(
         createdAt: now,
       })
       .returning({ id: verificationCodes.id });
-    return { id: row.id, code };
+    return { id: row.id, code, solution };
   });
 }
 
-/** Forgets a code whose message could not be sent, so it neither works nor counts. */
-export async function withdrawCode(db: Database, id: number): Promise<void> {
-  await db.delete(verificationCodes).where(eq(verificationCodes.id, id));
+/** Forgets a code whose message could not be sent, so it neither works nor counts, and gives back the proof of work it spent. */
+export async function withdrawCode(db: Database, issued: IssuedCode): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(verificationCodes).where(eq(verificationCodes.id, issued.id));
+    if (issued.solution !== null) await forgetSolution(tx, issued.solution);
+  });
 }
 
 /**
@@ -163,12 +175,12 @@ export async function withdrawCode(db: Database, id: number): Promise<void> {
  */
 export async function sendCode(app: FastifyInstance, channel: Channel, target: string, purpose: CodePurpose, request: FastifyRequest, proofOfWork?: string) {
   const address = addressGroup(request.ip);
-  const { id, code } = await issueCode(app.db, app.keys.secret, { channel, target, purpose, address, proofOfWork }, app.config);
-  const text = message(request.locale, channel === 'sms' ? 'smsText' : 'emailText', { code });
+  const issued = await issueCode(app.db, app.keys.secret, { channel, target, purpose, address, proofOfWork }, app.config);
+  const text = message(request.locale, channel === 'sms' ? 'smsText' : 'emailText', { code: issued.code });
   try {
     await app[channel].send({ to: target, text, subject: channel === 'email' ? message(request.locale, 'emailSubject') : undefined });
   } catch (error) {
-    await withdrawCode(app.db, id);
+    await withdrawCode(app.db, issued);
     throw error;
   }
   return { data: null, messageKey: channel === 'sms' ? ('smsSent' as const) : ('emailSent' as const) };
@@ -196,12 +208,22 @@ export async function consumeCode(
     .limit(1)
     .for('update');
   if (!current) return { ok: false, error: new ApiError(ErrorCode.CodeInvalid, 'codeInvalid') };
+  // Used or burned, the newest code takes the older ones it shadowed with it (they would expire before it anyway).
+  const useUp = () =>
+    tx
+      .update(verificationCodes)
+      .set({ consumed: true })
+      .where(unusedCodesOf(channel, target, purpose));
   if (current.codeHash === hashCode(secret, target, code)) {
-    await tx.update(verificationCodes).set({ consumed: true }).where(eq(verificationCodes.id, current.id));
+    await useUp();
     return { ok: true };
   }
   const failedTries = current.failedTries + 1;
-  const burned = failedTries >= verification.maxTries;
-  await tx.update(verificationCodes).set({ failedTries, consumed: burned }).where(eq(verificationCodes.id, current.id));
-  return { ok: false, error: burned ? new ApiError(ErrorCode.CodeBurned, 'codeBurned') : new ApiError(ErrorCode.CodeInvalid, 'codeInvalid') };
+  if (failedTries >= verification.maxTries) {
+    await tx.update(verificationCodes).set({ failedTries }).where(eq(verificationCodes.id, current.id));
+    await useUp();
+    return { ok: false, error: new ApiError(ErrorCode.CodeBurned, 'codeBurned') };
+  }
+  await tx.update(verificationCodes).set({ failedTries }).where(eq(verificationCodes.id, current.id));
+  return { ok: false, error: new ApiError(ErrorCode.CodeInvalid, 'codeInvalid') };
 }

@@ -45,11 +45,6 @@ export async function createEmailLink(db: Database | Transaction, userId: number
   });
 }
 
-/** Forgets a link whose e-mail could not be sent, so it neither works nor counts. */
-export async function withdrawEmailLink(db: Database, token: string): Promise<void> {
-  await db.delete(emailConfirmations).where(eq(emailConfirmations.tokenHash, hashOf(token)));
-}
-
 /** The account a link's token belongs to, or null when it names no link. */
 export async function linkOwner(db: Database, token: string): Promise<number | null> {
   const [link] = await db

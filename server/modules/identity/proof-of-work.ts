@@ -3,12 +3,13 @@
  * altcha-lib): the server makes a challenge signed with keys derived from its
  * secret, the browser's widget solves it, and the solution buys one code. Its
  * signature is recorded, until the challenge expires, in the transaction that
- * issues the code, so neither a second request nor two at once can use it again.
+ * issues the code, so neither a second request nor two at once can use it again
+ * (unless the code could not be sent: then it is given back).
  */
 import { createHmac } from 'node:crypto';
 import { createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import { lt } from 'drizzle-orm';
+import { eq, lt } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import { ErrorCode } from '#contract/errors.ts';
 import { ProofOfWorkChallenge } from '#contract/identity.ts';
@@ -68,8 +69,9 @@ function decode(payload: string): z.infer<typeof Payload> | null {
  * issues the code): throws `ProofOfWorkInvalid` when it is not a solution of
  * an unexpired challenge of this server, or was used already. Solutions whose
  * challenge expired are forgotten on the way, as they can no longer be used.
+ * Answers the solution's signature, which `forgetSolution` gives back.
  */
-export async function spendSolution(tx: Transaction, secret: Buffer, payload: string, now = new Date()): Promise<void> {
+export async function spendSolution(tx: Transaction, secret: Buffer, payload: string, now = new Date()): Promise<string> {
   const decoded = decode(payload);
   if (!decoded) throw invalid();
   const { challenge, solution } = decoded;
@@ -83,4 +85,10 @@ export async function spendSolution(tx: Transaction, secret: Buffer, payload: st
     .onConflictDoNothing()
     .returning({ signature: proofOfWorkSolutions.signature });
   if (recorded.length === 0) throw invalid();
+  return challenge.signature;
+}
+
+/** Gives a spent solution back (its code could not be sent), so the customer need not solve another. */
+export async function forgetSolution(tx: Transaction, signature: string): Promise<void> {
+  await tx.delete(proofOfWorkSolutions).where(eq(proofOfWorkSolutions.signature, signature));
 }
