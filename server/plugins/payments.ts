@@ -58,6 +58,7 @@ export function realProvider(config: Config, fetch: OutboundFetch): Payments {
       apiV3Key: required('WECHATPAY_APIV3_KEY'),
     },
     fetch,
+    config.PROVIDER_TIMEOUT_MS,
   );
   return { provider: () => provider, notifyUrl: () => required('WECHATPAY_NOTIFY_URL'), scanTarget: (codeUrl) => codeUrl, phoneTarget: (h5Url) => h5Url };
 }
@@ -90,6 +91,7 @@ function sandbox(app: FastifyInstance): Payments {
             apiV3Key: credentials.apiV3Key,
           },
           app.outbound,
+          app.config.PROVIDER_TIMEOUT_MS,
         );
       }
       return provider;

@@ -33,6 +33,9 @@ export interface WechatPayCredentials {
 /** The provider did not answer as the protocol says (or not at all): nothing can be assumed about the payment. */
 export class ProviderError extends Error {}
 
+/** No answer came: the connection failed, or the provider was slower than the deadline (PROVIDER_TIMEOUT_MS). */
+export class ProviderUnanswered extends ProviderError {}
+
 /** Closing was refused because the customer has paid. */
 export class AlreadyPaidError extends ProviderError {}
 
@@ -87,6 +90,9 @@ export interface NewRefund {
 
 /** The provider answered and refused the refund: nothing was refunded. (A ProviderError that is not this one may mean no answer came.) */
 export class RefundRefused extends ProviderError {}
+
+/** The provider answered and refused a contract's charge: nothing was charged. (Any other ProviderError says nothing either way.) */
+export class ChargeRefused extends ProviderError {}
 
 export type ProviderEvent =
   | { kind: 'transaction'; transaction: Transaction }
@@ -179,8 +185,8 @@ function toTransaction(resource: TransactionResource): Transaction {
   };
 }
 
-/** WeChat Pay's APIv3 with these credentials, called through the outbound client `fetch`. */
-export function wechatPay(credentials: WechatPayCredentials, fetch: OutboundFetch): PaymentProvider {
+/** WeChat Pay's APIv3 with these credentials, called through the outbound client `fetch`, each call given up after `timeoutMs`. */
+export function wechatPay(credentials: WechatPayCredentials, fetch: OutboundFetch, timeoutMs: number): PaymentProvider {
   const { merchant, appid } = credentials;
   const base = new URL(credentials.baseUrl);
 
@@ -198,17 +204,22 @@ export function wechatPay(credentials: WechatPayCredentials, fetch: OutboundFetc
           authorization: await requestAuthorization(method, pathAndQuery, body, merchant),
         },
         body: payload === undefined ? undefined : body,
+        timeoutMs,
       });
     } catch (error) {
-      throw new ProviderError(`WeChat Pay did not answer ${method} ${path}`, { cause: error });
+      throw new ProviderUnanswered(`WeChat Pay did not answer ${method} ${path}`, { cause: error });
     }
     const text = await response.text();
     try {
       verifyPlatformSignature(Object.fromEntries(response.headers), text, credentials.platform);
     } catch (error) {
-      throw new ProviderError(`WeChat Pay's answer to ${method} ${path} is not signed by the platform (${(error as Error).message})`);
+      throw new ProviderError(`WeChat Pay's answer to ${method} ${path} (HTTP ${response.status}) is not signed by the platform (${(error as Error).message})`);
     }
-    return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+    try {
+      return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+    } catch {
+      throw new ProviderError(`WeChat Pay's answer to ${method} ${path} (HTTP ${response.status}) is not JSON`);
+    }
   }
 
   const failure = (what: string, answer: { status: number; json: Record<string, unknown> | null }) =>
@@ -302,6 +313,8 @@ export function wechatPay(credentials: WechatPayCredentials, fetch: OutboundFetc
         contract_id: charge.contractId,
         amount: { total: charge.total, currency: 'CNY' },
       });
+      // A 4xx is the provider's refusal (no signed contract, a paid number…): nothing was charged. A 5xx says nothing either way.
+      if (answer.status >= 400 && answer.status < 500) throw new ChargeRefused(failure('charge a contract', answer).message);
       if (answer.status !== 200) throw failure('charge a contract', answer);
     },
 

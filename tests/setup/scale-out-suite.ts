@@ -33,6 +33,7 @@ const databaseSensitive = [
   'identity',
   'message-faults',
   'operators',
+  'payment-faults',
   'console',
   'plugins',
   'quick-login',

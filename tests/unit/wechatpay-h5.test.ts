@@ -52,6 +52,7 @@ it('sends the H5 order with scene_info, signed as WeChat Pay APIv3 documents, an
       apiV3Key: '0123456789abcdef0123456789abcdef',
     },
     outboundHttp({ timeoutMs: 10_000, maxBytes: 1_048_576, publicOnly: false, allowed: [] }).fetch,
+    5_000,
   );
   const answered = await provider.createH5({
     outTradeNo: '20261119123456789012H',

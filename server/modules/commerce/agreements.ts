@@ -21,7 +21,7 @@ import { agreements, memberships, orders, products } from '../../db/schema/comme
 import { users } from '../../db/schema/identity.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { message } from '../../i18n/messages.ts';
-import { AlreadySignedError, ProviderError, type Contract, type PaymentProvider } from '../../services/wechatpay-adapter.ts';
+import { AlreadySignedError, ChargeRefused, type Contract, type PaymentProvider } from '../../services/wechatpay-adapter.ts';
 import { membershipItem } from './catalogue.ts';
 import { acceptNonce } from './nonces.ts';
 import { advance, insertOrder, lockOrder, newOrderKey, note, payable, toOrder, type OrderRow } from './orders.ts';
@@ -208,7 +208,11 @@ export async function applyContract(
   });
 }
 
-/** Asks the provider for a period's payment; its outcome comes as a notification. A refusal is a failed charge. */
+/**
+ * Asks the provider for a period's payment; its outcome comes as a notification. A refusal is a failed charge. No
+ * answer (or a 5xx) says nothing either way: it throws, and the order stays paying until its notification comes or
+ * its expiry closes it at the provider. Only then is the period charged again, so it is never charged twice.
+ */
 export async function chargePeriod(
   { db, jobs, settled }: PayContext,
   provider: PaymentProvider,
@@ -226,7 +230,7 @@ export async function chargePeriod(
     });
     return null;
   } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
+    if (!(error instanceof ChargeRefused)) throw error;
     const failed = await db.transaction(async (tx) => {
       const row = await lockOrder(tx, order.key);
       if (!payable.includes(row.state)) return null;
@@ -350,8 +354,9 @@ export async function remindOfCharges(db: Database, jobs: Jobs): Promise<number>
  * Starts the charge of each agreement that is due: its order is made and the
  * next charge moved past the order's pay window in one transaction (skipping
  * agreements another instance holds), then the provider is asked. If the
- * process stops in between, the order closes unpaid and counts as a failed
- * charge, to be tried again.
+ * process stops in between, or the provider does not answer (which ends this
+ * run), the order closes unpaid at its expiry and counts as a failed charge,
+ * to be tried again.
  */
 export async function chargeDueAgreements(
   context: PayContext,

@@ -57,7 +57,12 @@ export async function notificationRoute(app: FastifyInstance, context: PayContex
         if (signed) {
           // Signed: the first period is charged under the contract now; the charge's outcome comes as its own notification.
           announce(signed.charge);
-          const failed = await chargePeriod(context, provider, signed.agreement, signed.charge, app.payments.notifyUrl());
+          // A charge the provider did not answer stays paying until its notification or its expiry: the contract's notification was applied all the same.
+          const failed = await chargePeriod(context, provider, signed.agreement, signed.charge, app.payments.notifyUrl()).catch((error: unknown) => {
+            if (!(error instanceof ProviderError)) throw error;
+            app.log.error({ err: error }, 'the payment provider did not answer a first period’s charge');
+            return null;
+          });
           if (failed) announce(failed);
         }
         return { code: 'SUCCESS', message: 'OK' };

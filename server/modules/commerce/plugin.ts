@@ -15,7 +15,7 @@ import { users } from '../../db/schema/identity.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { qrSvg } from '../../services/qr-svg.ts';
-import { ProviderError } from '../../services/wechatpay-adapter.ts';
+import { ProviderError, ProviderUnanswered } from '../../services/wechatpay-adapter.ts';
 import {
   agreementNoticeJob,
   cancelAgreement,
@@ -75,14 +75,17 @@ export default fp(
       }
     }
 
-    /** Work at the payment provider; its refusal, or no answer, is the customer's "payment provider failed", logged as `what`. */
+    /**
+     * Work at the payment provider, given up after PROVIDER_TIMEOUT_MS. No answer is the customer's "not responding",
+     * an error or a refusal "answered with an error" (both: nothing was charged), logged as `what`.
+     */
     const atProvider = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
       try {
         return await work();
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
         app.log.error({ err: error }, what);
-        throw new ApiError(ErrorCode.PaymentProviderFailed, 'paymentProviderFailed');
+        throw new ApiError(ErrorCode.PaymentProviderFailed, error instanceof ProviderUnanswered ? 'paymentProviderFailed' : 'paymentProviderError');
       }
     };
 
@@ -154,14 +157,9 @@ export default fp(
     });
 
     registerRoute(app, commerceCalls.cancel, async ({ auth, params }) => {
-      let changed: OrderRow[];
-      try {
-        changed = await closeOrder(context, params.key, { outcome: 'canceled', source: 'customer', note: 'canceled', userId: auth.userId });
-      } catch (error) {
-        if (error instanceof ApiError) throw error;
-        app.log.error({ err: error }, 'the payment provider did not close a payment');
-        throw new ApiError(ErrorCode.PaymentProviderFailed, 'paymentProviderFailed');
-      }
+      const changed = await atProvider('the payment provider did not close a payment', () =>
+        closeOrder(context, params.key, { outcome: 'canceled', source: 'customer', note: 'canceled', userId: auth.userId }),
+      );
       changed.forEach(announce);
       return { data: toOrder(await findOrder(db, params.key, auth.userId)) };
     });
