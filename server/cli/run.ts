@@ -18,6 +18,7 @@ import { shellActor } from '../db/audit.ts';
 import { DatabaseLockedError } from '../db/folder-lock.ts';
 import { pgliteFolder } from '../db/open.ts';
 import { adminFilePath, databaseFingerprint, readAdminFile, type AdminEndpoint } from '../modules/admin/admin-file.ts';
+import { StartupError } from '../startup-error.ts';
 
 /** Who runs this CLI, for the audit log: the account and machine of its process. */
 const operator = () => `${userInfo().username}@${hostname()}`;
@@ -43,8 +44,13 @@ export async function runAdminCommand(config: Config, app: FastifyInstance, run:
   try {
     context = await openForCommands(app, config, shellActor(operator(), null), sent.attachment);
   } catch (error) {
-    if (!(error instanceof DatabaseLockedError)) throw error;
-    throw new CliError(`${error.message} No server answered at the address in ${adminFilePath(config.DATA_DIR)} (is DATA_DIR the one the server uses?).`);
+    // What opened before the failure (the database) is closed, so the command ends.
+    await app.close();
+    if (error instanceof DatabaseLockedError)
+      throw new CliError(`${error.message} No server answered at the address in ${adminFilePath(config.DATA_DIR)} (is DATA_DIR the one the server uses?).`);
+    // Anything else the operator must fix (the keys' sealing key, a database that does not answer) is told as a server's start tells it.
+    if (error instanceof StartupError) throw new CliError(error.message);
+    throw error;
   }
   try {
     return await run(context);

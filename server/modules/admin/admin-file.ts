@@ -5,7 +5,7 @@
  * URL, never the URL itself, which may hold a password.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -24,6 +24,8 @@ export const adminFilePath = (dataDir: string): string => path.join(dataDir, 'ad
 
 export function writeAdminFile(dataDir: string, endpoint: AdminEndpoint): void {
   const file = adminFilePath(dataDir);
+  // Nothing else may have made DATA_DIR: with the keys in the database and the uploads in a bucket, nothing else is kept there.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // A file left by a killed server may have other permissions; `mode` only applies to a new file.
   rmSync(file, { force: true });
   writeFileSync(file, `${JSON.stringify(endpoint)}\n`, { mode: 0o600, flag: 'wx' });

@@ -9,10 +9,12 @@
  * PostgreSQL with TEST_POSTGRES_URL (the apps running side by side only there:
  * one process holds a PGlite database).
  */
-import { constants, createPrivateKey, createPublicKey, publicEncrypt, randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { constants, createHash, createPrivateKey, createPublicKey, publicEncrypt, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerKeyInUse } from '#contract/admin.ts';
@@ -27,6 +29,7 @@ import { signToken, verifyToken } from '../../../server/crypto/signed.ts';
 import type { Database } from '../../../server/db/database.ts';
 import { openDatabase } from '../../../server/db/open.ts';
 import { serverKeys } from '../../../server/db/schema.ts';
+import { readAdminFile, writeAdminFile } from '../../../server/modules/admin/admin-file.ts';
 import { StartupError } from '../../../server/startup-error.ts';
 import { loginBySms } from './codes.ts';
 import { callerFor, databaseUrl, runAdmin, startApp, type TestApp } from './harness.ts';
@@ -67,6 +70,10 @@ function wrappedFor(publicSpki: string): { aesKey: Buffer; hex: string } {
   const key = createPublicKey({ key: Buffer.from(publicSpki, 'base64'), format: 'der', type: 'spki' });
   return { aesKey, hex: publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, aesKey).toString('hex') };
 }
+
+const fingerprint = (spki: string) => createHash('sha256').update(Buffer.from(spki, 'base64')).digest('hex');
+
+const root = path.resolve(import.meta.dirname, '../../..');
 
 const spkiOfPem = (pem: string) => createPublicKey(createPrivateKey(pem)).export({ type: 'spki', format: 'der' }).toString('base64');
 
@@ -120,10 +127,50 @@ describe('moving a deployment’s keys from DATA_DIR/keys into the database, one
       expect(t.app.keys.secret).toEqual(before.secret);
       expect(t.publicSpki).toBe(before.current);
       expect((await runAdmin<{ keys: string[] }>(t, 'cdkey', 'export', 'moved')).data.keys).toEqual(before.cdkeys);
+      expect(existsSync(path.join(t.app.config.DATA_DIR, 'keys'))).toBe(false);
     } finally {
       await t.close();
     }
+    // So nothing may have made DATA_DIR before a server tells the operators' command where it listens.
+    const notMade = path.join(newDataDir(), 'data');
+    writeAdminFile(notMade, { port: 4321, token: 'a-token', database: 'a-database' });
+    expect(readAdminFile(notMade)?.port).toBe(4321);
   });
+
+  it(
+    'lets the operators’ command rotate them from a process of its own, and tells it plainly when its sealing key is wrong',
+    { timeout: 120_000 },
+    async () => {
+      const run = async (env: Record<string, string>, ...words: string[]) => {
+        try {
+          const { stdout, stderr } = await promisify(execFile)(path.join(root, 'node_modules/.bin/node'), ['server/cli/admin.ts', ...words], {
+            cwd: root,
+            env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: shared.DATABASE_URL, DATA_DIR: newDataDir(), ...env },
+          });
+          return { code: 0, stdout, stderr };
+        } catch (error) {
+          return error as { code: number; stdout: string; stderr: string };
+        }
+      };
+      const wrong = await run({ KEYS_SEALING_KEY: randomBytes(32).toString('hex') }, 'keys', 'rotate');
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toMatch(/^KEYS_SEALING_KEY does not open the server key "[\w-]+" in the database/m);
+      expect(wrong.stderr).not.toMatch(/^\s+at /m);
+
+      const rotated = await run({ KEYS_SEALING_KEY: sealingKeyHex }, 'keys', 'rotate', '--json');
+      expect(rotated.code).toBe(0);
+      const keys = (JSON.parse(rotated.stdout) as { keys: ServerKeyInUse[] }).keys;
+      expect(keys).toHaveLength(3);
+      const t = await startApp({ DATABASE_URL: shared.DATABASE_URL, KEYS_SEALING_KEY: sealingKeyHex });
+      try {
+        expect(fingerprint(t.publicSpki)).toBe(keys[0].fingerprint);
+        expect(keys.slice(1).map((key) => key.fingerprint)).toEqual([fingerprint(before.current!), fingerprint(before.retired!)]);
+        expect((await (await callerFor(t.app, before.current!))(system.publicKey)).body.code).toBe(SUCCESS);
+      } finally {
+        await t.close();
+      }
+    },
+  );
 
   // As the keys plugin of a starting app loads them (a start that fails leaves its database open in this process, and a PGlite folder locked).
   it('refuses to start with another KEYS_SEALING_KEY, with none, or beside a keys folder of another secret, and changes no row', async () => {
