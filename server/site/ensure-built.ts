@@ -2,8 +2,10 @@
  * Runs before `npm start`: builds the site when dist/ is missing, older than
  * anything it is built from, or built with other build-time settings (the
  * site's address, an API on another origin, the API a build reads the sponsor
- * list from), so a fresh clone needs no separate build step. Nothing of a
- * server — its keys, its data folder — goes into a build: one build serves them all.
+ * list from), so a fresh clone needs no separate build step; when only what
+ * the nginx maps are written from changed, it writes those again alone.
+ * Nothing of a server — its keys, its data folder — goes into a build: one
+ * build serves them all.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -11,8 +13,10 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const siteDir = path.resolve(root, process.env.SITE_DIR ?? 'dist');
-// The site, and what writes the nginx maps of it (the pages' policies) after the build.
-const inputs = ['src', 'contract', 'content', 'public', 'astro.config.mjs', 'package-lock.json', 'server/site/nginx-maps.ts', 'server/site/csp.ts'];
+const siteInputs = ['src', 'contract', 'content', 'public', 'astro.config.mjs', 'package-lock.json'];
+// What writes the nginx maps after the build (the pages' policies, the API's answer in every language when no instance
+// answers): a change there writes the maps again, not the whole site.
+const mapsInputs = ['server/site/nginx-maps.ts', 'server/site/nginx-api-unavailable.ts', 'server/site/csp.ts', 'server/i18n'];
 const buildSettings = ['SITE_URL', 'PUBLIC_API_ORIGIN', 'BUILD_API_URL'] as const;
 
 function newestMtime(target: string): number {
@@ -30,23 +34,25 @@ const settings = JSON.stringify(Object.fromEntries(buildSettings.map((name) => [
 const stamp = path.join(siteDir, '.build-settings.json');
 const settingsBefore = statSync(stamp, { throwIfNoEntry: false }) ? readFileSync(stamp, 'utf8') : null;
 
-// A build is complete once Pagefind's index and the nginx maps, its last steps, are written.
-const built = Math.min(
-  ...[path.join('pagefind', 'pagefind-entry.json'), '.nginx-maps.conf'].map(
-    (file) => statSync(path.join(siteDir, file), { throwIfNoEntry: false })?.mtimeMs ?? 0,
-  ),
-);
-const source = Math.max(...inputs.map((input) => newestMtime(path.join(root, input))));
+const builtAt = (file: string) => statSync(path.join(siteDir, file), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+const newestOf = (inputs: string[]) => Math.max(...inputs.map((input) => newestMtime(path.join(root, input))));
+// Pagefind's index is the site's last step; the nginx maps are written after it.
+const siteBuilt = builtAt(path.join('pagefind', 'pagefind-entry.json'));
+const mapsBuilt = builtAt('.nginx-maps.conf');
 
-if (built < source || settingsBefore !== settings) {
+if (siteBuilt < newestOf(siteInputs) || settingsBefore !== settings) {
   console.log(
-    !built
+    !siteBuilt
       ? 'No built site yet: building it (a minute or two)…'
-      : built < source
+      : siteBuilt < newestOf(siteInputs)
         ? 'The site is older than its sources: rebuilding…'
         : `A build setting changed (${buildSettings.join(', ')}): rebuilding the site…`,
   );
   const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
   writeFileSync(stamp, settings);
+} else if (mapsBuilt < Math.max(siteBuilt, newestOf(mapsInputs))) {
+  console.log('The nginx maps are older than what they are written from: writing them again…');
+  const result = spawnSync(process.execPath, [path.join(root, 'server/site/nginx-maps.ts'), siteDir], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
 }

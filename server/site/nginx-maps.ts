@@ -11,7 +11,9 @@
  * - `$beacon_raffle_page`: the raffle page that answers anything below
  *   /raffle/ (its catch-all child);
  * - `$beacon_hidden_page`: 1 for the development stand-ins' pages, which a
- *   production site answers as not found.
+ *   production site answers as not found;
+ * - `$beacon_api_unavailable`: the API's envelope nginx answers when no
+ *   instance does, in the reader's language (nginx-api-unavailable.ts).
  *
  * The file starts with a dot, so the configuration's rule for hidden files
  * keeps it (and .build-settings.json) from being served.
@@ -21,6 +23,7 @@ import path from 'node:path';
 import { standInPages } from '#contract/dev.ts';
 import { localeCodes, localeSegment } from '#contract/locales.ts';
 import { pagePolicy } from './csp.ts';
+import { apiUnavailableMaps } from './nginx-api-unavailable.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const siteDir = path.resolve(root, process.argv[2] ?? 'dist');
@@ -83,6 +86,7 @@ const lines = [
   `  default 0;`,
   `}`,
   ``,
+  ...apiUnavailableMaps(),
 ];
 await writeFile(path.join(siteDir, '.nginx-maps.conf'), lines.join('\n'));
 console.log(`Wrote the nginx maps for ${pages.length} pages in ${localeFolders.length + 1} locales.`);
