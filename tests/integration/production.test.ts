@@ -3,6 +3,7 @@
  * production, secrets stay out of console output and admin.json, and the
  * server starts, refuses, and closes as an operator expects.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -53,7 +54,7 @@ describe('production refuses the development stand-ins', () => {
     expect(loadConfig({ NODE_ENV: 'production', ...gateways }).DEMO_DATA).toBe(false);
   });
 
-  it('takes the reference deployment’s settings file as it is, and an API origin only as an origin', () => {
+  it('takes the reference deployment’s settings file once its sealing key is filled in, and an API origin only as an origin', () => {
     const example = Object.fromEntries(
       readFileSync(path.join(import.meta.dirname, '../../deploy/api.env.example'), 'utf8')
         .split('\n')
@@ -61,7 +62,14 @@ describe('production refuses the development stand-ins', () => {
         .filter((match) => match !== null)
         .map((match) => [match[1], match[2]]),
     );
-    expect(loadConfig(example)).toMatchObject({ NODE_ENV: 'production', TRUST_PROXY: true, DEMO_DATA: false, PAYMENT_PROVIDER: 'wechatpay' });
+    // The one line that has no value that could work: a sealing key everybody knows would seal nothing.
+    expect(() => loadConfig(example)).toThrow(/make one with `openssl rand -hex 32`\n.*at KEYS_SEALING_KEY/);
+    expect(loadConfig({ ...example, KEYS_SEALING_KEY: randomBytes(32).toString('hex') })).toMatchObject({
+      NODE_ENV: 'production',
+      TRUST_PROXY: true,
+      DEMO_DATA: false,
+      PAYMENT_PROVIDER: 'wechatpay',
+    });
 
     expect(loadConfig({ PUBLIC_API_ORIGIN: 'https://api.beacon.test/' }).PUBLIC_API_ORIGIN).toBe('https://api.beacon.test');
     expect(() => loadConfig({ PUBLIC_API_ORIGIN: 'https://api.beacon.test/v1' })).toThrow(/must be an origin only[\s\S]*PUBLIC_API_ORIGIN/);
