@@ -209,8 +209,16 @@ export const CommandResult = z.discriminatedUnion('command', [
   z.object({ command: z.literal('migrations status'), migrations: z.array(MigrationStatus) }),
   /** `keys rotate`: the key pairs in use after it, the new current one first, and how many retired ones past their window it deleted. */
   z.object({ command: z.literal('keys rotate'), keys: z.array(ServerKeyInUse), removed: z.int() }),
-  /** `backup <file>`: the file written, its size and what it holds; or, as a sentence, why nothing was written. */
-  z.object({ command: z.literal('backup'), file: text(), saved: z.nullable(z.object({ bytes: z.int(), counts: BackupCounts })), refused: z.nullable(text()) }),
+  /**
+   * `backup <file>`: the file written, its size and what it holds (`uploadsBucket`: the bucket that keeps the uploaded
+   * files instead, null when they are in it); or, as a sentence, why nothing was written.
+   */
+  z.object({
+    command: z.literal('backup'),
+    file: text(),
+    saved: z.nullable(z.object({ bytes: z.int(), counts: BackupCounts, uploadsBucket: z.nullable(text()) })),
+    refused: z.nullable(text()),
+  }),
   /** `restore <file> --into <folder>`, run by the CLI alone: what the restored database holds; or, as a sentence, what went wrong. */
   z.object({ command: z.literal('restore'), file: text(), into: text(), counts: z.nullable(BackupCounts), refused: z.nullable(text()) }),
   z.object({ command: z.literal('product list'), products: z.array(z.extend(Product, { Active: z.boolean() })) }),

@@ -125,6 +125,8 @@ export const ErrorCode = {
   ConsoleLocked: 4058,
   /** An authenticator is enrolled only after a code to the account's own phone (or e-mail), and the account has neither. */
   ConsoleContactMissing: 4059,
+  /** The uploads storage has no room for the file (a full disk, a bucket over its quota): nothing was changed. */
+  StorageFull: 4066,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -175,6 +177,7 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.RefundNotAbnormal]: 409,
   [ErrorCode.ConsoleLocked]: 429,
   [ErrorCode.ConsoleContactMissing]: 409,
+  [ErrorCode.StorageFull]: 507,
   [ErrorCode.MessageNotSent]: 502,
   [ErrorCode.AgreementSigned]: 409,
   [ErrorCode.UserSigned]: 409,

@@ -17,11 +17,13 @@ import type { Actor } from './db/audit.ts';
 import type { Database } from './db/database.ts';
 import type { Metrics } from './plugins/metrics.ts';
 import type { Pusher } from './realtime/backplane.ts';
+import type { Uploads } from './services/file-store.ts';
 import type { PaymentProvider } from './services/wechatpay-adapter.ts';
 import type {} from './plugins/config.ts';
 import type {} from './plugins/database.ts';
 import type {} from './plugins/keys.ts';
 import type {} from './plugins/payments.ts';
+import type {} from './plugins/uploads.ts';
 import type {} from './realtime/pusher.ts';
 
 declare module 'fastify' {
@@ -55,8 +57,10 @@ export interface CommandContext {
   secret(): Buffer;
   /** The server's key pairs of sealed calls, in whichever store holds them (`keys rotate`). */
   keyring(): Keyring;
-  /** The server's DATA_DIR, where uploaded files are kept. */
+  /** The server's DATA_DIR. */
   dataDir: string;
+  /** Where uploaded files are kept (a raffle's cover, what a backup copies). */
+  uploads: Uploads;
   /** Who runs the command, for the audit log. */
   actor: Actor;
   /** The language a refusal is told in: the console user's, or English at the shell. */
@@ -198,5 +202,6 @@ export function commandContext(app: FastifyInstance, actor: Actor, locale: Local
     secret: () => app.keys.secret,
     keyring: () => app.keys.keyring,
     dataDir: app.config.DATA_DIR,
+    uploads: app.uploads,
   };
 }

@@ -39,6 +39,7 @@ import outbound from './plugins/outbound.ts';
 import payments from './plugins/payments.ts';
 import redis from './plugins/redis.ts';
 import sealing from './plugins/sealing.ts';
+import uploads from './plugins/uploads.ts';
 import { apiProtection, securityHeaders } from './plugins/security.ts';
 import site from './plugins/site.ts';
 import hub from './realtime/plugin.ts';
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(redis);
   await app.register(messengers);
   await app.register(payments);
+  await app.register(uploads);
   await app.register(hub);
   app.addHook('preClose', () => drained);
   await app.register(metrics);

@@ -26,6 +26,7 @@ import keys from './plugins/keys.ts';
 import outbound from './plugins/outbound.ts';
 import payments from './plugins/payments.ts';
 import redis from './plugins/redis.ts';
+import uploads from './plugins/uploads.ts';
 import { publisher } from './realtime/pusher.ts';
 
 /**
@@ -75,7 +76,7 @@ function warningText(line: string): string {
  * What a command run without a server needs, opened on `commandApp` by the server's own plugins:
  * the database (not migrated, without the job queue), the keys, Redis's backplane when REDIS_URL
  * is set (the only way to reach open pages from here), and the payment provider (the sandbox's
- * lives inside a server, so it is not reachable). Closing the app closes them.
+ * lives inside a server, so it is not reachable), and the uploads' folder or bucket. Closing the app closes them.
  */
 export async function openForCommands(app: FastifyInstance, config: Config, actor: Actor, attachment: Buffer | null = null): Promise<CommandContext> {
   await app.register(configPlugin, { config });
@@ -85,6 +86,7 @@ export async function openForCommands(app: FastifyInstance, config: Config, acto
   await app.register(publisher);
   await app.register(outbound);
   await app.register(payments);
+  await app.register(uploads);
   await app.ready();
   return commandContext(app, actor, 'en', attachment);
 }

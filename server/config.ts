@@ -43,6 +43,10 @@ function sealingKeyOf(value: string): Buffer | null {
   return null;
 }
 
+/** The settings of an uploads bucket; the optional ones only with the others. */
+const bucketSettings = ['S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_ENDPOINT', 'S3_FORCE_PATH_STYLE'] as const;
+const bucketOptional = new Set<string>(['S3_ENDPOINT', 'S3_FORCE_PATH_STYLE']);
+
 /** Whether DATABASE_URL names a PostgreSQL server (else an embedded PGlite). */
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
 
@@ -158,6 +162,22 @@ const schema = z
     OUTBOUND_ALLOWED_NETWORKS: list
       .pipe(z.array(z.string().refine(isNetworkOrHost, 'must be networks (10.0.0.0/8), addresses or host names, separated by commas')))
       .default([]),
+    // Uploads (avatars, raffle covers; services/file-store.ts): DATA_DIR/uploads, or an S3-compatible bucket when S3_BUCKET is set.
+    /** The bucket that holds the uploads, so instances on several hosts need no shared disk; with S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY. */
+    S3_BUCKET: z
+      .string()
+      .regex(/^[a-z\d][a-z\d.-]{1,61}[a-z\d]$/, 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens')
+      .optional(),
+    /** The bucket's region, as its service names it (`us-east-1`, `cn-hangzhou` for Aliyun OSS, `ap-guangzhou` for Tencent COS; MinIO takes any). */
+    S3_REGION: z.string().min(1).optional(),
+    /** The service's address (`https://s3.oss-cn-hangzhou.aliyuncs.com`, `https://cos.ap-guangzhou.myqcloud.com`, `http://minio.internal:9000`); unset, Amazon S3's. */
+    S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    /** `true` puts the bucket in the path (`endpoint/bucket/key`), as MinIO and most servers of one's own want; else in the host name. */
+    S3_FORCE_PATH_STYLE: flag.optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** How long one call to the bucket may take, from connecting to the last byte: a bucket slower than this is answered as unavailable (503). */
+    S3_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
     SMS_PROVIDER: providerName,
     SMS_GATEWAY_URL: gatewayUrl,
     SMS_GATEWAY_SECRET: gatewaySecret,
@@ -233,6 +253,18 @@ const schema = z
     if (config.PAYMENT_PROVIDER === 'wechatpay') {
       for (const key of wechatPaySettings) {
         if (!config[key]) context.addIssue({ code: 'custom', path: [key], message: 'required when PAYMENT_PROVIDER=wechatpay' });
+      }
+    }
+    // A bucket half described would quietly keep the uploads on this host's disk: all of it, or none.
+    const bucketGiven = bucketSettings.filter((key) => config[key] !== undefined);
+    if (bucketGiven.length > 0) {
+      for (const key of bucketSettings) {
+        if (config[key] === undefined && !bucketOptional.has(key))
+          context.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `required with ${bucketGiven.join(', ')}: the S3_* settings go together (docs/deploy.md, "Uploaded files")`,
+          });
       }
     }
     if (config.METRICS_PORT !== undefined && config.METRICS_PORT !== 0 && config.METRICS_PORT === config.PORT)

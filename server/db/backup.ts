@@ -2,7 +2,8 @@
  * Backups of the embedded (PGlite) database with the files users uploaded: one
  * `.tar.gz` holding `backup.json` (when it was taken and what it holds),
  * `database.tar` (PGlite's dump of its folder) and `uploads/…` (DATA_DIR's
- * uploaded files, which database rows name). The server's keys are not in it
+ * uploaded files, which database rows name; files kept in a bucket are not in
+ * it, the bucket's own tools back them up). The server's keys are not in it
  * (docs/backup.md says why and how to keep them).
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -14,7 +15,7 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { BackupCounts } from '#contract/admin.ts';
-import { uploadsFolder } from '../services/file-store.ts';
+import { uploadsFolder, type Uploads } from '../services/file-store.ts';
 import { replaceFile } from '../services/whole-file.ts';
 import { tar, TarError, untar, type TarEntry } from './tar.ts';
 import { openDatabase } from './open.ts';
@@ -44,19 +45,20 @@ async function countRows(client: PGlite | Transaction): Promise<Omit<BackupCount
   return (await client.query<Omit<BackupCounts, 'files'>>(counting.sql, counting.params)).rows[0];
 }
 
-/** Every stored file under DATA_DIR/uploads, named by its path from DATA_DIR. */
-async function readUploads(dataDir: string): Promise<TarEntry[]> {
-  const root = path.join(dataDir, uploadsFolder);
+/** Every stored file under the uploads folder (DATA_DIR/uploads), named by its path from DATA_DIR; none when a bucket keeps them. */
+async function readUploads(uploads: Uploads): Promise<TarEntry[]> {
+  if (!('folder' in uploads.location)) return [];
+  const root = uploads.location.folder;
   const found = await readdir(root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
     throw error;
   });
   const entries: TarEntry[] = [];
-  // A `.tmp` is a file being written (file-store.ts): no committed row names it yet.
+  // A `.tmp` is a file being written (whole-file.ts): no committed row names it yet.
   for (const file of found.filter((entry) => entry.isFile() && !entry.name.endsWith('.tmp'))) {
     const full = path.join(file.parentPath, file.name);
     try {
-      entries.push({ name: path.relative(dataDir, full).split(path.sep).join('/'), bytes: await readFile(full) });
+      entries.push({ name: [uploadsFolder, ...path.relative(root, full).split(path.sep)].join('/'), bytes: await readFile(full) });
     } catch (error) {
       // Removed since it was listed: only a file no row names any more is removed.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
@@ -81,13 +83,13 @@ export interface Snapshot {
  * commits, and removed only after no row names it). The server answers
  * meanwhile; its queries wait until the copy is in memory.
  */
-export async function takeSnapshot(pglite: PGlite, dataDir: string): Promise<Snapshot> {
+export async function takeSnapshot(pglite: PGlite, uploads: Uploads): Promise<Snapshot> {
   const taken = await pglite.transaction(async (tx) => {
     // The data files then hold every commit, so a restore need not replay the write-ahead log.
     await tx.exec('checkpoint');
     const counts = await countRows(tx);
     const database = new Uint8Array(await (await pglite.dumpDataDir('none')).arrayBuffer());
-    return { counts, database, uploads: await readUploads(dataDir) };
+    return { counts, database, uploads: await readUploads(uploads) };
   });
   const counts = { ...taken.counts, files: taken.uploads.length };
   const about: Manifest = { format: 1, takenAt: new Date().toISOString(), counts };

@@ -36,17 +36,17 @@ export function createFileOnce(file: string, content: string): void {
   }
 }
 
-/** Writes `file` whole, replacing what was there in one step (rename). */
+/** Writes `file` whole, replacing what was there in one step (rename); a write that fails (a full disk) leaves nothing behind. */
 export async function replaceFile(file: string, content: string | Uint8Array): Promise<void> {
   const temporary = temporaryName(file);
   const handle = await open(temporary, 'wx', 0o600);
   try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(temporary, file);
   } catch (error) {
     await unlink(temporary);

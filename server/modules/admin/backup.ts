@@ -10,6 +10,7 @@ import type { BackupCounts, CommandResult } from '#contract/admin.ts';
 import { recordAudit } from '../../db/audit.ts';
 import { BackupFileError, readBackupFile, restoreInto, takeSnapshot, writeBackupFile } from '../../db/backup.ts';
 import { UsageError, type AdminCommand, type LocalCommand, type ResultOf } from '../../admin-command.ts';
+import type { Uploads } from '../../services/file-store.ts';
 
 const force = '--force';
 
@@ -19,9 +20,17 @@ const backupCounts = (counts: BackupCounts) =>
 
 const size = (bytes: number) => (bytes < 1_000_000 ? `${Math.ceil(bytes / 1000)} kB` : `${(bytes / 1_000_000).toFixed(1)} MB`);
 
+/** Where the uploaded files are when they are not in a backup: in a bucket, which its own tools back up. */
+const inBucket = (bucket: string) =>
+  `The uploaded files are in the bucket ${bucket}, not in this backup: back them up with the bucket's own tools (docs/backup.md).`;
+
 /** PostgreSQL has its own tools, which need no server of ours and restore into any PostgreSQL. */
-const usePgDump = (file: string) =>
-  `Not saved: the database is PostgreSQL, which is backed up with its own tool: pg_dump --format=custom --file="${file}" "$DATABASE_URL" (restored with pg_restore into a new database: docs/backup.md). Copy DATA_DIR's uploads/ and keys/ folders with it.`;
+const usePgDump = (file: string, uploads: Uploads) =>
+  `Not saved: the database is PostgreSQL, which is backed up with its own tool: pg_dump --format=custom --file="${file}" "$DATABASE_URL" (restored with pg_restore into a new database: docs/backup.md). ${
+    'bucket' in uploads.location
+      ? `Copy DATA_DIR's keys/ folder with it. ${inBucket(uploads.location.bucket)}`
+      : "Copy DATA_DIR's uploads/ and keys/ folders with it."
+  }`;
 
 /** Why `file` cannot be written, or null. */
 function fileProblem(file: string, replace: boolean): string | null {
@@ -39,16 +48,17 @@ export const backupCommands: AdminCommand[] = [
       if (files.length !== 1 || files[0].startsWith('--')) throw new UsageError(`backup takes the file to write, and ${force} to replace one that exists`);
       // The CLI sends an absolute path: this may run in a server with another working directory.
       const file = path.resolve(files[0]);
-      return async ({ pglite, dataDir, db, actor }): Promise<CommandResult> => {
-        if (!pglite) return { command: 'backup', file, saved: null, refused: usePgDump(file) };
+      return async ({ pglite, uploads, db, actor }): Promise<CommandResult> => {
+        if (!pglite) return { command: 'backup', file, saved: null, refused: usePgDump(file, uploads) };
         const refused = fileProblem(file, rest.includes(force));
         if (refused) return { command: 'backup', file, saved: null, refused };
-        const snapshot = await takeSnapshot(pglite, dataDir);
+        const snapshot = await takeSnapshot(pglite, uploads);
         try {
           const bytes = await writeBackupFile(file, snapshot);
           // After the snapshot, so the backup does not hold its own line: who took a copy of every customer's data, and where it went.
           await recordAudit(db, actor, { action: 'backup', target: file, before: null, after: { bytes, counts: snapshot.counts } });
-          return { command: 'backup', file, saved: { bytes, counts: snapshot.counts }, refused: null };
+          const uploadsBucket = 'bucket' in uploads.location ? uploads.location.bucket : null;
+          return { command: 'backup', file, saved: { bytes, counts: snapshot.counts, uploadsBucket }, refused: null };
         } catch (error) {
           // The file system's refusal (no permission, disk full) is the operator's to fix; the server may run as another user.
           if (!(error as NodeJS.ErrnoException).syscall) throw error;
@@ -58,7 +68,8 @@ export const backupCommands: AdminCommand[] = [
     },
     format(result: ResultOf<'backup'>) {
       if (!result.saved) return `${result.refused}`;
-      return `Saved ${result.file} (${size(result.saved.bytes)}): ${backupCounts(result.saved.counts)}.\n\nThe server's keys (DATA_DIR/keys) are not in it: keep a copy of that folder apart from the backups (docs/backup.md).`;
+      const bucket = result.saved.uploadsBucket ? `\n\n${inBucket(result.saved.uploadsBucket)}` : '';
+      return `Saved ${result.file} (${size(result.saved.bytes)}): ${backupCounts(result.saved.counts)}.${bucket}\n\nThe server's keys (DATA_DIR/keys) are not in it: keep a copy of that folder apart from the backups (docs/backup.md).`;
     },
     found: (result: ResultOf<'backup'>) => result.refused === null,
   },

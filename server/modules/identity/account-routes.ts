@@ -11,7 +11,7 @@ import { users, verificationCodes } from '../../db/schema/identity.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { message } from '../../i18n/messages.ts';
-import type { FolderStore } from '../../services/file-store.ts';
+import { StorageError, type FileStore } from '../../services/file-store.ts';
 import { contactOf } from './account-codes.ts';
 import { renderAvatar } from './avatars.ts';
 import { consumeCode, sendCode, type CodePurpose } from './codes.ts';
@@ -26,7 +26,7 @@ type UserRow = typeof users.$inferSelect;
 /** A code the request gives, and where and for what it was sent. */
 type CodeProof = { channel: 'sms' | 'email'; target: string; purpose: CodePurpose; code: string | undefined };
 
-export function accountRoutes(app: FastifyInstance, sessions: SessionStore, userInfos: UserInfoStore, avatars: FolderStore): void {
+export function accountRoutes(app: FastifyInstance, sessions: SessionStore, userInfos: UserInfoStore, avatars: FileStore): void {
   const { db, keys } = app;
   const perMinute = app.config.IDENTITY_RATE_LIMIT_PER_MINUTE;
   const checkLimit = { rateLimit: { max: perMinute, timeWindow: 60_000 } };
@@ -46,7 +46,10 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
     return { data: user, messageKey: 'saved' as const };
   }
 
-  /** Removes avatar files no user shows any more (names are content hashes, so two users may share one). */
+  /**
+   * Removes avatar files no user shows any more (names are content hashes, so two users may share one). It tidies up
+   * after a change that stands: a storage that cannot remove one now leaves a file no one shows, which is logged.
+   */
   async function removeUnusedAvatars(names: string[]): Promise<void> {
     for (const name of names) {
       const [inUse] = await db
@@ -54,8 +57,18 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
         .from(users)
         .where(sql`exists (select 1 from jsonb_each_text(${users.avatarUrl}) where value = ${name})`)
         .limit(1);
-      if (!inUse) await avatars.remove(name);
+      if (!inUse)
+        await avatars.remove(name).catch((error: unknown) => app.log.warn({ err: error, file: name }, 'could not remove an avatar file no one shows'));
     }
+  }
+
+  /** Stores every file of an avatar, or none: when the storage refuses one, the others it took that no one shows are removed. */
+  async function storeAvatar(files: Array<{ name: string; bytes: Buffer }>): Promise<void> {
+    const outcomes = await Promise.allSettled(files.map((file) => avatars.put(file.name, file.bytes)));
+    const refusal = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (!refusal) return;
+    if (refusal.reason instanceof StorageError) await removeUnusedAvatars(files.filter((_, i) => outcomes[i].status === 'fulfilled').map((file) => file.name));
+    throw refusal.reason;
   }
 
   /** The user's own phone (sms) or e-mail, or a clear error when the account has none. */
@@ -114,7 +127,8 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
       const rendered = await renderAvatar(Buffer.from(body.Image, 'base64'));
       if ('problem' in rendered) throw new ApiError(ErrorCode.AvatarInvalid, rendered.problem);
       const files = Object.values(rendered.files);
-      for (const file of files) await avatars.put(file.name, file.bytes);
+      // Stored before the row names them, so no row ever names a file that is not there.
+      await storeAvatar(files);
       const [previous] = await db.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, auth.userId));
       const names = Object.fromEntries(Object.entries(rendered.files).map(([size, file]) => [size, file.name]));
       await db.update(users).set({ avatarUrl: names }).where(eq(users.id, auth.userId));
@@ -186,6 +200,7 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
           subject: message(request.locale, 'emailLinkSubject'),
           text: message(request.locale, 'emailLinkText', { email: body.Email, link }),
         });
+      });
       return { data: null, messageKey: 'emailLinkSent' as const, messageParams: { email: body.Email } };
     },
     sendLimit,

@@ -6,7 +6,7 @@
  */
 import fp from 'fastify-plugin';
 import { avatarFilesPath } from '#contract/account.ts';
-import { serveStore, uploadStore } from '../../services/file-store.ts';
+import { serveStore } from '../../services/file-store.ts';
 import { apiBase } from '../../config.ts';
 import { accountCodes } from './account-codes.ts';
 import { accountEnding } from './account-ending.ts';
@@ -37,10 +37,10 @@ export default fp(
     app.decorate('accountCodes', accountCodes(app.db, app.keys.secret));
     // Modules registered after this one add what a deleted account loses with them, and what must end first.
     app.decorate('accountEnding', accountEnding());
-    const avatars = uploadStore(app.config.DATA_DIR, 'avatars');
-    await serveStore(app, avatars, avatarFilesPath);
+    const avatars = app.uploads.store('avatars');
+    serveStore(app, avatars, avatarFilesPath);
     accountRoutes(app, sessions, users, avatars);
     await identityRoutes(app, sessions, users);
   },
-  { name: 'identity', dependencies: ['database', 'keys', 'messengers', 'hub'] },
+  { name: 'identity', dependencies: ['database', 'keys', 'messengers', 'hub', 'uploads'] },
 );

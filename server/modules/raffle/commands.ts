@@ -10,7 +10,9 @@ import { indent, noUser, orDash, table, time } from '../../admin-text.ts';
 import { recordAudit } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
-import { checkDefinition, coverStore, createRaffle, readDefinition, storeCover } from './definition.ts';
+import { message } from '../../i18n/messages.ts';
+import { StorageError, storageRefusal } from '../../services/file-store.ts';
+import { checkDefinition, createRaffle, readDefinition, storeCover } from './definition.ts';
 import { drawRaffle } from './draws.ts';
 import { stateOf, type RaffleRow } from './raffles.ts';
 
@@ -122,7 +124,8 @@ const detail = {
           ),
         )}`
       : '';
-    const refused = result.refused ? `\n\nNothing done: ${result.refused}.` : '';
+    // A refusal is a phrase of ours or a whole sentence of the messages, which has its full stop already.
+    const refused = result.refused ? `\n\nNothing done: ${result.refused}${/[.。]$/.test(result.refused) ? '' : '.'}` : '';
     const pushed =
       result.command === 'raffle draw' && !result.refused
         ? `\n\n${result.pushed ? 'Open raffle pages were told.' : 'No server could be reached to tell open pages; they see the draw on their next load.'}`
@@ -178,8 +181,16 @@ export const raffleCommands: AdminCommand[] = [
       const checked = checkDefinition(rest[1]);
       return async (context) => {
         if ('problem' in checked) return answer(context.db, 'raffle create', null, checked.problem);
-        const cover = context.attachment && (await storeCover(coverStore(context.dataDir), context.attachment).catch(() => null));
-        if (context.attachment && !cover) return answer(context.db, 'raffle create', null, 'Cover: not a PNG, JPEG or WebP image');
+        let cover: string | null = null;
+        if (context.attachment) {
+          try {
+            cover = await storeCover(context.uploads.store('raffles'), context.attachment);
+          } catch (error) {
+            // No room or no storage is told in the operator's language, as the site tells a customer; anything else is the image's fault.
+            const refused = error instanceof StorageError ? message(context.locale, storageRefusal(error).messageKey) : 'Cover: not a PNG, JPEG or WebP image';
+            return answer(context.db, 'raffle create', null, refused);
+          }
+        }
         return answer(context.db, 'raffle create', await createRaffle(context.db, context.actor, checked.definition, cover));
       };
     },

@@ -13,18 +13,13 @@ import { commitmentOf, newSeed } from '#contract/raffle-draw.ts';
 import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { raffles } from '../../db/schema/raffle.ts';
-import { uploadStore, type FolderStore } from '../../services/file-store.ts';
-
-/** Where covers are kept: uploads/raffles under DATA_DIR. */
-export function coverStore(dataDir: string): FolderStore {
-  return uploadStore(dataDir, 'raffles');
-}
+import type { FileStore } from '../../services/file-store.ts';
 
 /** The cover's size on the page (the share-card shape); re-encoding also drops the file's metadata. */
 const cover = { width: 1200, height: 630, maxInputPixels: 40_000_000 };
 
-/** Re-encodes an image as the cover and stores it; answers its file name. */
-export async function storeCover(store: FolderStore, bytes: Uint8Array): Promise<string> {
+/** Re-encodes an image as the cover and stores it (`app.uploads.store('raffles')`); answers its file name. */
+export async function storeCover(store: FileStore, bytes: Uint8Array): Promise<string> {
   const image = await sharp(bytes, { limitInputPixels: cover.maxInputPixels, failOn: 'error' })
     .rotate()
     .resize(cover.width, cover.height, { fit: 'cover' })

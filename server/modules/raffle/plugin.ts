@@ -14,7 +14,6 @@ import { apiBase } from '../../config.ts';
 import { serverActor } from '../../db/audit.ts';
 import { registerRoute } from '../../http/route.ts';
 import { serveStore } from '../../services/file-store.ts';
-import { coverStore } from './definition.ts';
 import { seedDemoRaffles } from './demo.ts';
 import { claimPrize, drawRaffle, drawsJob, dueDraws, unclaimedPrizes, waitingForValue, type PrizeGranter } from './draws.ts';
 import { drawInstant, instantHistory, rotateSeed } from './instant.ts';
@@ -26,10 +25,10 @@ const countPushMs = 1_000;
 export default fp(
   async (app) => {
     const { db, jobs } = app;
-    const covers = coverStore(app.config.DATA_DIR);
+    const covers = app.uploads.store('raffles');
     const coverBase = `${apiBase(app.config)}${raffleCoversPath}/`;
     const coverUrl = (name: string) => coverBase + name;
-    await serveStore(app, covers, raffleCoversPath);
+    serveStore(app, covers, raffleCoversPath);
 
     if (app.config.DEMO_DATA && (await seedDemoRaffles(db))) app.log.info('Seeded the demo raffles');
 
@@ -139,5 +138,5 @@ export default fp(
       }),
     );
   },
-  { name: 'raffle', dependencies: ['database', 'hub', 'commerce', 'identity', 'metrics'] },
+  { name: 'raffle', dependencies: ['database', 'hub', 'commerce', 'identity', 'metrics', 'uploads'] },
 );

@@ -33,6 +33,7 @@ import { databaseFingerprint, writeAdminFile } from '../../../server/modules/adm
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
 import { tar, untar } from '../../../server/db/tar.ts';
+import { folderUploads } from '../../../server/services/file-store.ts';
 import { loginBySms } from './codes.ts';
 import { loggedInUsers, runAdmin, startApp, type TestApp } from './harness.ts';
 import { shellActor } from '../../../server/db/audit.ts';
@@ -372,7 +373,7 @@ describe('backup and restore', () => {
       });
       await first;
       let taken = false;
-      const snapshot = takeSnapshot(database.pglite!, work).then((result) => {
+      const snapshot = takeSnapshot(database.pglite!, folderUploads(work)).then((result) => {
         taken = true;
         return result;
       });
@@ -409,6 +410,7 @@ describe('backup and restore', () => {
       secret: () => t.app.keys.secret,
       keyring: () => t.app.keys.keyring,
       dataDir,
+      uploads: t.app.uploads,
     });
     expect(answer).toEqual({
       command: 'backup',
