@@ -49,8 +49,12 @@ function checkNoDevelopmentPackages(folder: string): void {
   const developmentOnly = Object.entries(lock.packages)
     .filter(([, entry]) => entry.dev)
     .map(([where]) => where);
-  const landed = [...developmentOnly, ...tools.map((name) => `node_modules/${name}`)].filter((where) => existsSync(path.join(folder, where)));
-  if (landed.length > 0) throw new Error(`The production install in ${folder} holds development packages: ${[...new Set(landed)].join(', ')}`);
+  const landed = new Set([...tools.map((name) => `node_modules/${name}`), ...developmentOnly].filter((where) => existsSync(path.join(folder, where))));
+  if (landed.size === 0) return;
+  const named = tools.filter((name) => landed.has(`node_modules/${name}`));
+  throw new Error(
+    `The production install in ${folder} holds ${landed.size} development packages, among them ${(named.length > 0 ? named : [...landed].slice(0, 10)).join(', ')}`,
+  );
 }
 
 /** Removes other releases (and half-made ones) unused for an hour; one in use is touched on each use. */
