@@ -43,5 +43,7 @@ if (import.meta.main) {
     console.error((error as Error).message);
     process.exit(1);
   }
-  console.log(`The release is in ${path.resolve(folder)}: copy it to the host's /srv/beacon and run npm ci --omit=dev there (docs/deploy.md).`);
+  console.log(
+    `The release is in ${path.resolve(folder)}: copy it to a new folder on the server, run npm ci --omit=dev there and point /srv/beacon at it (docs/deploy.md).`,
+  );
 }
