@@ -200,6 +200,15 @@ describe('failures', () => {
     expect(failure).toMatchObject({ kind: 'server', code: 4001, serverMessage: 'Wrong code.' });
   });
 
+  it('show the plain envelope nginx answers when no instance answers, to a sealed call too', async () => {
+    const text = 'The service is not answering right now. Please try again in a moment.';
+    handle = () => json({ code: 503, message: text, data: null }, 503);
+    const body = { Phone: '13800000000', Code: '123456', DeviceId: 'test-device-0001' };
+    const failure = await call(identity.loginOrRegister, { body }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ kind: 'server', code: 503, serverMessage: text });
+    expect(failureMessage(failure)).toEqual({ text });
+  });
+
   it('raise the 401 event and say the login expired', async () => {
     const listener = vi.fn();
     const stop = onUnauthorized(listener);
