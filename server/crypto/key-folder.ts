@@ -102,10 +102,14 @@ export async function openKeyFolder(folder: string, progress: (step: string) => 
   return folderKeyStore(folder);
 }
 
-/** What `<dataDir>/keys` holds, read without making anything (null for what is not there): the keys to move into the database. */
-export async function readKeyFolder(dataDir: string): Promise<{ folder: string; secret: Buffer | null; keyPairs: StoredKeyPairs | null }> {
+/** The token secret in `<dataDir>/keys`, read without making anything; null when there is none. */
+export async function readFolderSecret(dataDir: string): Promise<Buffer | null> {
+  const secret = await readIfThere(path.join(folderOf(dataDir), secretFile));
+  return secret === null ? null : Buffer.from(secret.trim(), 'hex');
+}
+
+/** The key pairs in `<dataDir>/keys`, read without making anything; null when there is no current key. */
+export async function readFolderKeyPairs(dataDir: string): Promise<StoredKeyPairs | null> {
   const folder = folderOf(dataDir);
-  const secret = await readIfThere(path.join(folder, secretFile));
-  const keyPairs = existsSync(path.join(folder, currentFile)) ? await folderKeyStore(folder).read() : null;
-  return { folder, secret: secret === null ? null : Buffer.from(secret.trim(), 'hex'), keyPairs };
+  return existsSync(path.join(folder, currentFile)) ? folderKeyStore(folder).read() : null;
 }

@@ -14,11 +14,12 @@
  * start before anything is written.
  */
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { eq, inArray, like, sql } from 'drizzle-orm';
 import { rowsOf, type Database } from '../db/database.ts';
 import { serverKeys } from '../db/schema.ts';
 import { StartupError } from '../startup-error.ts';
-import { readKeyFolder } from './key-folder.ts';
+import { readFolderKeyPairs, readFolderSecret } from './key-folder.ts';
 import { openKey, sealKey } from './key-sealing.ts';
 import { inRotationWindow, newPrivateKeyPem, type KeyStore, type StoredKeyPairs } from './keyring.ts';
 
@@ -132,29 +133,29 @@ export async function openKeyTable(
   let rows = await rowsNamed();
   // Every row opens, or nothing is written: a wrong KEYS_SEALING_KEY never makes keys beside (or over) the real ones.
   for (const row of rows.values()) table.open(row);
-  const folder = await readKeyFolder(dataDir);
+  const folderSecret = await readFolderSecret(dataDir);
   if (!rows.has(secretName) || !rows.has(currentName)) {
-    const moving = folder.secret !== null || folder.keyPairs !== null;
+    const folderKeys = await readFolderKeyPairs(dataDir);
     progress(
-      moving
-        ? `Moving the server's keys from ${folder.folder} into the database (first start with KEYS_SEALING_KEY)…`
+      folderSecret || folderKeys
+        ? `Moving the server's keys from ${path.resolve(dataDir, 'keys')} into the database (first start with KEYS_SEALING_KEY)…`
         : "Making the server's keys in the database (first start only)…",
     );
     const made: Row[] = [];
-    if (!rows.has(secretName)) made.push(table.seal(secretName, folder.secret ?? randomBytes(32)));
+    if (!rows.has(secretName)) made.push(table.seal(secretName, folderSecret ?? randomBytes(32)));
     if (!rows.has(currentName)) {
-      made.push(table.seal(currentName, folder.keyPairs?.current ?? (await newPrivateKeyPem())));
+      made.push(table.seal(currentName, folderKeys?.current ?? (await newPrivateKeyPem())));
       const now = Date.now();
-      for (const { pem, retiredAt } of folder.keyPairs?.retired ?? []) if (inRotationWindow(retiredAt, now)) made.push(table.seal(retiredName(retiredAt), pem));
+      for (const { pem, retiredAt } of folderKeys?.retired ?? []) if (inRotationWindow(retiredAt, now)) made.push(table.seal(retiredName(retiredAt), pem));
     }
     // Another instance starting at the same moment may have inserted first: its rows stay, and everybody reads them back.
     await db.insert(serverKeys).values(made).onConflictDoNothing();
     rows = await rowsNamed();
   }
   const secret = table.open(rows.get(secretName)!);
-  if (folder.secret && !folder.secret.equals(secret))
+  if (folderSecret && !folderSecret.equals(secret))
     throw new StartupError(
-      `${folder.folder}/token-secret is not the secret the database holds (table server_keys): the database's keys were made before this folder's were moved in, ` +
+      `${path.resolve(dataDir, 'keys', 'token-secret')} is not the secret the database holds (table server_keys): the database's keys were made before this folder's were moved in, ` +
         "and cdkeys and tokens made with one secret are not valid with the other. Keep the one they were made with: move the folder aside to use the database's, " +
         "or, with every instance stopped, delete the rows of server_keys to move the folder's in (docs/keys.md).",
     );

@@ -256,13 +256,15 @@ describe('instances on one database', () => {
     try {
       const keys = await loadKeys(config(), dbs[0]);
       const rows = Object.fromEntries((await dbs[0].select().from(serverKeys)).map((row) => [row.name, row.sealed]));
-      const key = await crypto.subtle.importKey('raw', sealingKey, 'AES-GCM', false, ['encrypt', 'decrypt']);
+      // WebCrypto takes plain Uint8Arrays (over an ArrayBuffer of their own), not Node's Buffers.
+      const bytes = (from: Buffer | string) => new Uint8Array(Buffer.from(from));
+      const key = await crypto.subtle.importKey('raw', bytes(sealingKey), 'AES-GCM', false, ['encrypt', 'decrypt']);
       const open = async (sealed: Buffer, name: string) =>
         Buffer.from(
           await crypto.subtle.decrypt(
-            { name: 'AES-GCM', iv: sealed.subarray(0, 12), additionalData: Buffer.from(name), tagLength: 128 },
+            { name: 'AES-GCM', iv: bytes(sealed.subarray(0, 12)), additionalData: bytes(name), tagLength: 128 },
             key,
-            sealed.subarray(12),
+            bytes(sealed.subarray(12)),
           ),
         );
 
@@ -277,7 +279,7 @@ describe('instances on one database', () => {
       const sealed = Buffer.concat([
         iv,
         Buffer.from(
-          await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: Buffer.from('rsa-retired-1'), tagLength: 128 }, key, Buffer.from('hello')),
+          await crypto.subtle.encrypt({ name: 'AES-GCM', iv: bytes(iv), additionalData: bytes('rsa-retired-1'), tagLength: 128 }, key, bytes('hello')),
         ),
       ]);
       expect(openKey(sealingKey, 'rsa-retired-1', sealed).toString()).toBe('hello');
