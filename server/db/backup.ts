@@ -3,8 +3,9 @@
  * `.tar.gz` holding `backup.json` (when it was taken and what it holds),
  * `database.tar` (PGlite's dump of its folder) and `uploads/…` (DATA_DIR's
  * uploaded files, which database rows name; files kept in a bucket are not in
- * it, the bucket's own tools back them up). The server's keys are not in it
- * (docs/backup.md says why and how to keep them).
+ * it, the bucket's own tools back them up). The server's keys are in it only
+ * as the database holds them with KEYS_SEALING_KEY, sealed; a keys folder is
+ * not (docs/backup.md says why and how to keep them).
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

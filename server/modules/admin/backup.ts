@@ -24,12 +24,14 @@ const size = (bytes: number) => (bytes < 1_000_000 ? `${Math.ceil(bytes / 1000)}
 const inBucket = (bucket: string) =>
   `The uploaded files are in the bucket ${bucket}, not in this backup: back them up with the bucket's own tools (docs/backup.md).`;
 
+/** Where the server's keys are for a backup of the database: in it, sealed, or in the keys folder beside it (docs/keys.md). */
+const keysBeside =
+  "The server's keys are in the database, sealed, when KEYS_SEALING_KEY is set: keep that key apart from the backups. Else they are in DATA_DIR's keys/ folder: keep a copy of it apart (docs/backup.md).";
+
 /** PostgreSQL has its own tools, which need no server of ours and restore into any PostgreSQL. */
 const usePgDump = (file: string, uploads: Uploads) =>
   `Not saved: the database is PostgreSQL, which is backed up with its own tool: pg_dump --format=custom --file="${file}" "$DATABASE_URL" (restored with pg_restore into a new database: docs/backup.md). ${
-    'bucket' in uploads.location
-      ? `Copy DATA_DIR's keys/ folder with it. ${inBucket(uploads.location.bucket)}`
-      : "Copy DATA_DIR's uploads/ and keys/ folders with it."
+    'bucket' in uploads.location ? `${keysBeside} ${inBucket(uploads.location.bucket)}` : `Copy DATA_DIR's uploads/ folder with it. ${keysBeside}`
   }`;
 
 /** Why `file` cannot be written, or null. */
@@ -69,7 +71,7 @@ export const backupCommands: AdminCommand[] = [
     format(result: ResultOf<'backup'>) {
       if (!result.saved) return `${result.refused}`;
       const bucket = result.saved.uploadsBucket ? `\n\n${inBucket(result.saved.uploadsBucket)}` : '';
-      return `Saved ${result.file} (${size(result.saved.bytes)}): ${backupCounts(result.saved.counts)}.${bucket}\n\nThe server's keys (DATA_DIR/keys) are not in it: keep a copy of that folder apart from the backups (docs/backup.md).`;
+      return `Saved ${result.file} (${size(result.saved.bytes)}): ${backupCounts(result.saved.counts)}.${bucket}\n\n${keysBeside}`;
     },
     found: (result: ResultOf<'backup'>) => result.refused === null,
   },
@@ -119,7 +121,7 @@ export const restoreCommands: LocalCommand[] = [
     format(result: ResultOf<'restore'>) {
       if (!result.counts) return `${result.refused}`;
       if (result.refused) return `${result.refused}\nIt holds ${backupCounts(result.counts)}.`;
-      return `Restored ${result.file} into ${result.into}: ${backupCounts(result.counts)}, as when it was saved.\n\nTo run the server on it, copy the server's keys folder to ${path.join(result.into, 'keys')} and start it with\n  DATA_DIR=${result.into} DATABASE_URL=file://${path.join(result.into, 'db')}`;
+      return `Restored ${result.file} into ${result.into}: ${backupCounts(result.counts)}, as when it was saved.\n\nTo run the server on it, give it the same KEYS_SEALING_KEY (the keys came back with the database) or, when the keys are in a folder, copy that folder to ${path.join(result.into, 'keys')}, and start it with\n  DATA_DIR=${result.into} DATABASE_URL=file://${path.join(result.into, 'db')}`;
     },
     found: (result: ResultOf<'restore'>) => result.refused === null,
   },
