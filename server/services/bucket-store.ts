@@ -76,7 +76,7 @@ class BucketStore implements FileStore {
   async read(name: string): Promise<StoredFile | null> {
     try {
       const object = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: this.#keyOf(name) }), this.#deadline());
-      return { body: object.Body as Readable, length: object.ContentLength ?? 0 };
+      return { body: object.Body as Readable, length: object.ContentLength };
     } catch (error) {
       if (isMissing(error)) return null;
       throw storageError(error);

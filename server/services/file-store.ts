@@ -24,7 +24,8 @@ export type UploadKind = 'avatars' | 'raffles';
 /** A stored file as it is served. */
 export interface StoredFile {
   body: Readable;
-  length: number;
+  /** Its size in bytes, when the storage says. */
+  length?: number;
 }
 
 /** Where one kind of upload is kept. */
@@ -136,6 +137,7 @@ export function serveStore(app: FastifyInstance, store: FileStore, prefix: strin
       file.body.destroy();
       return reply.code(304).send();
     }
-    return reply.header('content-type', contentTypeOf(name)).header('content-length', file.length).send(file.body);
+    if (file.length !== undefined) reply.header('content-length', file.length);
+    return reply.header('content-type', contentTypeOf(name)).send(file.body);
   });
 }
