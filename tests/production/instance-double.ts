@@ -8,6 +8,7 @@
  *   node instance-double.ts <name> <port>
  *
  * - `/api/who`: 200, naming the instance;
+ * - `/api/signalr/message/negotiate`: 200, a connection id naming the instance;
  * - `/api/provider-failed`: 502 in the envelope, as the API answers when a payment provider fails;
  * - `/api/database-down`: 503 in the envelope with Retry-After, as an instance whose database is down;
  * - `/api/signalr/message?hold=<ms>`: 200 after `hold` ms, as a long poll with nothing to deliver.
@@ -19,6 +20,7 @@ const [name, port] = process.argv.slice(2);
 /** What an instance of the API answers these with: the envelope and the headers the test checks pass through nginx as they are. */
 const answers: Record<string, { status: number; headers?: Record<string, string>; body: object }> = {
   '/api/who': { status: 200, body: { code: 200, message: '', data: { instance: name } } },
+  '/api/signalr/message/negotiate': { status: 200, body: { connectionId: `${name}-connection`, availableTransports: [] } },
   '/api/provider-failed': { status: 502, body: { code: 4031, message: `The payment service is not responding right now (${name}).`, data: null } },
   '/api/database-down': { status: 503, headers: { 'retry-after': '2' }, body: { code: 503, message: `The database is not answering (${name}).`, data: null } },
 };

@@ -265,7 +265,7 @@ test('sends every request to the other instance at once when one is stopped, POS
   step(`instance ${stopped.name} stopped: GET and POST went to ${other.name} at once; started again, it answered again after ${Date.now() - started} ms`);
 });
 
-test('leaves a frozen instance out after the first read timeout, never sends a POST it may have read to another, and takes it back once it wakes', async () => {
+test('leaves a frozen instance out after the first read timeout, never sends a POST it may have read to another (but a hub negotiation), and takes it back once it wakes', async () => {
   test.setTimeout(120_000);
   const frozen = await home();
   const other = doubles.find((each) => each !== frozen)!;
@@ -275,6 +275,7 @@ test('leaves a frozen instance out after the first read timeout, never sends a P
   frozen.freeze();
   const frozenAt = Date.now();
   const post = send('POST', '/api/who', { 'accept-language': 'ru' });
+  const negotiation = send('POST', `/api${hubPath}/negotiate?negotiateVersion=1`);
   // A customer's GETs, four a second, through the freeze and a few seconds after it.
   const gets: Array<Promise<Answer>> = [];
   let woken: number | undefined;
@@ -310,6 +311,11 @@ test('leaves a frozen instance out after the first read timeout, never sends a P
   expect(posted.status).toBe(503);
   expect((JSON.parse(posted.body) as { message: string }).message).toMatch(/^Сервис сейчас не отвечает/);
   expect(posts()[1]).toBe(otherPosts);
+  // The hub's negotiation, safe to send twice, went to the other instance instead.
+  const negotiated = await negotiation;
+  expect(negotiated.status).toBe(200);
+  expect(JSON.parse(negotiated.body)).toMatchObject({ connectionId: `${other.name}-connection` });
+  expect(negotiated.took).toBeLessThan(nginxTimings.apiReadTimeoutMs + 2000);
   // Awake, an instance reads what the kernel kept for it, the POST nginx gave up on too: it may still carry it out.
   await sleep(500);
   const readOnWaking = posts()[0] > frozenPosts;
@@ -317,7 +323,7 @@ test('leaves a frozen instance out after the first read timeout, never sends a P
     `instance ${frozen.name} frozen for ${freezeMs / 1000} s: new GETs answered at once by ${other.name} from ${since(failover.sentAt)}; ` +
       `the ${answers.filter((each) => each.sentAt < failover.sentAt).length} GETs sent before waited ${nginxTimings.apiReadTimeoutMs / 1000} s at most ` +
       `(slowest ${(slowest / 1000).toFixed(1)} s), none failed; the POST answered 503 after ${(posted.took / 1000).toFixed(1)} s, sent to no other instance ` +
-      `(the frozen one ${readOnWaking ? 'read it on waking' : 'never read it'}); woken, it answered again ${((back!.sentAt - woken!) / 1000).toFixed(1)} s later`,
+      `(the frozen one ${readOnWaking ? 'read it on waking' : 'never read it'}); a hub negotiation went to ${other.name} after ${(negotiated.took / 1000).toFixed(1)} s; woken, it answered again ${((back!.sentAt - woken!) / 1000).toFixed(1)} s later`,
   );
 });
 
