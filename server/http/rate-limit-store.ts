@@ -51,7 +51,11 @@ class RedisOrMemoryStore implements FastifyRateLimitStore {
 /** The store class @fastify/rate-limit makes its store from: Redis under `nameSpace`, memory while Redis is not ready. */
 export function redisOrMemoryStore(redis: Redis, nameSpace: string): FastifyRateLimitStoreCtor {
   return class extends RedisOrMemoryStore {
-    constructor({ continueExceeding = false, exponentialBackoff = false }: FastifyRateLimitOptions) {
+    // The plugin hands its store the options it settled on, these two among them (its types leave them out).
+    constructor({
+      continueExceeding = false,
+      exponentialBackoff = false,
+    }: FastifyRateLimitOptions & { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
       super(redis, new RedisStore(continueExceeding, exponentialBackoff, redis, nameSpace), new LocalStore(continueExceeding, exponentialBackoff));
     }
   };

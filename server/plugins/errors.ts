@@ -78,7 +78,7 @@ export default fp(
       const known = answerFor(error);
       if (error instanceof MessengerError) request.log.error({ err: error }, 'a message gateway failed');
       else if (error instanceof StorageError) request.log.error({ err: error }, error.message);
-      else if (known !== error && known?.code === ErrorCode.Unavailable) request.log.warn({ err: error }, 'the database is unavailable');
+      else if (!(error instanceof ApiError) && known?.code === ErrorCode.Unavailable) request.log.warn({ err: error }, 'the database is unavailable');
       if (!known) request.log.error({ err: error }, 'request failed');
       const { code, messageKey, messageParams } = known ?? { code: ErrorCode.ServerError, messageKey: 'serverError' as const, messageParams: {} };
       const status = httpStatusOf(code);

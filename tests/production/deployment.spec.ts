@@ -7,15 +7,20 @@
  */
 import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { identity } from '#contract/identity.ts';
-import { localeCodes } from '#contract/locales.ts';
+import { localeCodes, type LocaleCode } from '#contract/locales.ts';
+import sharp from 'sharp';
+import { message, type MessageKey } from '../../server/i18n/messages.ts';
+import { mountSmallDisk } from '../setup/small-disk.ts';
 import { hubEvents, hubPath } from '#contract/realtime.ts';
 import { say } from '../e2e/routes.ts';
 import { startDeployment, type Deployment, type Instance } from './deployment.ts';
-import { steadyLoad } from './load.ts';
+import { steadyLoad, type LoadReport, type LoadRequest } from './load.ts';
+import { nginxTimings } from './nginx-settings.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -133,6 +138,18 @@ test('a customer logs in by SMS, buys a plan, sees it paid pushed live and regis
   expect(policyRefusals).toEqual([]);
 });
 
+/**
+ * Checks that every write the customer was told had happened is there — each
+ * paid order fulfilled, the raffle registration counted — and says what it checked.
+ */
+function acknowledgedWrites(): string {
+  const { orders } = JSON.parse(deployment.admin('order', 'list', '--json')) as { orders: Array<{ Key: string; State: string }> };
+  expect(paidOrders.map((key) => orders.find((each) => each.Key === key)?.State)).toEqual(paidOrders.map(() => 'fulfilled'));
+  const raffle = JSON.parse(deployment.admin('raffle', 'show', String(raffleId), '--json')) as { raffle: { entrants: number } };
+  expect(raffle.raffle.entrants).toBe(1);
+  return `${paidOrders.length} paid orders fulfilled, 1 raffle registration counted`;
+}
+
 /** The cloud-idling page, its hub connected; pushes of `idle set` change it without a reload. */
 async function openHubPage(page: Page): Promise<void> {
   await page.goto(`${deployment.origin}/en/account/center/steam/cloudidea`);
@@ -167,10 +184,8 @@ test('an instance killed with SIGKILL: the hub reconnects through nginx to the o
   expect(deployment.servedBy(/signalr\/message/)).toBe(survivor);
 
   // Everything acknowledged is there: both orders paid and the plan granted, the registration counted.
-  const { orders } = JSON.parse(deployment.admin('order', 'list', '--json')) as { orders: Array<{ Key: string; State: string }> };
-  expect(paidOrders.map((key) => orders.find((each) => each.Key === key)?.State)).toEqual(['fulfilled', 'fulfilled']);
-  const raffle = JSON.parse(deployment.admin('raffle', 'show', String(raffleId), '--json')) as { raffle: { entrants: number } };
-  expect(raffle.raffle.entrants).toBe(1);
+  expect(paidOrders).toHaveLength(2);
+  acknowledgedWrites();
   await payPage.close();
 
   await victim.start();
@@ -191,6 +206,27 @@ async function tokens(): Promise<{ access: string; hub: string }> {
   return { access, hub: ((await answer.json()) as { data: { AccessToken: string } }).data.AccessToken };
 }
 
+/**
+ * The steady load's calls, as the customer's browser makes them: a page, a
+ * hashed asset, public API calls, the customer's own (one reads the account
+ * from the database), a hub negotiation. At ten a second from each address,
+ * five of every seven to the API: some 430 API calls a minute, under the per-address limit of 600.
+ */
+async function customerCalls(): Promise<LoadRequest[]> {
+  const { access, hub } = await tokens();
+  const asset = (await page.evaluate(() => document.querySelector<HTMLScriptElement>('script[type="module"][src]')?.src))!;
+  const customer = { authorization: `Bearer ${access}` };
+  return [
+    { method: 'GET', path: '/en/' },
+    { method: 'GET', path: new URL(asset).pathname },
+    { method: 'GET', path: '/api/crypto/public-key' },
+    { method: 'GET', path: '/api/commerce/v1/products' },
+    { method: 'GET', path: `/api${identity.hubToken.path}`, headers: customer },
+    { method: 'POST', path: `/api${identity.refreshUserInfo.path}`, headers: customer, body: JSON.stringify({ Refresh: true }) },
+    { method: 'POST', path: `/api${hubPath}/negotiate?negotiateVersion=1`, headers: { authorization: `Bearer ${hub}` } },
+  ];
+}
+
 /** The official client on one transport, reconnecting at once, counting its reconnections. */
 function countingHubClient(transport: HttpTransportType, hubToken: string): { connection: HubConnection; reconnections: () => number } {
   let reconnections = 0;
@@ -206,28 +242,13 @@ function countingHubClient(transport: HttpTransportType, hubToken: string): { co
 test('a rolling restart under a steady load of mixed requests: no request fails, every hub client reconnects', async () => {
   test.setTimeout(300_000);
   await openHubPage(page);
-  const { access, hub } = await tokens();
+  const { hub } = await tokens();
   // One client on each transport nginx proxies, besides the browser page's.
   const transports = [HttpTransportType.WebSockets, HttpTransportType.ServerSentEvents, HttpTransportType.LongPolling];
   const clients = transports.map((transport) => countingHubClient(transport, hub));
   await Promise.all(clients.map(({ connection }) => connection.start()));
   try {
-    const asset = (await page.evaluate(() => document.querySelector<HTMLScriptElement>('script[type="module"][src]')?.src))!;
-    const load = steadyLoad(
-      deployment.origin,
-      [
-        { method: 'GET', path: '/en/' },
-        { method: 'GET', path: new URL(asset).pathname },
-        { method: 'GET', path: '/api/crypto/public-key' },
-        { method: 'GET', path: '/api/commerce/v1/products' },
-        { method: 'GET', path: `/api${identity.hubToken.path}`, headers: { authorization: `Bearer ${access}` } },
-        { method: 'POST', path: `/api${hubPath}/negotiate?negotiateVersion=1`, headers: { authorization: `Bearer ${hub}` } },
-      ],
-      {
-        // Ten a second from each address, four of every six to the API: 400 API calls a minute, under its per-address limit of 600.
-        perSecond: 10,
-      },
-    );
+    const load = steadyLoad(deployment.origin, await customerCalls(), { perSecond: 10 });
     // docs/deploy.md's rolling restart: out of the upstream, SIGTERM, start, back in; then the next.
     for (const instance of deployment.instances) {
       await deployment.setDown(instance, true);
@@ -261,4 +282,335 @@ test('a rolling restart under a steady load of mixed requests: no request fails,
   } finally {
     await Promise.all(clients.map(({ connection }) => connection.stop()));
   }
+});
+
+/** One fault's line in the output: what the steady load met, how soon the service was back, what was checked afterwards. */
+function faultLine(fault: string, report: LoadReport, recovered: string, checked: string): void {
+  console.log(
+    `  ◆ ${fault}: ${report.sent} requests sent, ${report.failed} failed (by status: ${report.byStatus()}); slowest answer ${(report.slowestMs() / 1000).toFixed(1)} s; ${recovered}; checked afterwards: ${checked}`,
+  );
+}
+
+const seconds = (ms: number | null) => (ms === null ? 'never' : `${(ms / 1000).toFixed(1)} s`);
+
+/** A raffle the operator will draw at `drawAt` (ms since the epoch), its registration closed and its public value entered before. */
+async function raffleDrawnAt(drawAt: number): Promise<number> {
+  const everywhere = (text: string) => Object.fromEntries(localeCodes.map((code) => [code, text]));
+  const closesAt = Date.now() + 1500;
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'deployment-raffle-')), 'raffle.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      Kind: 'registration',
+      Title: everywhere('Drawn while the database was away'),
+      Description: everywhere('A scheduled draw due during an outage'),
+      Prizes: [{ Name: everywhere('One month'), Quantity: 1, Grant: { Kind: 'membership', Days: 30 } }],
+      OpensAt: new Date(Date.now() - 60_000).toISOString(),
+      ClosesAt: new Date(closesAt).toISOString(),
+      DrawAt: new Date(drawAt).toISOString(),
+      PublicSource: everywhere('The test’s own value'),
+      MinAccountAgeDays: 0,
+    }),
+  );
+  const id = (JSON.parse(deployment.admin('raffle', 'create', '--file', file, '--json')) as { raffle: { id: number } }).raffle.id;
+  await sleep(closesAt + 200 - Date.now());
+  expect(JSON.parse(deployment.admin('raffle', 'value', String(id), 'outage-test-value', '--json'))).toMatchObject({ refused: null });
+  return id;
+}
+
+/** The raffle drawn by the schedule while the database was away, and when (checked at the end: the schedule runs each minute). */
+let drawnAfterOutage: { raffleId: number; databaseBackAt: number } | undefined;
+
+test('PostgreSQL restarted under load: calls answer 503 with Retry-After at once meanwhile, the instances serve again by themselves, nothing acknowledged is lost', async () => {
+  test.setTimeout(180_000);
+  await openHubPage(page);
+  // Due while the database is away: drawn once it is back.
+  const raffleDue = await raffleDrawnAt(Date.now() + 4_000);
+  const load = steadyLoad(deployment.origin, await customerCalls(), {
+    perSecond: 10,
+    hangMs: 10_000,
+    accepts: (answer) => answer.status === 503 && answer.envelopeWithRetryAfter,
+  });
+  await sleep(2_000);
+  await deployment.postgres.shutDown();
+  step('PostgreSQL shut down (pg_ctl stop -m fast) under the steady load');
+  await sleep(2_000);
+  const ready = await fetch(`${deployment.origin}/api/ready`);
+  expect(ready.status).toBe(503);
+  const during = await fetch(`${deployment.origin}/api${identity.refreshUserInfo.path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${(await tokens()).access}`, 'content-type': 'application/json', 'accept-language': 'ja' },
+    body: '{"Refresh":true}',
+  });
+  expect(during.status).toBe(503);
+  expect(((await during.json()) as { message: string }).message).toMatch(/データベース/);
+  step(`while it is away: /api/ready answers 503, a call answers 503 in the reader's language with Retry-After ${during.headers.get('retry-after')} s`);
+  await sleep(6_000);
+  await deployment.postgres.startAgain();
+  const backAt = performance.now();
+  drawnAfterOutage = { raffleId: raffleDue, databaseBackAt: Date.now() };
+  await expect.poll(async () => (await fetch(`${deployment.origin}/api/ready`)).status, { timeout: 30_000 }).toBe(200);
+  // A few more seconds of load: every instance's pool is serving again, not just the one that answered.
+  await sleep(3_000);
+  const report = await load.stop();
+
+  expect(deployment.instances.map((instance) => instance.running())).toEqual([true, true]);
+  expect(report.answers.filter((answer) => answer.status === 503).length).toBeGreaterThan(0);
+  const recovered = report.firstSuccessAfter(backAt);
+  faultLine(
+    'PostgreSQL restarted (10 s away)',
+    report,
+    `first API success ${seconds(recovered)} after it was back, no instance restarted`,
+    acknowledgedWrites(),
+  );
+  expect(report.failures).toEqual([]);
+  expect(recovered).not.toBeNull();
+  // The customer's open page carries on: the next push reaches it.
+  await pushReaches(page, 11);
+});
+
+test('Redis stopped for 30 s under load: nothing fails, limits count in each instance, a payment approved meanwhile reaches the waiting page', async () => {
+  test.setTimeout(180_000);
+  const payPage = await page.context().newPage();
+  const order = await orderPlan(payPage);
+  const load = steadyLoad(deployment.origin, await customerCalls(), { perSecond: 10, hangMs: 10_000 });
+  await sleep(2_000);
+  await deployment.redis.shutDown();
+  const downAt = performance.now();
+  step('Redis stopped under the steady load, a customer waiting on the pay page');
+  await deployment.pay(order);
+  await expect(payPage.getByText(say('en', 'pay.outcome.successful'))).toBeVisible({ timeout: 30_000 });
+  paidOrders.push(order);
+  step(`the payment approved while Redis was away reached the waiting page (without a reload) ${seconds(performance.now() - downAt)} after Redis stopped`);
+  const ready = (await (await fetch(`${deployment.origin}/api/ready`)).json()) as { data: { Redis: string } };
+  expect(ready.data.Redis).toBe('down');
+  await sleep(Math.max(0, downAt + 30_000 - performance.now()));
+  await deployment.redis.startAgain();
+  const backAt = performance.now();
+  // Pushes between instances resume: the operator's push reaches the open page wherever it is connected.
+  await pushReaches(page, 13);
+  const pushedAfter = performance.now() - backAt;
+  const report = await load.stop();
+  await payPage.close();
+
+  faultLine('Redis stopped (30 s)', report, `pushes between instances again ${seconds(pushedAfter)} after it was back`, acknowledgedWrites());
+  expect(report.failures).toEqual([]);
+});
+
+/** A server message's first sentence in the customer's language (the rest may quote the request's reference). */
+const serverSays = (locale: LocaleCode, key: MessageKey) => message(locale, key, { id: 'x' }).split(/(?<=[.。!！])\s*/)[0];
+
+test('WeChat Pay slow (30 s), failing (500) and cutting connections: the customer is told within seconds, the order stays open, a later try pays it once', async () => {
+  test.setTimeout(240_000);
+  const load = steadyLoad(deployment.origin, await customerCalls(), { perSecond: 10, hangMs: 10_000 });
+  const told: string[] = [];
+  let slowOrder = '';
+  for (const fault of ['slow', 'fail', 'reset'] as const) {
+    await deployment.providerFaults({ wechatpay: fault, slowMs: 30_000 });
+    const payPage = await page.context().newPage();
+    await payPage.goto(`${deployment.origin}/en/account/center/steam/cloudidea`);
+    await payPage
+      .locator('[data-plan="cloud-idle-monthly"]')
+      .getByRole('button', { name: /Buy for/ })
+      .click();
+    await payPage.waitForURL(/\/payment\?key=\d{20}$/);
+    const clicked = performance.now();
+    await payPage.getByRole('button', { name: say('en', 'pay.showCode') }).click();
+    await expect(payPage.getByText(serverSays('en', fault === 'fail' ? 'paymentProviderError' : 'paymentProviderFailed'))).toBeVisible({ timeout: 10_000 });
+    told.push(`${fault} told in ${seconds(performance.now() - clicked)}`);
+    expect(performance.now() - clicked).toBeLessThan(8_000);
+    if (fault === 'slow') slowOrder = new URL(payPage.url()).searchParams.get('key')!;
+    await payPage.close();
+  }
+  await deployment.providerFaults({ wechatpay: null });
+  // The order the slow provider was asked about is still open: paid on a later try, once.
+  const payPage = await page.context().newPage();
+  await payPage.goto(`${deployment.origin}/en/payment?key=${slowOrder}`);
+  await payPage.getByRole('button', { name: say('en', 'pay.showCode') }).click();
+  await expect(payPage.locator('.pay-code img')).toBeVisible();
+  await deployment.pay(slowOrder);
+  await expect(payPage.getByText(say('en', 'pay.outcome.successful'))).toBeVisible({ timeout: 30_000 });
+  paidOrders.push(slowOrder);
+  await payPage.close();
+  const report = await load.stop();
+  const { orders } = JSON.parse(deployment.admin('order', 'list', '--json')) as { orders: Array<{ Key: string; State: string; Payments?: unknown[] }> };
+  faultLine('WeChat Pay slow, failing, cutting', report, `${told.join(', ')}; the slow one's order paid on the next try`, acknowledgedWrites());
+  expect(orders.filter((order) => order.State === 'fulfilled')).toHaveLength(paidOrders.length);
+  expect(report.failures).toEqual([]);
+});
+
+test('the SMS gateway failing or slow: the customer is told within seconds, nothing is counted, a code asked for again at once arrives', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const load = steadyLoad(deployment.origin, await customerCalls(), { perSecond: 10, hangMs: 10_000 });
+  const visitor = await (await browser.newContext()).newPage();
+  const told: string[] = [];
+  await visitor.goto(`${deployment.origin}/ru/account/login`);
+  await visitor.getByRole('checkbox').check();
+  await visitor.locator('input[name="phone"]').fill(phone);
+  for (const fault of ['fail', 'slow'] as const) {
+    await deployment.providerFaults({ sms: fault, slowMs: 30_000 });
+    const clicked = performance.now();
+    await visitor.getByRole('button', { name: say('ru', 'login.sendCode') }).click();
+    await expect(visitor.getByText(serverSays('ru', 'smsNotSent'))).toBeVisible({ timeout: 10_000 });
+    told.push(`${fault} told in ${seconds(performance.now() - clicked)}`);
+    expect(performance.now() - clicked).toBeLessThan(8_000);
+  }
+  await deployment.providerFaults({ sms: null });
+  const texts = (await deployment.textsTo(phone)).length;
+  await visitor.getByRole('button', { name: say('ru', 'login.sendCode') }).click();
+  await expect.poll(async () => (await deployment.textsTo(phone)).length).toBe(texts + 1);
+  await visitor.locator('input[name="code"]').fill(await smsCode());
+  await visitor.getByRole('button', { name: say('ru', 'login.submit') }).click();
+  await expect(visitor).not.toHaveURL(/\/account\/login/);
+  await visitor.context().close();
+  const report = await load.stop();
+  faultLine('SMS gateway failing, slow', report, `${told.join(', ')}; the code asked for at once afterwards arrived and logged in`, acknowledgedWrites());
+  expect(report.failures).toEqual([]);
+});
+
+/** A PNG of the given colour, as a customer's photo. */
+const photo = (background: string) =>
+  sharp({ create: { width: 400, height: 300, channels: 3, background } })
+    .png()
+    .toBuffer();
+
+/** Chooses `image` as the avatar on the open profile page. */
+async function chooseAvatar(profile: Page, locale: LocaleCode, image: Buffer): Promise<void> {
+  const [chooser] = await Promise.all([
+    profile.waitForEvent('filechooser'),
+    profile.getByRole('button', { name: say(locale, 'account.edit.chooseImage') }).click(),
+  ]);
+  await chooser.setFiles({ name: 'me.png', mimeType: 'image/png', buffer: image });
+}
+
+test('the uploads disk full: an avatar upload says so in the customer’s language, nothing half-written stays, the site keeps serving', async () => {
+  test.setTimeout(180_000);
+  // A host that keeps uploads on its own disk: instance A without the bucket, its uploads folder a small file system, alone in nginx's upstream.
+  const [a, b] = deployment.instances;
+  await deployment.setDown(a, true);
+  expect(await a.stop('SIGTERM')).toBe(0);
+  const disk = mountSmallDisk(path.join(a.dataDir, 'uploads'), '1m');
+  expect(disk, 'mounting a small file system needs root').not.toBeNull();
+  try {
+    await a.start(Object.fromEntries(Object.keys(deployment.bucketSettings).map((key) => [key, null])));
+    await deployment.setDown(a, false);
+    await deployment.setDown(b, true);
+    disk!.fill();
+    const load = steadyLoad(deployment.origin, await customerCalls(), { perSecond: 10, hangMs: 10_000 });
+    const profile = await page.context().newPage();
+    await profile.goto(`${deployment.origin}/ja/account/center/edit`);
+    const before = await profile.locator('img[data-avatar]').getAttribute('src');
+    await chooseAvatar(profile, 'ja', await photo('#7d2f4a'));
+    await expect(profile.getByText(serverSays('ja', 'storageFull'))).toBeVisible({ timeout: 10_000 });
+    expect(readdirSync(path.join(a.dataDir, 'uploads'), { recursive: true }).filter((name) => !String(name).startsWith('.filler'))).toEqual([]);
+    await profile.reload();
+    expect(await profile.locator('img[data-avatar]').getAttribute('src')).toBe(before);
+    await profile.close();
+    const report = await load.stop();
+    faultLine('uploads disk full', report, 'the upload refused with 507 and the ja message, no file left, the avatar unchanged', acknowledgedWrites());
+    expect(report.failures).toEqual([]);
+  } finally {
+    await deployment.setDown(b, false);
+    await deployment.setDown(a, true);
+    await a.stop('SIGTERM');
+    disk?.unmount();
+    await a.start();
+    await deployment.setDown(a, false);
+  }
+});
+
+test('two hosts without a shared disk: an avatar uploaded through one instance is served by the other, from the bucket', async () => {
+  const profile = await page.context().newPage();
+  await profile.goto(`${deployment.origin}/en/account/center/edit`);
+  await chooseAvatar(profile, 'en', await photo('#2f4a7d'));
+  await expect(profile.getByText(say('en', 'account.edit.avatarSaved'))).toBeVisible();
+  const avatar = (await profile.locator('img[data-avatar]').getAttribute('src'))!;
+  await profile.close();
+  const uploadedBy = deployment.servedBy(/POST \/api\/.*avatar/)!;
+  const other = deployment.instances.find((each) => each !== uploadedBy)!;
+  const served = await fetch(`http://${other.address}${avatar}`);
+  expect(served.status).toBe(200);
+  expect(served.headers.get('content-type')).toBe('image/webp');
+  expect(readdirSync(other.dataDir)).not.toContain('uploads');
+  step(`the avatar uploaded through ${named(uploadedBy)} is served by ${named(other)}, whose DATA_DIR holds no uploads`);
+});
+
+test('an instance frozen for 20 s under load: nginx sends requests to the other once one times out, the open page gets the next push, the instance serves again once awake', async () => {
+  test.setTimeout(180_000);
+  await openHubPage(page);
+  const frozen = deployment.servedBy(/signalr\/message/)!;
+  const other = deployment.instances.find((each) => each !== frozen)!;
+  // Nothing waits longer than one read timeout and a retry on the other instance.
+  const load = steadyLoad(deployment.origin, await customerCalls(), { perSecond: 10, hangMs: nginxTimings.apiReadTimeoutMs + 5_000 });
+  await sleep(2_000);
+  frozen.freeze(true);
+  const frozenAt = performance.now();
+  step(`froze ${named(frozen)} (SIGSTOP), the customer's page connected to it`);
+  await sleep(20_000);
+  frozen.freeze(false);
+  const wokeAt = performance.now();
+  await pushReaches(page, 17);
+  step(`woke it (SIGCONT) after 20 s; the open page got the next push through ${named(deployment.servedBy(/signalr\/message/))}`);
+  // nginx tries the instance it left out again after its fail timeout, and takes it back.
+  await expect
+    .poll(
+      async () => {
+        await page.request.get(`${deployment.origin}/api/health`);
+        return deployment.servedBy(/\/api\/health/);
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(frozen);
+  const servesAgain = performance.now() - wokeAt;
+  const report = await load.stop();
+
+  // The calls that waited on the frozen instance: until nginx's first timeout, and one every fail timeout after.
+  const held = report.answers.filter((answer) => answer.sentAt >= frozenAt - 1_000 && answer.sentAt < wokeAt && answer.ms > 2_000);
+  const movedAt = Math.min(...held.map((answer) => answer.sentAt + answer.ms)) - frozenAt;
+  faultLine(
+    'one instance frozen (20 s)',
+    report,
+    `${held.length} calls waited on it (nginx's read timeout, ${seconds(nginxTimings.apiReadTimeoutMs)}), new ones went to ${named(other)} from ${seconds(movedAt)} after the freeze; it served again ${seconds(servesAgain)} after waking`,
+    acknowledgedWrites(),
+  );
+  expect(report.failures).toEqual([]);
+  expect(movedAt).toBeLessThan(nginxTimings.apiReadTimeoutMs + 2_000);
+});
+
+test('no instance answering: nginx answers the API with its 503 envelope in the reader’s language, never its HTML page', async () => {
+  for (const instance of deployment.instances) await deployment.setDown(instance, true);
+  try {
+    const answer = await fetch(`${deployment.origin}/api/commerce/v1/products`, { headers: { 'accept-language': 'ru-RU,ru;q=0.9' } });
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = (await answer.json()) as { code: number; message: string; data: null };
+    expect(body).toMatchObject({ code: 503, data: null });
+    expect(body.message).toContain(serverSays('ru', 'instancesUnavailable'));
+    step(`no instance in the upstream: /api answered 503 JSON in ru with Retry-After ${answer.headers.get('retry-after')} s`);
+  } finally {
+    for (const instance of deployment.instances) await deployment.setDown(instance, false);
+  }
+});
+
+test('scheduled work due while the database was away ran once it was back, once', async () => {
+  test.setTimeout(150_000);
+  const { raffleId: id, databaseBackAt } = drawnAfterOutage!;
+  // The draws' schedule runs each minute.
+  let raffle = { drawnAt: null as string | null };
+  await expect
+    .poll(
+      () => {
+        raffle = (JSON.parse(deployment.admin('raffle', 'show', String(id), '--json')) as { raffle: { drawnAt: string | null } }).raffle;
+        return raffle.drawnAt;
+      },
+      { timeout: 120_000, intervals: [2_000] },
+    )
+    .not.toBeNull();
+  expect(Date.parse(raffle.drawnAt!)).toBeGreaterThan(databaseBackAt);
+  // Asked to draw it again, the operators' command refuses (and exits with an error).
+  expect(() => deployment.admin('raffle', 'draw', String(id), '--json')).toThrow(/drawn already/);
+  step(`raffle ${id}, due while the database was away, was drawn ${seconds(Date.parse(raffle.drawnAt!) - databaseBackAt)} after it was back, once`);
 });

@@ -1,13 +1,18 @@
 /**
  * The reference deployment (deploy/), started on this machine as docs/deploy.md
  * describes it: Debian's nginx serving the built site and proxying to two API
- * instances in production mode, which share Debian's PostgreSQL and Redis, with
- * the outside providers played by ./providers.ts. The files of deploy/ are used
- * as they are; only what names this machine (ports, folders, secrets) is
- * replaced — /srv/beacon by the project folder, the upstream's addresses by
- * the instances' ports, the env file's provider settings by the doubles'.
+ * instances in production mode, installed from the release with
+ * `npm ci --omit=dev` (./install.ts), which share Debian's PostgreSQL and
+ * Redis and an S3-compatible bucket (s3rver) but nothing on disk — each has a
+ * DATA_DIR of its own, as on two hosts, the server keys coming from the
+ * database — with the outside providers played by ./providers.ts. The files of
+ * deploy/ are used as they are; only what names this machine (ports, folders,
+ * secrets) is replaced — /srv/beacon by the installed release, the upstream's
+ * addresses by the instances' ports, the env file's provider settings by the
+ * doubles'.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +20,8 @@ import { createInterface } from 'node:readline';
 import { freePort } from '../setup/free-port.ts';
 import { startPostgres } from '../setup/postgres.ts';
 import { startRedis } from '../setup/redis.ts';
+import { startS3 } from '../setup/s3.ts';
+import { installRelease } from './install.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const deployDir = path.join(root, 'deploy');
@@ -28,21 +35,40 @@ export interface Instance {
   port: number;
   /** `127.0.0.1:<port>`, as nginx's log names the instance that answered. */
   address: string;
-  start(): Promise<void>;
+  /** Its own DATA_DIR, as on a host of its own. */
+  dataDir: string;
+  /** Starts it with the deployment's settings, `changes` over them (null: a setting left out); resolves once it is ready. */
+  start(changes?: Record<string, string | null>): Promise<void>;
   /** Sends the signal and waits for the process to end; gives its exit code (null when killed). */
   stop(signal: 'SIGTERM' | 'SIGKILL'): Promise<number | null>;
+  /** Freezes the process (SIGSTOP: it neither answers nor dies) or wakes it (SIGCONT). */
+  freeze(frozen: boolean): void;
+  /** Whether its process is running (it did not exit by itself). */
+  running(): boolean;
+}
+
+/** A server the deployment shares (PostgreSQL, Redis), which a test may stop and start again as production would. */
+export interface SharedServer {
+  shutDown(): Promise<void>;
+  startAgain(): Promise<void>;
 }
 
 export interface Deployment {
   /** nginx's address: the site and the API, as customers reach them. */
   origin: string;
   instances: [Instance, Instance];
+  postgres: SharedServer;
+  redis: SharedServer;
   /** The instance nginx's log says answered the latest request matching `pattern`. */
   servedBy(pattern: RegExp): Instance | undefined;
   /** The messages the SMS gateway was given for a phone number, oldest first. */
   textsTo(phone: string): Promise<string[]>;
   /** The customer's phone pays (or declines) an order, through the payment provider. */
   pay(orderNumber: string): Promise<void>;
+  /** Makes the providers the instances call slow, failing or cutting connections (null: as they should be). */
+  providerFaults(faults: ProviderFaults): Promise<void>;
+  /** The S3 settings the instances keep their uploads with (the bucket). */
+  bucketSettings: Record<string, string>;
   /** `npm run admin -- …` with the instances' settings; answers what it printed. */
   admin(...words: string[]): string;
   /**
@@ -51,6 +77,13 @@ export interface Deployment {
    */
   setDown(instance: Instance, down: boolean): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What ./providers.ts's control server takes: a fault for WeChat Pay's API and one for the message gateway. */
+export interface ProviderFaults {
+  wechatpay?: 'slow' | 'fail' | 'reset' | 'garbage' | null;
+  sms?: 'slow' | 'fail' | 'reset' | 'garbage' | null;
+  slowMs?: number;
 }
 
 /** KEY=VALUE lines, as systemd's EnvironmentFile reads them (comments and blank lines skipped). */
@@ -74,8 +107,8 @@ function readUnit(file: string): { workingDirectory: string; environment: Record
   };
 }
 
-/** The deployment's own place on this machine. */
-const here = (text: string) => text.replaceAll('/srv/beacon', root);
+/** systemd's PATH for a service: the instances find nothing of the developer's shell. */
+const systemdPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** Debian's nginx with the Brotli module, installed when missing (as root). */
 export function installNginxIfMissing(): void {
@@ -157,7 +190,9 @@ async function reloadNginx(master: number, prefix: string): Promise<void> {
 }
 
 /** The providers' doubles, started once they print their addresses. */
-async function startProviders(folder: string): Promise<{ child: ChildProcess; smsGateway: string; wechatpayApi: string; settings: Record<string, string> }> {
+async function startProviders(
+  folder: string,
+): Promise<{ child: ChildProcess; smsGateway: string; wechatpayApi: string; control: string; settings: Record<string, string> }> {
   const child = spawn(path.join(root, 'node_modules/.bin/node'), [path.join(import.meta.dirname, 'providers.ts'), folder], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -194,8 +229,12 @@ async function start(started: Started): Promise<Deployment> {
   installNginxIfMissing();
   const work = mkdtempSync(path.join(tmpdir(), 'beacon-deployment-'));
   console.log(`Deployment test folder (logs, nginx's access log): ${work}`);
+  const release = await installRelease(root);
+  /** The deployment's own place on this machine: the installed release. */
+  const here = (text: string) => text.replaceAll('/srv/beacon', release);
   const postgres = started.add(await startPostgres(), (server) => server.stop());
   const redis = started.add(await startRedis(), (server) => server.stop());
+  const bucket = started.add(await startS3(), (server) => server.stop());
   const providers = started.add(await startProviders(path.join(work, 'providers')), async ({ child }) => {
     child.kill('SIGTERM');
     await exited(child);
@@ -204,11 +243,12 @@ async function start(started: Started): Promise<Deployment> {
   const origin = `http://127.0.0.1:${nginxPort}`;
 
   // The env file as a deployment fills it in: this machine's addresses, secrets and files.
-  const environment = {
+  const environment: Record<string, string> = {
     ...Object.fromEntries(Object.entries(readEnvFile(path.join(deployDir, 'api.env.example'))).map(([key, value]) => [key, here(value)])),
     DATABASE_URL: postgres.url,
     REDIS_URL: redis.url,
-    DATA_DIR: path.join(work, 'data'),
+    KEYS_SEALING_KEY: randomBytes(32).toString('hex'),
+    ...bucket.settings,
     SITE_URL: origin,
     ...providers.settings,
     EMAIL_GATEWAY_URL: providers.settings.SMS_GATEWAY_URL,
@@ -223,19 +263,24 @@ async function start(started: Started): Promise<Deployment> {
 
   const instance = async (name: string): Promise<Instance> => {
     const port = await freePort();
+    const dataDir = path.join(work, `data-${name}`);
     let child: ChildProcess | null = null;
     const log = createWriteStream(path.join(work, `instance-${name}.log`), { flags: 'a' });
     return {
       name,
       port,
       address: `127.0.0.1:${port}`,
-      async start() {
+      dataDir,
+      async start(changes = {}) {
         const [command, ...args] = unit.execStart.map(here);
-        const env = {
-          PATH: process.env.PATH,
+        const settings = {
+          PATH: systemdPath,
           ...environment,
+          DATA_DIR: dataDir,
           ...Object.fromEntries(Object.entries(unit.environment).map(([key, value]) => [key, value.replace('%i', String(port))])),
+          ...changes,
         };
+        const env = Object.fromEntries(Object.entries(settings).filter((entry): entry is [string, string] => entry[1] !== null));
         child = spawn(command, args, { cwd: here(unit.workingDirectory), env, stdio: ['ignore', 'pipe', 'pipe'] });
         child.stdout!.pipe(log, { end: false });
         child.stderr!.pipe(log, { end: false });
@@ -249,6 +294,10 @@ async function start(started: Started): Promise<Deployment> {
         child = null;
         return code;
       },
+      freeze(frozen) {
+        child?.kill(frozen ? 'SIGSTOP' : 'SIGCONT');
+      },
+      running: () => child !== null && child.exitCode === null && child.signalCode === null,
     };
   };
   const instances: [Instance, Instance] = [await instance('A'), await instance('B')];
@@ -264,13 +313,13 @@ async function start(started: Started): Promise<Deployment> {
     nginxDir,
     `log_format deployment '$remote_addr "$request_method $beacon_logged_uri" $status upstream=$upstream_addr id=$request_id';
   access_log ${path.join(nginxDir, 'access.log')} deployment;
-  include ${path.join(root, 'dist/.nginx-maps.conf')};
+  include ${path.join(release, 'dist/.nginx-maps.conf')};
   include beacon/http.conf;
   include upstream.conf;
   server {
     listen 127.0.0.1:${nginxPort};
     server_name localhost;
-    root ${path.join(root, 'dist')};
+    root ${path.join(release, 'dist')};
     include beacon/site.conf;
     include beacon/brotli.conf;
   }`,
@@ -293,10 +342,13 @@ async function start(started: Started): Promise<Deployment> {
   await waitFor(`${origin}/api/health`, nginx, 'nginx');
 
   const accessLog = () => readFileSync(path.join(nginxDir, 'access.log'), 'utf8').trim().split('\n');
-  const adminEnv = { ...process.env, ...environment, LOG_LEVEL: 'warn' };
+  // The operators' command on instance A's host, in its release.
+  const adminEnv = { PATH: systemdPath, ...environment, DATA_DIR: instances[0].dataDir, LOG_LEVEL: 'warn' };
   return {
     origin,
     instances,
+    postgres,
+    redis,
     servedBy(pattern) {
       const line = accessLog().findLast((entry) => pattern.test(entry));
       // Every instance nginx tried (`127.0.0.1:4001, 127.0.0.1:4002`): the last one answered.
@@ -318,8 +370,17 @@ async function start(started: Started): Promise<Deployment> {
       });
       if (!answer.ok) throw new Error(`the payment provider refused to pay ${orderNumber}: HTTP ${answer.status}`);
     },
+    async providerFaults(faults) {
+      const answer = await fetch(`${providers.control}/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(faults),
+      });
+      if (!answer.ok) throw new Error(`the providers refused the faults ${JSON.stringify(faults)}: HTTP ${answer.status}`);
+    },
+    bucketSettings: bucket.settings,
     admin(...words) {
-      return execFileSync(path.join(root, 'node_modules/.bin/node'), ['server/cli/admin.ts', ...words], { cwd: root, env: adminEnv, encoding: 'utf8' });
+      return execFileSync(path.join(release, 'node_modules/.bin/node'), ['server/cli/admin.ts', ...words], { cwd: release, env: adminEnv, encoding: 'utf8' });
     },
     async setDown(instance, down) {
       const line = new RegExp(`(server ${instance.address.replaceAll('.', '\\.')} [^;]*?)( down)?;`);

@@ -5,7 +5,7 @@
  *
  * Set TEST_POSTGRES_URL to use your own server instead.
  */
-import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { execFile, execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +15,9 @@ export interface TestPostgres {
   url: string;
   stop: () => Promise<void>;
   /** Shuts the server down as an upgrade or a fail-over does (`pg_ctl stop -m fast`: sessions are ended), keeping its data. */
-  shutDown: () => void;
-  /** Starts it again after `shutDown`, on the same port with the same data. */
-  startAgain: () => void;
+  shutDown: () => Promise<void>;
+  /** Starts it again after `shutDown`, on the same port with the same data; resolves once it accepts connections. */
+  startAgain: () => Promise<void>;
 }
 
 const PG_ROOT = '/usr/lib/postgresql';
@@ -29,7 +29,7 @@ const isRoot = (): boolean => process.getuid?.() === 0;
 export async function startPostgres(): Promise<TestPostgres> {
   const external = process.env.TEST_POSTGRES_URL;
   if (external) {
-    const notOurs = () => {
+    const notOurs = async () => {
       throw new Error('TEST_POSTGRES_URL names a server of your own, which the tests do not stop: unset it to test a restart');
     };
     return { url: external, stop: async () => {}, shutDown: notOurs, startAgain: notOurs };
@@ -63,8 +63,8 @@ export async function startPostgres(): Promise<TestPostgres> {
       process.off('exit', onExit);
       stopSync(server);
     },
-    shutDown: () => runPgOrThrow(server, 'pg_ctl', ['stop', '-w', '-m', 'fast', '-D', server.dataDir]),
-    startAgain: () => startServer(server),
+    shutDown: () => runPgInBackground(server, ['stop', '-w', '-m', 'fast', '-D', server.dataDir]),
+    startAgain: () => runPgInBackground(server, startArguments(server)),
   };
 }
 
@@ -119,12 +119,16 @@ function postgresGid(): number {
   return Number(execFileSync('id', ['-g', SUPERUSER], { encoding: 'utf8' }).trim());
 }
 
-/** Runs a PostgreSQL tool, as the postgres user when we are root. */
-function runPg(server: Server, tool: string, args: string[]): SpawnSyncReturns<string> {
+/** A PostgreSQL tool's command line, as the postgres user when we are root. */
+function pgCommand(server: Server, tool: string, args: string[]): [string, string[]] {
   const command = join(server.bin, tool);
-  const [file, argv] = isRoot() ? ['runuser', ['-u', SUPERUSER, '--', command, ...args]] : [command, args];
+  return isRoot() ? ['runuser', ['-u', SUPERUSER, '--', command, ...args]] : [command, args];
+}
+
+/** Runs a PostgreSQL tool. */
+function runPg(server: Server, tool: string, args: string[]): SpawnSyncReturns<string> {
   // cwd = temp folder: the postgres user may not be allowed into our cwd (e.g. /root).
-  return spawnSync(file, argv, { cwd: server.dir, encoding: 'utf8' });
+  return spawnSync(...pgCommand(server, tool, args), { cwd: server.dir, encoding: 'utf8' });
 }
 
 function runPgOrThrow(server: Server, tool: string, args: string[]): void {
@@ -138,7 +142,23 @@ function initCluster(server: Server): void {
   runPgOrThrow(server, 'initdb', ['-D', server.dataDir, '-U', SUPERUSER, '--auth=trust', '--no-sync', '--locale=C', '--encoding=UTF8']);
 }
 
+/**
+ * `pg_ctl` while the test goes on (a test measuring requests meanwhile must not
+ * have its own event loop held up).
+ */
+function runPgInBackground(server: Server, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) =>
+    execFile(...pgCommand(server, 'pg_ctl', args), { cwd: server.dir }, (error, stdout, stderr) =>
+      error ? reject(new Error(`pg_ctl ${args[0]} failed: ${error.message}\n${stdout}${stderr}`)) : resolve(),
+    ),
+  );
+}
+
 function startServer(server: Server): void {
+  runPgOrThrow(server, 'pg_ctl', startArguments(server));
+}
+
+function startArguments(server: Server): string[] {
   // pg_ctl hands -o to /bin/sh, so the socket path is single-quoted.
   const options = [
     '-c listen_addresses=127.0.0.1',
@@ -148,7 +168,7 @@ function startServer(server: Server): void {
     '-c synchronous_commit=off',
     '-c full_page_writes=off',
   ].join(' ');
-  runPgOrThrow(server, 'pg_ctl', ['start', '-w', '-D', server.dataDir, '-l', logFile(server), '-o', options]);
+  return ['start', '-w', '-D', server.dataDir, '-l', logFile(server), '-o', options];
 }
 
 function createDatabase(server: Server): void {

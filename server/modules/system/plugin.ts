@@ -32,7 +32,7 @@ export default fp(
       }
       // Without Redis the instance still serves (rate limits in its memory, pushes to its own connections): reported, not required.
       const redis = !app.redis
-        ? 'none'
+        ? ('none' as const)
         : await app.redis.ping().then(
             () => 'up' as const,
             () => 'down' as const,
