@@ -154,6 +154,38 @@ http {
   );
 }
 
+/**
+ * What `nginxFolder`'s `http { }` holds for a site on `port`: an access log in
+ * `logFormat` (named `test`), the build's maps in `dist`, deploy/nginx's
+ * http.conf, an `upstream.conf` the caller writes into `folder`, and one server
+ * serving `dist` as site.conf does (and brotli.conf, where asked).
+ */
+export function siteOnPort({
+  folder,
+  port,
+  dist,
+  logFormat,
+  brotli = false,
+}: {
+  folder: string;
+  port: number;
+  dist: string;
+  logFormat: string;
+  brotli?: boolean;
+}): string {
+  return `log_format test '${logFormat}';
+  access_log ${path.join(folder, 'access.log')} test;
+  include ${path.join(dist, '.nginx-maps.conf')};
+  include beacon/http.conf;
+  include upstream.conf;
+  server {
+    listen 127.0.0.1:${port};
+    server_name localhost;
+    root ${dist};
+    include beacon/site.conf;${brotli ? '\n    include beacon/brotli.conf;' : ''}
+  }`;
+}
+
 /** Polls `url` until it answers 200: a start has no fixed length on a busy machine. */
 async function waitFor(url: string, process: ChildProcess, what: string): Promise<void> {
   for (;;) {
@@ -311,18 +343,13 @@ async function start(started: Started): Promise<Deployment> {
   const nginxDir = path.join(work, 'nginx');
   nginxFolder(
     nginxDir,
-    `log_format deployment '$remote_addr "$request_method $beacon_logged_uri" $status upstream=$upstream_addr id=$request_id';
-  access_log ${path.join(nginxDir, 'access.log')} deployment;
-  include ${path.join(release, 'dist/.nginx-maps.conf')};
-  include beacon/http.conf;
-  include upstream.conf;
-  server {
-    listen 127.0.0.1:${nginxPort};
-    server_name localhost;
-    root ${path.join(release, 'dist')};
-    include beacon/site.conf;
-    include beacon/brotli.conf;
-  }`,
+    siteOnPort({
+      folder: nginxDir,
+      port: nginxPort,
+      dist: path.join(release, 'dist'),
+      logFormat: '$remote_addr "$request_method $beacon_logged_uri" $status upstream=$upstream_addr id=$request_id',
+      brotli: true,
+    }),
   );
   const upstreamFile = path.join(nginxDir, 'upstream.conf');
   writeFileSync(

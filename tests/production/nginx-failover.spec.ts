@@ -19,7 +19,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { hubPath } from '#contract/realtime.ts';
 import { message } from '../../server/i18n/messages.ts';
 import { freePort } from '../setup/free-port.ts';
-import { installNginxIfMissing, nginxBinary, nginxFolder } from './deployment.ts';
+import { installNginxIfMissing, nginxBinary, nginxFolder, siteOnPort } from './deployment.ts';
 import { nginxTimings } from './nginx-settings.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -158,17 +158,12 @@ test.beforeAll(async () => {
   origin = new URL(`http://127.0.0.1:${port}`);
   nginxFolder(
     nginxDir,
-    `log_format failover '$remote_addr "$request_method $request_uri" $status upstream=$upstream_addr $upstream_status id=$request_id';
-  access_log ${path.join(nginxDir, 'access.log')} failover;
-  include ${path.join(root, 'dist/.nginx-maps.conf')};
-  include beacon/http.conf;
-  include upstream.conf;
-  server {
-    listen 127.0.0.1:${port};
-    server_name localhost;
-    root ${path.join(root, 'dist')};
-    include beacon/site.conf;
-  }`,
+    siteOnPort({
+      folder: nginxDir,
+      port,
+      dist: path.join(root, 'dist'),
+      logFormat: '$remote_addr "$request_method $request_uri" $status upstream=$upstream_addr $upstream_status id=$request_id',
+    }),
   );
   // The upstream as deploy/ has it, with the doubles' ports.
   const upstream = readFileSync(path.join(root, 'deploy/nginx/upstream.conf'), 'utf8');

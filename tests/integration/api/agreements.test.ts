@@ -20,7 +20,7 @@ import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
 import { ProviderError } from '../../../server/services/wechatpay-adapter.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
 import { ageCodes, lastCode, loginBySms } from './codes.ts';
-import { startApp, type TestApp } from './harness.ts';
+import { eventually, startApp, type TestApp } from './harness.ts';
 import { deliverNotification, notification } from './wechatpay-notifications.ts';
 
 let t: TestApp;
@@ -39,16 +39,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const act = (id: string, Action: string) => t.call(paymentSandbox.act, { params: { id }, body: { Action } });
-
-/** Waits for what the sandbox and the job queue do a moment later. */
-async function eventually<T>(read: () => Promise<T>, holds: (value: T) => boolean, what: string): Promise<T> {
-  for (let tries = 0; tries < 100; tries++) {
-    const value = await read();
-    if (holds(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const start = (token: string, Product = 'cloud-idle-monthly') => t.call(agreementCalls.create, { token, body: { Product } });
 const orderOf = async (token: string, key: string) => (await t.call(commerceCalls.order, { token, params: { key } })).body.data;

@@ -174,3 +174,13 @@ export async function loggedInUsers(
   await t.app.db.insert(tokens).values(minted.map(({ sessionId, token }) => ({ hash: hashOpaqueToken(token), sessionId, kind: 'access' as const, expiresAt })));
   return minted.map(({ userId, token }) => ({ userId, token }));
 }
+
+/** Waits for what the sandbox and the job queue do a moment later. */
+export async function eventually<T>(read: () => Promise<T>, holds: (value: T) => boolean, what: string): Promise<T> {
+  for (let tries = 0; tries < 100; tries++) {
+    const value = await read();
+    if (holds(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

@@ -25,7 +25,7 @@ import { closeExpiredOrder } from '../../../server/modules/commerce/payments.ts'
 import { sandboxMerchantSettings } from '../../../server/services/wechatpay-sandbox.ts';
 import { faultyProxy, type FaultyProxy } from '../../faulty-proxy.ts';
 import { loginBySms } from './codes.ts';
-import { startApp, type TestApp } from './harness.ts';
+import { eventually, startApp, type TestApp } from './harness.ts';
 import { deliverNotification, notification } from './wechatpay-notifications.ts';
 
 /** The shop, paying through `proxy`; the provider, a development server whose payment sandbox plays WeChat Pay. */
@@ -73,16 +73,6 @@ async function newOrder(token: string): Promise<Order> {
 }
 
 const stateOf = async (key: string) => (await shop.app.db.select({ state: orders.state }).from(orders).where(eq(orders.key, key)))[0].state;
-
-/** Waits for what the sandbox and the job queue do a moment later. */
-async function eventually<T>(read: () => Promise<T>, holds: (value: T) => boolean, what: string): Promise<T> {
-  for (let tries = 0; tries < 100; tries++) {
-    const value = await read();
-    if (holds(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** Pays `key` by scanning, in `locale`, with the provider's link in `fault`; answers the reply and how long it took. */
 async function payWith(fault: FaultyProxy['fault'], token: string, key: string, locale = 'en') {
