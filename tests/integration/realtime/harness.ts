@@ -37,7 +37,8 @@ export async function startHubApp(env: Record<string, string> = {}, port = 0, op
     async newUser() {
       const phone = `1390000${String(process.pid % 100).padStart(2, '0')}${String(++userSeq).padStart(2, '0')}`;
       // Through the real SMS login, so the access token is a real one.
-      await t.call(identity.sendSmsCode, { body: { Phone: phone } });
+      const sent = await t.call(identity.sendSmsCode, { body: { Phone: phone } });
+      if (sent.status !== 200) throw new Error(`the code for ${phone} was not sent: ${sent.status} ${sent.body.message}`);
       const code = /\d{6}/.exec((await t.app.inject({ url: `/api/dev/outbox?to=${phone}` })).json().data.at(-1).text)![0];
       const login = await t.call(identity.loginOrRegister, { body: { Phone: phone, Code: code, DeviceId: 'realtime-test-device' } });
       return { userId: login.body.data.User.Id, accessToken: login.body.data.AccessToken };
