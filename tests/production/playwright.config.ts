@@ -2,17 +2,20 @@ import { defineConfig } from '@playwright/test';
 import browserTests from '../../playwright.config.ts';
 
 /**
- * The deployment test (`npm run test:production`): one worker, its steps in
- * order, against the deployment its spec starts (./deployment.ts) — no web
- * server of Playwright's own — then the deployment's edges (TLS, Host names,
- * the systemd sandbox), and the production install (`npm ci --omit=dev`) it
- * runs from; and nginx with instances that stop answering. Same Chromium as
- * the browser tests.
+ * The deployment test (`npm run test:production`): its steps in order, in a
+ * worker of their own, against the deployment its spec starts
+ * (./deployment.ts) — no web server of Playwright's own — and, in a second
+ * worker meanwhile, the deployment's edges (TLS, Host names, the systemd
+ * sandbox), the production install (`npm ci --omit=dev`) it runs from, and
+ * nginx with stand-in instances that stop answering. The deployment's steps
+ * spend most of their time waiting out the faults they make, so the others
+ * fit beside them. Same Chromium as the browser tests.
  */
 export default defineConfig({
   testDir: '.',
   testMatch: ['deployment.spec.ts', 'hardening.spec.ts', 'release.spec.ts', 'nginx-failover.spec.ts'],
-  workers: 1,
+  // Each file in one worker, its tests in order (Playwright's default); the deployment's file alone takes the longest.
+  workers: 2,
   // A test that fails once has failed: a retry would turn a flake into a pass.
   retries: 0,
   reporter: [['list']],
