@@ -7,7 +7,7 @@
  */
 import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -481,6 +481,14 @@ test('the SMS gateway failing or slow: the customer is told within seconds, noth
   expect(report.failures).toEqual([]);
 });
 
+/** The names of the files in `folder` and below it (none when there is no such folder). */
+const filesIn = (folder: string) =>
+  existsSync(folder)
+    ? readdirSync(folder, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name)
+    : [];
+
 /** A PNG of the given colour, as a customer's photo. */
 const photo = (background: string) =>
   sharp({ create: { width: 400, height: 300, channels: 3, background } })
@@ -516,8 +524,7 @@ test('the uploads disk full: an avatar upload says so in the customer’s langua
     await chooseAvatar(profile, 'ja', await photo('#7d2f4a'));
     await expect(profile.getByText(serverSays('ja', 'storageFull'))).toBeVisible({ timeout: 10_000 });
     // No file but the one that filled the disk: nothing half-written stayed.
-    const files = readdirSync(path.join(a.dataDir, 'uploads'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-    expect(files.map((entry) => entry.name)).toEqual(['.filler']);
+    expect(filesIn(path.join(a.dataDir, 'uploads'))).toEqual(['.filler']);
     await profile.reload();
     expect(await profile.locator('img[data-avatar]').getAttribute('src')).toBe(before);
     await profile.close();
@@ -546,8 +553,9 @@ test('two hosts without a shared disk: an avatar uploaded through one instance i
   const served = await fetch(`http://${other.address}${avatar}`);
   expect(served.status).toBe(200);
   expect(served.headers.get('content-type')).toBe('image/webp');
-  expect(readdirSync(other.dataDir)).not.toContain('uploads');
-  step(`the avatar uploaded through ${named(uploadedBy)} is served by ${named(other)}, whose DATA_DIR holds no uploads`);
+  // Neither host's disk holds it: it is in the bucket.
+  for (const instance of deployment.instances) expect(filesIn(path.join(instance.dataDir, 'uploads')), instance.name).toEqual([]);
+  step(`the avatar uploaded through ${named(uploadedBy)} is served by ${named(other)}; neither instance's DATA_DIR holds an uploaded file`);
 });
 
 test('an instance frozen for 20 s under load: nginx sends requests to the other once one times out, the open page gets the next push, the instance serves again once awake', async () => {
