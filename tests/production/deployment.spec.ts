@@ -220,6 +220,7 @@ async function tokens(): Promise<{ access: string; hub: string }> {
  * hashed asset, public API calls, the customer's own (one reads the account
  * from the database), a hub negotiation. At ten a second from each address,
  * five of every seven to the API: some 430 API calls a minute, under the per-address limit of 600.
+ * Under a fault, `faultPace` a second from each of the eight addresses.
  */
 async function customerCalls(): Promise<LoadRequest[]> {
   const { access, hub } = await tokens();
@@ -293,6 +294,9 @@ test('a rolling restart under a steady load of mixed requests: no request fails,
   }
 });
 
+/** Requests a second from each of the load's eight addresses while a fault is tried: 32 a second through nginx. */
+const faultPace = 4;
+
 /** One fault's line in the output: what the steady load met, how soon the service was back, what was checked afterwards. */
 function faultLine(fault: string, report: LoadReport, recovered: string, checked: string): void {
   console.log(
@@ -328,7 +332,7 @@ test('PostgreSQL restarted under load: calls answer 503 with Retry-After at once
   // Due while the database is away: drawn once it is back.
   const raffleDue = await raffleDrawnAt(Date.now() + 4_000);
   const load = steadyLoad(deployment.origin, await customerCalls(), {
-    perSecond: 10,
+    perSecond: faultPace,
     hangMs: 10_000,
     accepts: (answer) => answer.status === 503 && answer.envelopeWithRetryAfter,
   });
@@ -374,7 +378,7 @@ test('Redis stopped for 30 s under load: nothing fails, limits count in each ins
   test.setTimeout(180_000);
   const payPage = await page.context().newPage();
   const order = await orderPlan(payPage);
-  const load = steadyLoad(deployment.origin, await customerCalls(), { perSecond: 10, hangMs: 10_000 });
+  const load = steadyLoad(deployment.origin, await customerCalls(), { perSecond: faultPace, hangMs: 10_000 });
   await sleep(2_000);
   await deployment.redis.shutDown();
   const downAt = performance.now();
@@ -413,7 +417,7 @@ const serverSays = (locale: LocaleCode, key: MessageKey) => message(locale, key,
 
 test('WeChat Pay slow (30 s), failing (500) and cutting connections: the customer is told within seconds, the order stays open, a later try pays it once', async () => {
   test.setTimeout(240_000);
-  const load = steadyLoad(deployment.origin, await customerCalls(), { perSecond: 10, hangMs: 10_000 });
+  const load = steadyLoad(deployment.origin, await customerCalls(), { perSecond: faultPace, hangMs: 10_000 });
   const told: string[] = [];
   let slowOrder = '';
   for (const fault of ['slow', 'fail', 'reset'] as const) {
@@ -454,7 +458,7 @@ test('the SMS gateway failing or slow: the customer is told within seconds, noth
   browser,
 }) => {
   test.setTimeout(180_000);
-  const load = steadyLoad(deployment.origin, await customerCalls(), { perSecond: 10, hangMs: 10_000 });
+  const load = steadyLoad(deployment.origin, await customerCalls(), { perSecond: faultPace, hangMs: 10_000 });
   const visitor = await (await browser.newContext()).newPage();
   const told: string[] = [];
   await visitor.goto(`${deployment.origin}/ru/account/login`);
@@ -517,7 +521,7 @@ test('the uploads disk full: an avatar upload says so in the customer’s langua
     await deployment.setDown(a, false);
     await deployment.setDown(b, true);
     disk!.fill();
-    const load = steadyLoad(deployment.origin, await customerCalls(), { perSecond: 10, hangMs: 10_000 });
+    const load = steadyLoad(deployment.origin, await customerCalls(), { perSecond: faultPace, hangMs: 10_000 });
     const profile = await page.context().newPage();
     await profile.goto(`${deployment.origin}/ja/account/center/edit`);
     const before = await profile.locator('img[data-avatar]').getAttribute('src');
@@ -566,7 +570,7 @@ test('an instance frozen for 20 s under load: nginx sends requests to the other 
   // Nothing waits longer than one read timeout and a retry on the other instance. A POST the frozen instance may
   // have read is never sent to another: nginx answers it with its 503 envelope, and the customer tries again.
   const load = steadyLoad(deployment.origin, await customerCalls(), {
-    perSecond: 10,
+    perSecond: faultPace,
     hangMs: nginxTimings.apiReadTimeoutMs + 5_000,
     accepts: (answer) => answer.status === 503 && answer.envelopeWithRetryAfter && answer.call.startsWith('POST '),
   });
@@ -598,7 +602,7 @@ test('an instance frozen for 20 s under load: nginx sends requests to the other 
   faultLine(
     'one instance frozen (20 s)',
     report,
-    `${held.length} calls waited on it (nginx's read timeout, ${seconds(nginxTimings.apiReadTimeoutMs)}; ${held.filter((answer) => answer.status === 503).length} of them POSTs answered 503, the others answered by ${named(other)}), new ones went to it from ${seconds(movedAt)} after the freeze; it served again ${seconds(servesAgain)} after waking`,
+    `${held.length} calls waited on it until nginx's read timeout (${seconds(nginxTimings.apiReadTimeoutMs)}): ${held.filter((answer) => answer.status === 503).length} POSTs answered 503 by nginx, the rest by ${named(other)}; new calls went to ${named(other)} from ${seconds(movedAt)} after the freeze; it served again ${seconds(servesAgain)} after waking`,
     acknowledgedWrites(),
   );
   expect(report.failures).toEqual([]);
