@@ -67,10 +67,11 @@ export async function redisBackplane(client: Redis, deliver?: (message: Backplan
   }
   return {
     publish: async (message) => {
-      if (!deliver) return void (await client.publish(channel, JSON.stringify(message)));
       try {
         await client.publish(channel, JSON.stringify(message));
       } catch (error) {
+        // The operators' command, away from any server, has no connections to reach: it says it could not push.
+        if (!deliver) throw error;
         log?.warn({ err: error }, 'Redis is away: a push reaches only this instance’s connections');
         deliver(message);
       }

@@ -94,14 +94,19 @@ async function smsCode(): Promise<string> {
   return code;
 }
 
-/** Buys a month of cloud idling on the plans page and shows its code; answers the order number. */
-async function orderPlan(page: Page): Promise<string> {
+/** Buys a month of cloud idling on the plans page, which leads to the order's pay page. */
+async function buyPlan(page: Page): Promise<void> {
   await page.goto(`${deployment.origin}/en/account/center/steam/cloudidea`);
   await page
     .locator('[data-plan="cloud-idle-monthly"]')
     .getByRole('button', { name: /Buy for/ })
     .click();
   await page.waitForURL(/\/payment\?key=\d{20}$/);
+}
+
+/** Buys a month of cloud idling and shows its code; answers the order number. */
+async function orderPlan(page: Page): Promise<string> {
+  await buyPlan(page);
   await page.getByRole('button', { name: say('en', 'pay.showCode') }).click();
   await expect(page.locator('.pay-code img')).toBeVisible();
   return new URL(page.url()).searchParams.get('key')!;
@@ -423,12 +428,7 @@ test('WeChat Pay slow (30 s), failing (500) and cutting connections: the custome
   for (const fault of ['slow', 'fail', 'reset'] as const) {
     await deployment.providerFaults({ wechatpay: fault, slowMs: 30_000 });
     const payPage = await page.context().newPage();
-    await payPage.goto(`${deployment.origin}/en/account/center/steam/cloudidea`);
-    await payPage
-      .locator('[data-plan="cloud-idle-monthly"]')
-      .getByRole('button', { name: /Buy for/ })
-      .click();
-    await payPage.waitForURL(/\/payment\?key=\d{20}$/);
+    await buyPlan(payPage);
     const clicked = performance.now();
     await payPage.getByRole('button', { name: say('en', 'pay.showCode') }).click();
     await expect(payPage.getByText(serverSays('en', fault === 'fail' ? 'paymentProviderError' : 'paymentProviderFailed'))).toBeVisible({ timeout: 10_000 });

@@ -22,10 +22,11 @@ import { hubClient, nextCall, startHubApp, type HubApp } from '../realtime/harne
 
 const redisUrl = process.env.TEST_REDIS_URL!;
 
-/** `url` with its host and port replaced by the proxy's. */
-function through(proxy: TcpProxy, url: string): string {
+/** `url` with its host and port replaced by the proxy's, and its path by `pathname` when given. */
+function through(proxy: TcpProxy, url: string, pathname?: string): string {
   const proxied = new URL(url);
   proxied.host = proxy.address;
+  if (pathname !== undefined) proxied.pathname = pathname;
   return proxied.toString();
 }
 
@@ -84,7 +85,7 @@ describe('Redis going away and coming back', () => {
       DATABASE_URL: await databaseUrl(),
       DATA_DIR: mkdtempSync(path.join(tmpdir(), 'beacon-outage-')),
       // A database of its own in Redis: the other scale-out file's rate-limit counts (loopback's among them) are not this one's.
-      REDIS_URL: `${through(redis, redisUrl).replace(/\/\d*$/, '')}/1`,
+      REDIS_URL: through(redis, redisUrl, '/1'),
       RATE_LIMIT_PER_MINUTE: '6',
     };
     a = await startHubApp(shared);
