@@ -10,9 +10,9 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /** SQLSTATEs of a server that is going away or not yet back: connection exceptions, shutting down, starting up, out of connections. */
 const unavailableStates = /^(08...|57P01|57P02|57P03|53300)$/;
-/** The socket's own failures, and node-postgres's words for a connection that ended or never came. */
+/** The socket's own failures, and node-postgres's words for a connection that ended, never came (`timeout expired`) or never came free. */
 const unavailableSocketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-const unavailableMessages = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+const unavailableMessages = /^(Connection terminated|timeout expired$|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 /** The database cannot be reached (restarting, failing over, the network): nothing this request did was committed. */
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -69,8 +69,24 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   return opened;
 }
 
-/** How long a request waits for a connection while PostgreSQL does not answer: the customer is told at once, not when a proxy gives up. */
+/** Connections each instance keeps to PostgreSQL. */
+export const postgresPoolSize = 10;
+
+/** How long opening a connection may take while PostgreSQL does not answer: the customer is told at once, not when a proxy gives up. */
 const requestConnectTimeoutMs = 3_000;
+/**
+ * How long a request may wait for one of the pool's connections. A burst
+ * (hundreds at once) waits its turn and is served; only a request that would
+ * still be waiting when nginx gives up on it (15 s) is answered 503 first.
+ */
+const requestQueueTimeoutMs = 12_000;
+
+/** A pooled connection with its own opening deadline: the pool's `connectionTimeoutMillis` is the wait for a free one. */
+class PooledClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: requestConnectTimeoutMs });
+  }
+}
 
 async function openPostgres(url: string, connectTimeoutSeconds: number, log: (line: string) => void): Promise<OpenDatabase> {
   // Start-up waits up to DATABASE_CONNECT_TIMEOUT for the server; requests later wait only briefly.
@@ -89,7 +105,12 @@ async function openPostgres(url: string, connectTimeoutSeconds: number, log: (li
         : `Could not connect to ${server}: ${reason}`,
     );
   }
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: requestConnectTimeoutMs });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: postgresPoolSize,
+    connectionTimeoutMillis: requestQueueTimeoutMs,
+    Client: PooledClient,
+  });
   // An idle connection the server ended (a restart): the pool drops it; unheard, the error would end the process.
   pool.on('error', (error) => log(`PostgreSQL ended an idle connection (${error.message}); the next query opens a new one`));
   return { db: drizzlePg(pool, { schema }) as unknown as Database, kind: 'postgres', pglite: null, close: () => pool.end() };

@@ -14,7 +14,8 @@ export default fp(
     const url = app.config.REDIS_URL;
     const redis = url ? await connectRedis(url, app.log) : null;
     app.decorate('redis', redis);
-    if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+    // Stopping while Redis is away (a restart during its outage): there is nothing to say goodbye to.
+    if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
   },
   { name: 'redis', dependencies: ['config'] },
 );

@@ -2,7 +2,9 @@
  * A TCP proxy in front of a server (PostgreSQL, Redis) that a test can cut
  * off and bring back, as the server going away and returning looks to a
  * client: `cut()` resets every open connection and refuses new ones (the port
- * stops listening), `restore()` listens on the same port again.
+ * stops listening); `silence()` resets them too but takes new ones and never
+ * answers (a server hung, a network dropping packets); `restore()` serves on
+ * the same port again.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
@@ -10,6 +12,7 @@ export interface TcpProxy {
   /** `host:port` of the proxy, to put in the client's URL in place of the server's. */
   address: string;
   cut(): Promise<void>;
+  silence(): void;
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -20,9 +23,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   };
+  let silent = false;
+  const held = new Set<Socket>();
   const server: Server = createServer((client) => {
-    const upstream = createConnection(target);
     track(client);
+    if (silent) return void held.add(client);
+    const upstream = createConnection(target);
     track(upstream);
     client.pipe(upstream).pipe(client);
     client.on('error', () => upstream.destroy());
@@ -41,7 +47,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       for (const socket of open) socket.resetAndDestroy();
       await closed;
     },
-    restore: () => listen(port),
+    silence() {
+      silent = true;
+      for (const socket of open) socket.resetAndDestroy();
+    },
+    async restore() {
+      silent = false;
+      for (const socket of held) socket.destroy();
+      held.clear();
+      if (!server.listening) await listen(port);
+    },
     async close() {
       const closed = stopListening();
       for (const socket of open) socket.destroy();

@@ -12,10 +12,12 @@ import { HttpTransportType } from '@microsoft/signalr';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '#contract/errors.ts';
 import { identity, system } from '#contract/identity.ts';
 import { hubEvents } from '#contract/realtime.ts';
+import { openDatabase, postgresPoolSize } from '../../../server/db/open.ts';
 import { startTcpProxy, type TcpProxy } from '../../setup/tcp-proxy.ts';
 import { databaseUrl } from '../api/harness.ts';
 import { hubClient, nextCall, startHubApp, type HubApp } from '../realtime/harness.ts';
@@ -71,6 +73,40 @@ describe('the database going away and coming back', () => {
     await database.restore();
     await expect.poll(async () => (await app.call(system.ready)).status, { timeout: 10_000 }).toBe(200);
     expect((await profile()).status).toBe(200);
+  });
+
+  it('answers 503 within the connection deadline when it takes connections and never answers', async () => {
+    const me = await app.newUser();
+    const profile = () => app.call(identity.refreshUserInfo, { token: me.accessToken, locale: 'ru', body: { Refresh: true } });
+    expect((await profile()).status).toBe(200);
+
+    database.silence();
+    // The pool drops its reset connections: the next request must open one.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = performance.now();
+    const during = await profile();
+    expect(performance.now() - started).toBeLessThan(4500);
+    expect(during.status).toBe(503);
+    expect(during.body.code).toBe(ErrorCode.Unavailable);
+
+    await database.restore();
+    await expect.poll(async () => (await profile()).status, { timeout: 10_000 }).toBe(200);
+  });
+});
+
+describe('a database busy with every connection', () => {
+  it('lets a request wait its turn instead of answering that the database is away', async () => {
+    const opened = await openDatabase(await databaseUrl(), { migrate: false });
+    try {
+      // Each of the pool's connections busy for longer than a connection may take to open
+      // (drizzle's queries start when awaited: Promise.resolve starts them now).
+      const busy = Array.from({ length: postgresPoolSize }, () => Promise.resolve(opened.db.execute(sql`select pg_sleep(3.5)`)));
+      const waiting = Promise.resolve(opened.db.execute(sql`select 1 as one`));
+      const [, answer] = await Promise.all([Promise.all(busy), waiting]);
+      expect((answer as { rows: unknown[] }).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await opened.close();
+    }
   });
 });
 
