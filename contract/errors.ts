@@ -101,6 +101,12 @@ export const ErrorCode = {
   EvaluationOwn: 4047,
   /** The SMS or e-mail gateway could not be reached or refused the message: nothing was sent. */
   MessageNotSent: 4048,
+  /** The SMS provider limits messages to this number for now (`Retry-After` says when to ask again): nothing was sent. */
+  MessageRateLimited: 4057,
+  /** The provider says the phone number or e-mail address cannot take messages: nothing was sent. */
+  RecipientUnreachable: 4060,
+  /** The shop's account at the provider cannot send now (its balance, a template or sign suspended): nothing was sent. */
+  MessagingUnavailable: 4061,
   /** The console (contract/console.ts): no console session, or it ended (signed out, idle, too old, its login ended); sign in again. */
   ConsoleSignIn: 4049,
   /** The signed-in account has no operator's role, or its role does not include this action. */
@@ -179,6 +185,9 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.ConsoleContactMissing]: 409,
   [ErrorCode.StorageFull]: 507,
   [ErrorCode.MessageNotSent]: 502,
+  [ErrorCode.MessageRateLimited]: 429,
+  [ErrorCode.RecipientUnreachable]: 400,
+  [ErrorCode.MessagingUnavailable]: 503,
   [ErrorCode.AgreementSigned]: 409,
   [ErrorCode.UserSigned]: 409,
   [ErrorCode.CdkeyUnknown]: 404,

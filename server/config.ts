@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { localeSegment, type LocaleCode } from '#contract/locales.ts';
 import { hubTiming } from '#contract/realtime.ts';
 import { defaultSiteUrl } from '#contract/site.ts';
+import { messageSettingIssues, messageSettings } from './messages/settings.ts';
 import { StartupError } from './startup-error.ts';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
@@ -18,11 +19,6 @@ function isNetworkOrHost(entry: string): boolean {
   const bare = entry.replace(/^\[(.*)\]$/, '$1');
   return ipaddr.isValidCIDR(bare) || ipaddr.isValid(bare) || /^[a-z\d-]+(\.[a-z\d-]+)*$/i.test(entry);
 }
-
-/** An outside messaging service: the development outbox, or an HTTP gateway that needs a URL and a secret. */
-const providerName = z.enum(['dev', 'http']).default('dev');
-const gatewayUrl = z.url().optional();
-const gatewaySecret = z.string().min(16).optional();
 
 const wechatPaySettings = [
   'WECHATPAY_MCHID',
@@ -178,12 +174,8 @@ const schema = z
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     /** How long one call to the bucket may take, from connecting to the last byte: a bucket slower than this is answered as unavailable (503). */
     S3_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
-    SMS_PROVIDER: providerName,
-    SMS_GATEWAY_URL: gatewayUrl,
-    SMS_GATEWAY_SECRET: gatewaySecret,
-    EMAIL_PROVIDER: providerName,
-    EMAIL_GATEWAY_URL: gatewayUrl,
-    EMAIL_GATEWAY_SECRET: gatewaySecret,
+    // SMS and e-mail (messages/settings.ts, docs/operators.md "Messages").
+    ...messageSettings,
     // Quick login (contract/external-login.ts). Outside production an unconfigured provider is the development one at /api/dev/idp.
     /** Steam's OpenID 2.0 identifier; Steam needs no registration, so production uses Steam's own when this is unset. */
     STEAM_OPENID_URL: z.url().optional(),
@@ -218,15 +210,6 @@ const schema = z
   })
   .superRefine((config, context) => {
     if (config.NODE_ENV === 'production') {
-      for (const prefix of ['SMS', 'EMAIL'] as const) {
-        if (config[`${prefix}_PROVIDER`] === 'dev') {
-          context.addIssue({
-            code: 'custom',
-            path: [`${prefix}_PROVIDER`],
-            message: `${prefix}_PROVIDER=dev is the development outbox, which shows every code to anyone: set ${prefix}_PROVIDER=http with ${prefix}_GATEWAY_URL and ${prefix}_GATEWAY_SECRET`,
-          });
-        }
-      }
       if (config.PAYMENT_PROVIDER === 'sandbox')
         context.addIssue({
           code: 'custom',
@@ -271,12 +254,7 @@ const schema = z
       context.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT: the metrics are never served on the public port' });
     if (config.HUB_TIMEOUT_MS <= config.HUB_KEEP_ALIVE_MS)
       context.addIssue({ code: 'custom', path: ['HUB_TIMEOUT_MS'], message: 'must be longer than HUB_KEEP_ALIVE_MS' });
-    for (const prefix of ['SMS', 'EMAIL'] as const) {
-      if (config[`${prefix}_PROVIDER`] !== 'http') continue;
-      for (const key of [`${prefix}_GATEWAY_URL`, `${prefix}_GATEWAY_SECRET`] as const) {
-        if (!config[key]) context.addIssue({ code: 'custom', path: [key], message: `required when ${prefix}_PROVIDER=http` });
-      }
-    }
+    for (const { path, message } of messageSettingIssues(config)) context.addIssue({ code: 'custom', path: [path], message });
   });
 
 /** The demo account goes only where asked, or into an embedded database outside production — never into a shared PostgreSQL unasked. */

@@ -11,11 +11,22 @@ import { databaseRetryAfterMs, isDatabaseUnavailable } from '../db/errors.ts';
 import { ApiError } from '../http/api-error.ts';
 import { message } from '../i18n/messages.ts';
 import { StorageError, storageRefusal } from '../services/file-store.ts';
-import { MessengerError } from '../services/messenger.ts';
+import { MessengerError } from '../messages/messenger.ts';
 
-/** An SMS or e-mail gateway that failed: the customer is told nothing was sent (502), the log says why. */
+/** A message that was not sent, answered by why (messages/messenger.ts `Refusal`); the messenger logged the provider's words. */
 function fromMessenger(error: MessengerError): ApiError {
-  return new ApiError(ErrorCode.MessageNotSent, error.channel === 'sms' ? 'smsNotSent' : 'emailNotSent');
+  const { to } = error;
+  const sms = error.channel === 'sms';
+  switch (error.refusal) {
+    case 'rateLimited':
+      return new ApiError(ErrorCode.MessageRateLimited, 'messageRateLimited', { to }, { retryAfterMs: error.retryAfterMs ?? 60_000 });
+    case 'recipientInvalid':
+      return new ApiError(ErrorCode.RecipientUnreachable, sms ? 'phoneUnreachable' : 'emailUnreachable', { to });
+    case 'unavailable':
+      return new ApiError(ErrorCode.MessagingUnavailable, sms ? 'smsUnavailable' : 'emailUnavailable');
+    case 'unreachable':
+      return new ApiError(ErrorCode.MessageNotSent, sms ? 'smsNotSent' : 'emailNotSent');
+  }
 }
 
 /** The database is away (restarting, failing over): 503 with when to try again, so clients and nginx can tell it from a fault. */
@@ -76,7 +87,10 @@ export default fp(
         reply.header('connection', 'close');
       }
       const known = answerFor(error);
-      if (error instanceof MessengerError) request.log.error({ err: error }, 'a message gateway failed');
+      // A refusal only the operators can end was logged as such where it happened (plugins/messengers.ts).
+      if (error instanceof MessengerError) {
+        if (error.refusal !== 'unavailable') request.log.warn({ err: error }, `a message was not sent (${error.refusal})`);
+      }
       else if (error instanceof StorageError) request.log.error({ err: error }, error.message);
       else if (!(error instanceof ApiError) && known?.code === ErrorCode.Unavailable) request.log.warn({ err: error }, 'the database is unavailable');
       if (!known) request.log.error({ err: error }, 'request failed');

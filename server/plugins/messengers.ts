@@ -1,11 +1,22 @@
 /**
- * How codes reach people: `app.sms` and `app.email`, each an HTTP gateway or,
- * outside production only (config.ts refuses it there), the development
- * outbox — which logs every message, codes included, through the logger.
+ * How messages reach people: `app.sms` and `app.email`, each the provider the
+ * configuration names (messages/settings.ts) or, outside production only, the
+ * development outbox — which logs every message, codes included. Every send is
+ * counted by provider, kind and outcome; a refusal only the operators can end
+ * (a balance, a suspended template) is logged with the provider's code as
+ * `message provider refused`, the line an operator's alert matches. (A request's
+ * other refusals are logged with it: plugins/errors.ts.)
  */
+import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
-import { devMessenger, gatewayMessenger, type Messenger } from '../services/messenger.ts';
+import { aliyunSmsMessenger } from '../messages/aliyun-sms.ts';
+import { gatewayMessenger } from '../messages/http-gateway.ts';
+import { devMessenger, MessengerError, type Channel, type Messenger } from '../messages/messenger.ts';
+import { smtpEmailMessenger } from '../messages/smtp-email.ts';
+import { tencentSmsMessenger } from '../messages/tencent-sms.ts';
+import type { OutboundFetch } from '../services/outbound-http.ts';
+import type { Metrics } from './metrics.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,21 +25,54 @@ declare module 'fastify' {
   }
 }
 
+/** The provider the configuration names for `channel`. */
+export function configuredMessenger(config: Config, channel: Channel, fetch: OutboundFetch, log: FastifyBaseLogger): Messenger {
+  const provider = channel === 'sms' ? config.SMS_PROVIDER : config.EMAIL_PROVIDER;
+  const gateway = channel === 'sms' ? [config.SMS_GATEWAY_URL, config.SMS_GATEWAY_SECRET] : [config.EMAIL_GATEWAY_URL, config.EMAIL_GATEWAY_SECRET];
+  switch (provider) {
+    case 'http':
+      return gatewayMessenger(channel, gateway[0]!, gateway[1]!, fetch, config.PROVIDER_TIMEOUT_MS);
+    case 'aliyun':
+      return aliyunSmsMessenger(config);
+    case 'tencent':
+      return tencentSmsMessenger(config);
+    case 'smtp':
+      return smtpEmailMessenger(config);
+    case 'dev':
+      return devMessenger(channel, (line) => log.info(line));
+  }
+}
+
+/** `messenger`, its sends counted and its refusals logged. */
+export function countedMessenger(messenger: Messenger, channel: Channel, metrics: () => Metrics, log: FastifyBaseLogger): Messenger {
+  return {
+    ...messenger,
+    async send(message) {
+      try {
+        const sent = await messenger.send(message);
+        metrics().messageSent(channel, messenger.provider, message.kind, 'sent');
+        return sent;
+      } catch (error) {
+        const refusal = error instanceof MessengerError ? error.refusal : 'unreachable';
+        metrics().messageSent(channel, messenger.provider, message.kind, refusal);
+        const details = { err: error, channel, provider: messenger.provider, kind: message.kind, refusal, providerCode: (error as MessengerError).providerCode ?? null };
+        if (refusal === 'unavailable') log.error(details, `message provider refused: ${messenger.provider} ${details.providerCode ?? ''}`.trim());
+        throw error;
+      }
+    },
+  };
+}
+
 export default fp(
   async (app) => {
-    const messenger = (channel: 'SMS' | 'EMAIL'): Messenger => {
-      const config: Config = app.config;
-      const url = config[`${channel}_GATEWAY_URL`];
-      const secret = config[`${channel}_GATEWAY_SECRET`];
-      if (config[`${channel}_PROVIDER`] === 'http' && url && secret)
-        return gatewayMessenger(channel === 'SMS' ? 'sms' : 'email', url, secret, app.outbound, config.PROVIDER_TIMEOUT_MS);
-      return devMessenger(channel.toLowerCase(), (line) => app.log.info(line));
-    };
-    app.decorate('sms', messenger('SMS'));
-    app.decorate('email', messenger('EMAIL'));
+    for (const channel of ['sms', 'email'] as const) {
+      const messenger = configuredMessenger(app.config, channel, app.outbound, app.log);
+      app.decorate(channel, countedMessenger(messenger, channel, () => app.metrics, app.log));
+      if (messenger.close) app.addHook('onClose', () => messenger.close!());
+    }
     if (app.sms.outbox || app.email.outbox) {
       app.log.warn(
-        'Development stand-ins are on: SMS and e-mail codes go to the log and to /api/dev/outbox instead of being sent. Set SMS_PROVIDER=http and EMAIL_PROVIDER=http (with their gateways) for real delivery; NODE_ENV=production refuses to start without them.',
+        'Development stand-ins are on: SMS and e-mail codes go to the log and to /api/dev/outbox instead of being sent. Set SMS_PROVIDER (aliyun, tencent or http) and EMAIL_PROVIDER (smtp or http) for real delivery (docs/operators.md, "Messages"); NODE_ENV=production refuses to start without them.',
       );
     }
   },

@@ -30,6 +30,8 @@ export interface Metrics {
   paymentSettled(outcome: PaymentOutcome, method: string | null): void;
   /** A limit refused the request: `global` or `route` (the per-address rate limits), or the message key of a limit of our own. */
   limitRefused(request: FastifyRequest, limit: string): void;
+  /** A message was handed to its provider (`sent`), or the provider did not take it (`refused`, with the refusal: messages/messenger.ts). */
+  messageSent(channel: string, provider: string, kind: string, outcome: string): void;
   /** The job handler, each of its failures (a throw: pg-boss retries the job, or gives it up) counted under its queue. */
   countingFailures<T>(queue: string, handler: JobHandler<T>): JobHandler<T>;
 }
@@ -48,6 +50,7 @@ const routeOf = (request: FastifyRequest): string => request.routeOptions.url ??
 const notCounting: Metrics = {
   paymentSettled() {},
   limitRefused() {},
+  messageSent() {},
   countingFailures: (_queue, handler) => handler,
 };
 
@@ -124,8 +127,16 @@ function counting(app: FastifyInstance, registry: Registry): Metrics {
     registers,
   });
 
+  const messages = new Counter({
+    name: 'beacon_messages_total',
+    help: 'SMS and e-mails this instance handed to a provider, by channel, provider, message kind and outcome (sent, or the refusal: unreachable, rateLimited, numberInvalid, unavailable).',
+    labelNames: ['channel', 'provider', 'kind', 'outcome'] as const,
+    registers,
+  });
+
   return {
     paymentSettled: (outcome, method) => payments.inc({ outcome, method: method ?? 'none' }),
+    messageSent: (channel, provider, kind, outcome) => messages.inc({ channel, provider, kind, outcome }),
     limitRefused: (request, limit) => refusals.inc({ limit, route: routeOf(request) }),
     countingFailures: (queue, handler) => async (jobs) => {
       try {

@@ -20,7 +20,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { agreements, memberships, orders, products } from '../../db/schema/commerce.ts';
 import { users } from '../../db/schema/identity.ts';
 import { ApiError } from '../../http/api-error.ts';
-import { message } from '../../i18n/messages.ts';
+import type { OutgoingMessage } from '../../messages/kinds.ts';
 import { AlreadySignedError, ChargeRefused, type Contract, type PaymentProvider } from '../../services/wechatpay-adapter.ts';
 import { membershipItem } from './catalogue.ts';
 import { acceptNonce } from './nonces.ts';
@@ -47,13 +47,10 @@ export interface AgreementNotice {
   at: string | null;
 }
 
-/** A notice as its owner reads it, in the language the agreement was made in. */
-export function noticeText(notice: AgreementNotice): { subject: string; text: string } {
+/** A notice as the message sent to `to`, in the language the agreement was made in. */
+export function noticeMessage(notice: AgreementNotice, to: string): OutgoingMessage {
   const date = notice.at ? new Intl.DateTimeFormat(formattingTag(notice.locale), { dateStyle: 'long' }).format(new Date(notice.at)) : '';
-  return {
-    subject: message(notice.locale, 'renewalNoticeSubject'),
-    text: message(notice.locale, notice.kind, { price: formatPrice(notice.price, notice.locale), date }),
-  };
+  return { to, kind: notice.kind, params: { price: formatPrice(notice.price, notice.locale), date }, locale: notice.locale };
 }
 
 const retryAfterMs = periodMs(facts.autoRenew.retryWindow) / facts.autoRenew.retryAttempts;

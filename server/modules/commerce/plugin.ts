@@ -24,7 +24,7 @@ import {
   contractEndJob,
   listAgreements,
   openAgreementCount,
-  noticeText,
+  noticeMessage,
   remindOfCharges,
   renewalsJob,
   startAgreement,
@@ -227,9 +227,8 @@ export default fp(
       agreementNoticeJob,
       countingFailures(agreementNoticeJob, async ([job]) => {
         const [user] = await db.select({ phone: users.phone, email: users.email }).from(users).where(eq(users.id, job.data.userId));
-        const { subject, text } = noticeText(job.data);
-        if (user?.phone) await app.sms.send({ to: user.phone, text });
-        else if (user?.email) await app.email.send({ to: user.email, subject, text });
+        if (user?.phone) await app.sms.send(noticeMessage(job.data, user.phone));
+        else if (user?.email) await app.email.send(noticeMessage(job.data, user.email));
       }),
     );
 

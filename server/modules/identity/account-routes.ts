@@ -10,7 +10,6 @@ import type { Transaction } from '../../db/database.ts';
 import { users, verificationCodes } from '../../db/schema/identity.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
-import { message } from '../../i18n/messages.ts';
 import { StorageError, type FileStore } from '../../services/file-store.ts';
 import { contactOf } from './account-codes.ts';
 import { renderAvatar } from './avatars.ts';
@@ -195,11 +194,7 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
       await withCodes(proofs, async (tx) => {
         const token = await createEmailLink(tx, auth.userId, body.Email);
         const link = sitePageUrl(app.config, request.locale, `/verification/email/confirm?token=${token}`);
-        await app.email.send({
-          to: body.Email,
-          subject: message(request.locale, 'emailLinkSubject'),
-          text: message(request.locale, 'emailLinkText', { email: body.Email, link }),
-        });
+        await app.email.send({ to: body.Email, kind: 'emailLink', params: { email: body.Email, link }, locale: request.locale });
       });
       return { data: null, messageKey: 'emailLinkSent' as const, messageParams: { email: body.Email } };
     },

@@ -24,7 +24,7 @@ import { verificationCodes } from '../../db/schema/identity.ts';
 import { addressGroup } from '../../http/address-group.ts';
 import { ApiError, limitReached } from '../../http/api-error.ts';
 import type { CodeCheck } from '../../http/auth.ts';
-import { message } from '../../i18n/messages.ts';
+import type { MessageKind } from '../../messages/kinds.ts';
 import { forgetSolution, spendSolution } from './proof-of-work.ts';
 
 type Channel = 'sms' | 'email';
@@ -169,6 +169,9 @@ export async function withdrawCode(db: Database, issued: IssuedCode): Promise<vo
   });
 }
 
+/** The message each purpose's code goes in. */
+const codeKinds = { login: 'loginCode', account: 'accountCode' } as const satisfies Record<CodePurpose, MessageKind>;
+
 /**
  * Sends a new code to `target` by SMS or e-mail, and says so in the user's language (the answer of a code-sending call);
  * `proofOfWork` is the solved challenge a login code request brought (identity.codeChallenge).
@@ -176,9 +179,8 @@ export async function withdrawCode(db: Database, issued: IssuedCode): Promise<vo
 export async function sendCode(app: FastifyInstance, channel: Channel, target: string, purpose: CodePurpose, request: FastifyRequest, proofOfWork?: string) {
   const address = addressGroup(request.ip);
   const issued = await issueCode(app.db, app.keys.secret, { channel, target, purpose, address, proofOfWork }, app.config);
-  const text = message(request.locale, channel === 'sms' ? 'smsText' : 'emailText', { code: issued.code });
   try {
-    await app[channel].send({ to: target, text, subject: channel === 'email' ? message(request.locale, 'emailSubject') : undefined });
+    await app[channel].send({ to: target, kind: codeKinds[purpose], params: { code: issued.code }, locale: request.locale });
   } catch (error) {
     await withdrawCode(app.db, issued);
     throw error;

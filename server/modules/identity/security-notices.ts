@@ -7,7 +7,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { formattingTag, type LocaleCode } from '#contract/locales.ts';
-import { message } from '../../i18n/messages.ts';
 
 export type SecurityChange = 'passwordSet' | 'passwordChanged' | 'phoneChanged' | 'emailChanged';
 
@@ -16,13 +15,6 @@ export interface Contacts {
   phone: string | null;
   email: string | null;
 }
-
-const texts = {
-  passwordSet: 'noticePasswordSet',
-  passwordChanged: 'noticePasswordChanged',
-  phoneChanged: 'noticePhoneChanged',
-  emailChanged: 'noticeEmailChanged',
-} as const;
 
 /** When it happened, in the reader's language; in UTC, named, since the server knows nothing of the reader's time zone. */
 const timeOf = (at: Date, locale: LocaleCode) =>
@@ -46,11 +38,10 @@ function noticeTargets(before: Contacts, change: SecurityChange): Array<{ channe
 
 /** Tells the owner of `change`, in `locale` (the language of the request that made it); returns once every send has been tried. */
 export async function tellOwner(app: FastifyInstance, before: Contacts, change: SecurityChange, locale: LocaleCode, at = new Date()): Promise<void> {
-  const text = message(locale, texts[change], { time: timeOf(at, locale) });
-  const subject = message(locale, 'noticeSubject');
+  const params = { time: timeOf(at, locale) };
   await Promise.all(
     noticeTargets(before, change).map(({ channel, to }) =>
-      app[channel].send({ to, text, subject: channel === 'email' ? subject : undefined }).catch((error: unknown) => {
+      app[channel].send({ to, kind: change, params, locale }).catch((error: unknown) => {
         app.log.error({ err: error, channel, change }, 'a security notice could not be sent');
       }),
     ),

@@ -1,0 +1,56 @@
+/**
+ * Every message the product sends by SMS or e-mail: a kind with named
+ * parameters and, per locale, a text in the server's catalogs (server/i18n).
+ * A provider turns a kind into what it sends: the outbox and the HTTP gateway
+ * a rendered text, Aliyun and Tencent Cloud a pre-approved template and its
+ * parameters (in the order given here, which Tencent's `{1}`, `{2}` follow),
+ * SMTP an e-mail with an HTML and a plain-text part.
+ */
+import type { MessageKey } from '../i18n/messages.ts';
+
+export interface MessageKindDefinition {
+  /** The parameters, in template order. */
+  params: readonly string[];
+  /** The SMS text's catalog key, or null for a kind only e-mail carries. */
+  sms: MessageKey | null;
+  /** The e-mail's subject and body. */
+  email: { subject: MessageKey; text: MessageKey };
+  /** A link the e-mail's HTML part shows as its button (a parameter's name). */
+  action?: string;
+}
+
+const securityNotice = (text: MessageKey) => ({ params: ['time'], sms: text, email: { subject: 'noticeSubject', text } }) as const;
+const renewalNotice = (text: MessageKey) =>
+  ({ params: ['price', 'date'], sms: text, email: { subject: 'renewalNoticeSubject', text } }) as const;
+const code = { params: ['code'], sms: 'smsText', email: { subject: 'emailSubject', text: 'emailText' } } as const;
+
+export const messageKinds = {
+  /** A login code (identity.sendSmsCode, identity.sendEmailCode). */
+  loginCode: code,
+  /** A code proving the owner asks for a change of their account: binding a phone or e-mail, a password. */
+  accountCode: code,
+  /** The link that makes an address the account's e-mail. */
+  emailLink: { params: ['email', 'link'], sms: null, email: { subject: 'emailLinkSubject', text: 'emailLinkText' }, action: 'link' },
+  /** Security notices (modules/identity/security-notices.ts), to the contact the account had before the change. */
+  passwordSet: securityNotice('noticePasswordSet'),
+  passwordChanged: securityNotice('noticePasswordChanged'),
+  phoneChanged: securityNotice('noticePhoneChanged'),
+  emailChanged: securityNotice('noticeEmailChanged'),
+  /** Auto-renewal notices (modules/commerce/agreements.ts). */
+  renewalReminder: renewalNotice('renewalReminder'),
+  renewalFailed: renewalNotice('renewalFailed'),
+  renewalLapsed: renewalNotice('renewalLapsed'),
+} as const satisfies Record<string, MessageKindDefinition>;
+
+export type MessageKind = keyof typeof messageKinds;
+export const messageKindNames = Object.keys(messageKinds) as MessageKind[];
+/** The kinds an SMS provider needs a template for. */
+export const smsKinds = messageKindNames.filter((kind) => messageKinds[kind].sms !== null);
+
+/** The parameters of `kind`, by name. */
+export type MessageParams<K extends MessageKind> = Record<(typeof messageKinds)[K]['params'][number], string>;
+
+/** One message to one person: what the product asks a provider to deliver. */
+export type OutgoingMessage = {
+  [K in MessageKind]: { to: string; kind: K; params: MessageParams<K>; locale: import('#contract/locales.ts').LocaleCode };
+}[MessageKind];

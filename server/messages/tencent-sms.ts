@@ -1,0 +1,7 @@
+// Being written (issue 45): replaced by the provider's module.
+import type { Config } from '../config.ts';
+import type { Messenger } from './messenger.ts';
+
+export function tencentSmsMessenger(_config: Config): Messenger {
+  throw new Error('tencent-sms: not written yet');
+}
