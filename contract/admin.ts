@@ -210,6 +210,21 @@ export const CommandResult = z.discriminatedUnion('command', [
   /** `keys rotate`: the key pairs in use after it, the new current one first, and how many retired ones past their window it deleted. */
   z.object({ command: z.literal('keys rotate'), keys: z.array(ServerKeyInUse), removed: z.int() }),
   /**
+   * `messages test sms|email <to>`: a login code message sent through the configured provider, and its answer:
+   * the provider's id of the message when it took it, else the refusal (server/messages/messenger.ts), its code and words.
+   */
+  z.object({
+    command: z.literal('messages test'),
+    channel: z.enum(['sms', 'email']),
+    to: text(),
+    provider: text(),
+    sent: z.boolean(),
+    id: z.nullable(text()),
+    refusal: z.nullable(text()),
+    providerCode: z.nullable(text()),
+    error: z.nullable(text()),
+  }),
+  /**
    * `backup <file>`: the file written, its size and what it holds (`uploadsBucket`: the bucket that keeps the uploaded
    * files instead, null when they are in it); or, as a sentence, why nothing was written.
    */

@@ -15,6 +15,7 @@ import type { LocaleCode } from '#contract/locales.ts';
 import type { Keyring } from './crypto/keyring.ts';
 import type { Actor } from './db/audit.ts';
 import type { Database } from './db/database.ts';
+import type { Channel, Messenger } from './messages/messenger.ts';
 import type { Metrics } from './plugins/metrics.ts';
 import type { Pusher } from './realtime/backplane.ts';
 import type { Uploads } from './services/file-store.ts';
@@ -22,6 +23,7 @@ import type { PaymentProvider } from './services/wechatpay-adapter.ts';
 import type {} from './plugins/config.ts';
 import type {} from './plugins/database.ts';
 import type {} from './plugins/keys.ts';
+import type {} from './plugins/messengers.ts';
 import type {} from './plugins/payments.ts';
 import type {} from './plugins/uploads.ts';
 import type {} from './realtime/pusher.ts';
@@ -61,6 +63,8 @@ export interface CommandContext {
   dataDir: string;
   /** Where uploaded files are kept (a raffle's cover, what a backup copies). */
   uploads: Uploads;
+  /** The configured SMS or e-mail provider (`messages test`). */
+  messenger(channel: Channel): Messenger;
   /** Who runs the command, for the audit log. */
   actor: Actor;
   /** The language a refusal is told in: the console user's, or English at the shell. */
@@ -203,5 +207,6 @@ export function commandContext(app: FastifyInstance, actor: Actor, locale: Local
     keyring: () => app.keys.keyring,
     dataDir: app.config.DATA_DIR,
     uploads: app.uploads,
+    messenger: (channel) => app[channel],
   };
 }

@@ -23,6 +23,7 @@ import systemCommands from './modules/system/commands.ts';
 import configPlugin from './plugins/config.ts';
 import database from './plugins/database.ts';
 import keys from './plugins/keys.ts';
+import messengers from './plugins/messengers.ts';
 import outbound from './plugins/outbound.ts';
 import payments from './plugins/payments.ts';
 import redis from './plugins/redis.ts';
@@ -75,7 +76,8 @@ function warningText(line: string): string {
 /**
  * What a command run without a server needs, opened on `commandApp` by the server's own plugins:
  * the database (not migrated, without the job queue), the keys, Redis's backplane when REDIS_URL
- * is set (the only way to reach open pages from here), and the payment provider (the sandbox's
+ * is set (the only way to reach open pages from here), the SMS and e-mail providers (the development
+ * outbox here is the CLI's own, which prints what it keeps), the payment provider (the sandbox's
  * lives inside a server, so it is not reachable), and the uploads' folder or bucket. Closing the app closes them.
  */
 export async function openForCommands(app: FastifyInstance, config: Config, actor: Actor, attachment: Buffer | null = null): Promise<CommandContext> {
@@ -85,6 +87,7 @@ export async function openForCommands(app: FastifyInstance, config: Config, acto
   await app.register(redis);
   await app.register(publisher);
   await app.register(outbound);
+  await app.register(messengers);
   await app.register(payments);
   await app.register(uploads);
   await app.ready();

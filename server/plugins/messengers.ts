@@ -44,17 +44,17 @@ export function configuredMessenger(config: Config, channel: Channel, fetch: Out
 }
 
 /** `messenger`, its sends counted and its refusals logged. */
-export function countedMessenger(messenger: Messenger, channel: Channel, metrics: () => Metrics, log: FastifyBaseLogger): Messenger {
+export function countedMessenger(messenger: Messenger, channel: Channel, metrics: () => Metrics | null, log: FastifyBaseLogger): Messenger {
   return {
     ...messenger,
     async send(message) {
       try {
         const sent = await messenger.send(message);
-        metrics().messageSent(channel, messenger.provider, message.kind, 'sent');
+        metrics()?.messageSent(channel, messenger.provider, message.kind, 'sent');
         return sent;
       } catch (error) {
         const refusal = error instanceof MessengerError ? error.refusal : 'unreachable';
-        metrics().messageSent(channel, messenger.provider, message.kind, refusal);
+        metrics()?.messageSent(channel, messenger.provider, message.kind, refusal);
         const details = { err: error, channel, provider: messenger.provider, kind: message.kind, refusal, providerCode: (error as MessengerError).providerCode ?? null };
         if (refusal === 'unavailable') log.error(details, `message provider refused: ${messenger.provider} ${details.providerCode ?? ''}`.trim());
         throw error;
@@ -67,7 +67,8 @@ export default fp(
   async (app) => {
     for (const channel of ['sms', 'email'] as const) {
       const messenger = configuredMessenger(app.config, channel, app.outbound, app.log);
-      app.decorate(channel, countedMessenger(messenger, channel, () => app.metrics, app.log));
+      // The operators' command app has no metrics: only a server counts.
+      app.decorate(channel, countedMessenger(messenger, channel, () => (app.hasDecorator('metrics') ? app.metrics : null), app.log));
       if (messenger.close) app.addHook('onClose', () => messenger.close!());
     }
     if (app.sms.outbox || app.email.outbox) {

@@ -37,8 +37,8 @@ const refusal = (env: Record<string, string>) => {
 describe('production refuses the development stand-ins', () => {
   it('names each unsafe setting and what to set instead', () => {
     const defaults = refusal({});
-    expect(defaults).toMatch(/SMS_PROVIDER=dev is the development outbox.*set SMS_PROVIDER=http with SMS_GATEWAY_URL and SMS_GATEWAY_SECRET/);
-    expect(defaults).toMatch(/EMAIL_PROVIDER=dev is the development outbox.*set EMAIL_PROVIDER=http/);
+    expect(defaults).toMatch(/SMS_PROVIDER=dev is the development outbox.*set SMS_PROVIDER to aliyun, tencent or http, with their settings/);
+    expect(defaults).toMatch(/EMAIL_PROVIDER=dev is the development outbox.*set EMAIL_PROVIDER to smtp or http/);
 
     const smsOnly = refusal({ ...gateways, SMS_PROVIDER: 'dev' });
     expect(smsOnly).toMatch(/SMS_PROVIDER/);
@@ -52,6 +52,28 @@ describe('production refuses the development stand-ins', () => {
     const { STORE_URL: __, ...withoutStore } = gateways;
     expect(refusal(withoutStore)).toMatch(/required in production[\s\S]*→ at STORE_URL/);
     expect(loadConfig({ NODE_ENV: 'production', ...gateways }).DEMO_DATA).toBe(false);
+  });
+
+  it('refuses a message provider half described, naming each missing setting and template', () => {
+    const tencent = refusal({ ...gateways, SMS_PROVIDER: 'tencent', TENCENT_SMS_SECRET_ID: 'AKIDexample', TENCENT_SMS_SDK_APP_ID: '1400000000' });
+    for (const key of ['TENCENT_SMS_SECRET_KEY', 'TENCENT_SMS_SIGN_NAME', 'TENCENT_SMS_TEMPLATES'])
+      expect(tencent).toMatch(new RegExp(`required when SMS_PROVIDER=tencent[\\s\\S]*→ at ${key}`));
+    expect(tencent).not.toMatch(/at TENCENT_SMS_SECRET_ID/);
+
+    const aliyun = {
+      ...gateways,
+      SMS_PROVIDER: 'aliyun',
+      ALIYUN_SMS_ACCESS_KEY_ID: 'LTAIexample',
+      ALIYUN_SMS_ACCESS_KEY_SECRET: 'secret',
+      ALIYUN_SMS_SIGN_NAME: 'Beacon',
+      ALIYUN_SMS_TEMPLATES: 'loginCode=SMS_1,accountCode=SMS_1',
+    };
+    expect(refusal(aliyun)).toMatch(/has no template for passwordSet, passwordChanged, .*renewalLapsed[\s\S]*→ at ALIYUN_SMS_TEMPLATES/);
+    expect(refusal({ ...aliyun, ALIYUN_SMS_TEMPLATES: 'loginCod=SMS_1' })).toMatch(/"loginCod=SMS_1" is not kind=template/);
+
+    const smtp = refusal({ ...gateways, EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtps://mailer:secret@smtp.example.com' });
+    expect(smtp).toMatch(/required when EMAIL_PROVIDER=smtp[\s\S]*→ at EMAIL_FROM/);
+    expect(refusal({ ...gateways, DKIM_DOMAIN: 'example.com' })).toMatch(/the DKIM_\* settings go together[\s\S]*→ at DKIM_SELECTOR/);
   });
 
   it('takes the reference deployment’s settings file once its sealing key is filled in, and an API origin only as an origin', () => {
@@ -162,7 +184,7 @@ describe('development stand-ins', () => {
     try {
       expect((await t.call(identity.sendSmsCode, { body: { Phone: '13900001234' } })).body.code).toBe(200);
       const messages = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
-      expect(messages).toContainEqual(expect.stringMatching(/^Development stand-ins are on: .*SMS_PROVIDER=http/));
+      expect(messages).toContainEqual(expect.stringMatching(/^Development stand-ins are on: .*SMS_PROVIDER \(aliyun, tencent or http\)/));
       expect(messages).toContainEqual(expect.stringMatching(/^\[dev sms\] to 13900001234: .*\d{6}/));
       expect(print).not.toHaveBeenCalled();
     } finally {

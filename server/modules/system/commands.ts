@@ -7,6 +7,7 @@
 import { commandsPlugin, UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
 import { table, time } from '../../admin-text.ts';
 import { recordAudit } from '../../db/audit.ts';
+import { messageCommands } from './message-commands.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -30,4 +31,4 @@ export const keyCommands: AdminCommand[] = [
   },
 ];
 
-export default commandsPlugin('system', keyCommands);
+export default commandsPlugin('system', [...keyCommands, ...messageCommands]);

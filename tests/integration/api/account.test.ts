@@ -502,7 +502,7 @@ describe('account takeover: a stolen session cannot take the account', () => {
     expect(confirmed.body).toMatchObject({ code: 200, data: { Email: next, Revoked: 1 } });
     expect((await t.call(identity.sessions, { token: elsewhere.token })).status).toBe(401);
     expect((await t.call(identity.refreshUserInfo, { body: { Refresh: true }, token })).body.data.Email).toBe(next);
-    expect(await lastMessage(old)).toMatch(/^\[Beacon Toolkit\] The e-mail address of your account was changed on .+ If this was not you/);
+    expect(await lastMessage(old)).toMatch(/^The e-mail address of your account was changed on .+ If this was not you/);
     expect(await lastMessage(phone)).toMatch(/The e-mail address of your account was changed on /);
   });
 

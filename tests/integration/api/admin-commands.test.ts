@@ -16,7 +16,7 @@ import { commandApp } from '../../../server/command-app.ts';
 import { loadConfig } from '../../../server/config.ts';
 import { openDatabase } from '../../../server/db/open.ts';
 import { users } from '../../../server/db/schema.ts';
-import { startApp } from './harness.ts';
+import { startApp, type TestApp } from './harness.ts';
 
 /** A test module's command: it counts users, and answers in a shape the contract knows. */
 const probe: AdminCommand<ResultOf<'cdkey revoke'>> = {
@@ -96,5 +96,35 @@ describe('operators’ commands', () => {
       payload: { command: ['probe', 'users'] },
     });
     expect(response.json()).toMatchObject({ code: SUCCESS, data: { command: 'cdkey revoke', revoked: 2 } });
+  });
+
+  it('`messages test` sends through the configured provider and shows its answer, or why it was not sent', async () => {
+    const run = async (app: TestApp, command: string[]) => {
+      const response = await app.app.inject({
+        method: 'POST',
+        url: '/api/admin/run',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-admin-token': app.app.adminToken },
+        payload: { command },
+      });
+      return response.json<{ code: number; data: ResultOf<'messages test'> }>().data;
+    };
+    const outbox = await startApp();
+    closing.push(outbox.close);
+    const sent = await run(outbox, ['messages', 'test', 'sms', '+8613800138000']);
+    expect(sent).toMatchObject({ channel: 'sms', to: '+8613800138000', provider: 'dev', sent: true, refusal: null });
+    expect(outbox.app.sms.outbox!.at(-1)).toMatchObject({ to: '+8613800138000', kind: 'loginCode' });
+    const command = outbox.app.adminCommands.find(['messages', 'test'])!.command;
+    expect(command.format(sent)).toMatch(/^Sent by dev to \+8613800138000 \(its id: dev-1\)/);
+    expect(() => command.parse(['email', 'not-an-address'])).toThrow(/"not-an-address" is not an e-mail address/);
+    expect(() => command.parse(['fax', '123'])).toThrow(UsageError);
+
+    // A gateway nobody listens at: the answer says so, and the CLI exits 1 (found: false).
+    const unanswered = await startApp({ EMAIL_PROVIDER: 'http', EMAIL_GATEWAY_URL: 'http://127.0.0.1:9/mail', EMAIL_GATEWAY_SECRET: 'a-secret-of-sixteen+' });
+    closing.push(unanswered.close);
+    const refused = await run(unanswered, ['messages', 'test', 'email', 'ops@example.com']);
+    expect(refused).toMatchObject({ provider: 'http', sent: false, refusal: 'unreachable', error: 'Gateway http://127.0.0.1:9/mail could not be reached' });
+    expect(command.found!(refused)).toBe(false);
+    expect(command.format(refused)).toBe('Not sent: http unreachable: Gateway http://127.0.0.1:9/mail could not be reached');
   });
 });

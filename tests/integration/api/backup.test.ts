@@ -411,6 +411,7 @@ describe('backup and restore', () => {
       keyring: () => t.app.keys.keyring,
       dataDir,
       uploads: t.app.uploads,
+      messenger: (channel) => t.app[channel],
     });
     expect(answer).toEqual({
       command: 'backup',

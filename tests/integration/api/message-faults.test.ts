@@ -25,14 +25,14 @@ const secret = 'message-faults-gateway-secret';
 const perAddressPerDay = 3;
 
 /** The gateway's double: it takes every message with the secret and keeps it, as a phone or mailbox receives it. */
-const received: Array<{ to: string; text: string }> = [];
+const received: Array<{ to: string; text: string; kind: string; params: Record<string, string>; locale: string }> = [];
 const gateway = createServer((request, response) => {
   let body = '';
   request.setEncoding('utf8');
   request.on('data', (chunk: string) => (body += chunk));
   request.on('end', () => {
     if (request.headers.authorization !== `Bearer ${secret}`) return void response.writeHead(401).end();
-    received.push(JSON.parse(body) as { to: string; text: string });
+    received.push(JSON.parse(body) as (typeof received)[number]);
     response.writeHead(204).end();
   });
 });
@@ -94,6 +94,16 @@ const sendSms = (Phone: string, options: { ip?: string; locale?: string; proof?:
   t.call(identity.sendSmsCode, { body: { Phone, ProofOfWork: options.proof }, ip: options.ip, locale: options.locale });
 
 const login = (Phone: string, Code: string) => t.call(identity.loginOrRegister, { body: { Phone, Code, DeviceId: `device-${Phone}` } });
+
+describe('the generic gateway', () => {
+  it('gets the message’s kind, its parameters and the locale beside the text as the reader reads it', async () => {
+    const phone = newPhone();
+    expect((await sendSms(phone, { locale: 'ru' })).status).toBe(200);
+    const [sent] = received.filter((each) => each.to === phone);
+    expect(sent).toMatchObject({ kind: 'loginCode', locale: 'ru', params: { code: expect.stringMatching(/^\d{6}$/) } });
+    expect(sent.text).toBe(message('ru', 'smsSign') + message('ru', 'smsText', { code: sent.params.code }));
+  });
+});
 
 describe('an SMS gateway that fails', () => {
   it('says within a few seconds that nothing was sent, counts nothing, and the code sent before still works', async () => {
