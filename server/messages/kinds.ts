@@ -9,7 +9,7 @@
 import type { MessageKey } from '../i18n/messages.ts';
 
 export interface MessageKindDefinition {
-  /** The parameters, in template order. */
+  /** The parameters, in template order: exactly the placeholders its texts have (Tencent Cloud wants as many values as its template has). */
   params: readonly string[];
   /** The SMS text's catalog key, or null for a kind only e-mail carries. */
   sms: MessageKey | null;
@@ -20,8 +20,8 @@ export interface MessageKindDefinition {
 }
 
 const securityNotice = (text: MessageKey) => ({ params: ['time'], sms: text, email: { subject: 'noticeSubject', text } }) as const;
-const renewalNotice = (text: MessageKey) =>
-  ({ params: ['price', 'date'], sms: text, email: { subject: 'renewalNoticeSubject', text } }) as const;
+const renewalNotice = <P extends readonly string[]>(text: MessageKey, params: P) =>
+  ({ params, sms: text, email: { subject: 'renewalNoticeSubject', text } }) as const;
 const code = { params: ['code'], sms: 'smsText', email: { subject: 'emailSubject', text: 'emailText' } } as const;
 
 export const messageKinds = {
@@ -37,9 +37,9 @@ export const messageKinds = {
   phoneChanged: securityNotice('noticePhoneChanged'),
   emailChanged: securityNotice('noticeEmailChanged'),
   /** Auto-renewal notices (modules/commerce/agreements.ts). */
-  renewalReminder: renewalNotice('renewalReminder'),
-  renewalFailed: renewalNotice('renewalFailed'),
-  renewalLapsed: renewalNotice('renewalLapsed'),
+  renewalReminder: renewalNotice('renewalReminder', ['price', 'date'] as const),
+  renewalFailed: renewalNotice('renewalFailed', ['price', 'date'] as const),
+  renewalLapsed: renewalNotice('renewalLapsed', ['price'] as const),
 } as const satisfies Record<string, MessageKindDefinition>;
 
 export type MessageKind = keyof typeof messageKinds;

@@ -148,6 +148,8 @@ describe('with METRICS_PORT', () => {
     expect(sample(text, 'beacon_rate_limit_refusals_total', { limit: 'global', route: health })).toBe(1);
     expect(sample(text, 'beacon_rate_limit_refusals_total', { limit: 'route', route: sendCode })).toBe(1);
     expect(sample(text, 'beacon_rate_limit_refusals_total', { limit: 'codeResendWaitSms', route: sendCode })).toBe(1);
+    // The six codes that went out, each counted once by its provider and kind.
+    expect(sample(text, 'beacon_messages_total', { channel: 'sms', provider: 'dev', kind: 'loginCode', outcome: 'sent' })).toBe(6);
   });
 
   it('shows hub connections by transport while they are open', async () => {

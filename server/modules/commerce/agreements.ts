@@ -20,7 +20,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { agreements, memberships, orders, products } from '../../db/schema/commerce.ts';
 import { users } from '../../db/schema/identity.ts';
 import { ApiError } from '../../http/api-error.ts';
-import type { OutgoingMessage } from '../../messages/kinds.ts';
+import { messageKinds, type OutgoingMessage } from '../../messages/kinds.ts';
 import { AlreadySignedError, ChargeRefused, type Contract, type PaymentProvider } from '../../services/wechatpay-adapter.ts';
 import { membershipItem } from './catalogue.ts';
 import { acceptNonce } from './nonces.ts';
@@ -50,7 +50,9 @@ export interface AgreementNotice {
 /** A notice as the message sent to `to`, in the language the agreement was made in. */
 export function noticeMessage(notice: AgreementNotice, to: string): OutgoingMessage {
   const date = notice.at ? new Intl.DateTimeFormat(formattingTag(notice.locale), { dateStyle: 'long' }).format(new Date(notice.at)) : '';
-  return { to, kind: notice.kind, params: { price: formatPrice(notice.price, notice.locale), date }, locale: notice.locale };
+  const values: Record<string, string> = { price: formatPrice(notice.price, notice.locale), date };
+  const params = Object.fromEntries(messageKinds[notice.kind].params.map((name) => [name, values[name]]));
+  return { to, kind: notice.kind, params, locale: notice.locale } as OutgoingMessage;
 }
 
 const retryAfterMs = periodMs(facts.autoRenew.retryWindow) / facts.autoRenew.retryAttempts;
