@@ -22,6 +22,7 @@ import { startPostgres } from '../setup/postgres.ts';
 import { startRedis } from '../setup/redis.ts';
 import { startS3 } from '../setup/s3.ts';
 import { installRelease } from './install.ts';
+import { systemdPath } from './release-instance.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const deployDir = path.join(root, 'deploy');
@@ -106,9 +107,6 @@ function readUnit(file: string): { workingDirectory: string; environment: Record
     execStart: value('ExecStart')[0].split(/\s+/),
   };
 }
-
-/** systemd's PATH for a service: the instances find nothing of the developer's shell. */
-const systemdPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** Debian's nginx with the Brotli module, installed when missing (as root). */
 export function installNginxIfMissing(): void {
