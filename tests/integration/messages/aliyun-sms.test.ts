@@ -157,7 +157,7 @@ describe('Aliyun’s refusals', () => {
     expect(Math.abs(wait - untilMidnight)).toBeLessThanOrEqual(2);
   });
 
-  it('refuses a wrong secret by its signature check: 503 and the operator’s log line', async () => {
+  it('refuses a wrong secret by its signature check: 503 and the operator’s log line, which does not show the secret', async () => {
     const phone = newPhone();
     const logged = misconfiguredLog.length;
     const reply = await sendSms(phone, { app: misconfigured });
@@ -167,6 +167,7 @@ describe('Aliyun’s refusals', () => {
       expect.objectContaining({ msg: 'message provider refused: aliyun SignatureDoesNotMatch', provider: 'aliyun', providerCode: 'SignatureDoesNotMatch' }),
     ]);
     expect(deliveredTo(phone)).toEqual([]);
+    expect(misconfiguredLog.join('\n')).not.toContain('not-the-secret-of-this-key');
   });
 });
 
