@@ -42,7 +42,7 @@ const algorithm = 'ACS3-HMAC-SHA256';
 const sha256Hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 /** RFC 3986 encoding as the document asks: only A–Z, a–z, 0–9, `-`, `_`, `.` and `~` left as they are. */
-export const percentEncode = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+const percentEncode = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The canonical request, the string to sign and the signature (lower-case hex) of `request` under `secret`. */
 export function acs3Sign(request: Acs3Request, secret: string): { canonicalRequest: string; stringToSign: string; signature: string } {
