@@ -9,6 +9,7 @@
  * - `reset`: closes the connection without a word, passing nothing on;
  * - `garbage`: answers 200 with what is not the provider's protocol, passing nothing on.
  */
+import { buffer } from 'node:stream/consumers';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -29,22 +30,13 @@ export interface FaultyProxy {
 
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'host']);
 
-const bodyOf = (request: IncomingMessage) =>
-  new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request
-      .on('data', (chunk: Buffer) => chunks.push(chunk))
-      .once('end', () => resolve(Buffer.concat(chunks)))
-      .once('error', reject);
-  });
-
 /** A proxy on 127.0.0.1 in front of `target` (an origin, with or without a path prefix the calls keep). */
 export async function faultyProxy(target: string, slowMs = 30_000): Promise<FaultyProxy> {
   const held = new Set<NodeJS.Timeout>();
   const passed: string[] = [];
 
   async function passOn(request: IncomingMessage, response: ServerResponse, delayMs: number) {
-    const body = await bodyOf(request);
+    const body = await buffer(request);
     const headers = Object.entries(request.headers).filter(([name]) => !hopByHop.has(name)) as Array<[string, string]>;
     passed.push(`${request.method} ${request.url}`);
     const answer = await fetch(new URL(request.url ?? '/', target), {

@@ -65,12 +65,7 @@ export class MessengerError extends Error {
   readonly providerCode: string | null;
   /** For `rateLimited`: how long to wait before asking again. */
   readonly retryAfterMs: number | null;
-  constructor(
-    channel: Channel,
-    to: string,
-    what: string,
-    details: { refusal?: Refusal; providerCode?: string; retryAfterMs?: number } & ErrorOptions = {},
-  ) {
+  constructor(channel: Channel, to: string, what: string, details: { refusal?: Refusal; providerCode?: string; retryAfterMs?: number } & ErrorOptions = {}) {
     super(what, { cause: details.cause });
     this.channel = channel;
     this.to = to;

@@ -11,7 +11,10 @@ const templates = z
   .string()
   .transform((value, context) => {
     const map: Partial<Record<MessageKind, string>> = {};
-    for (const pair of value.split(',').map((item) => item.trim()).filter(Boolean)) {
+    for (const pair of value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean)) {
       const [kind, template, extra] = pair.split('=').map((part) => part.trim());
       if (!messageKindNames.includes(kind as MessageKind) || !template || extra !== undefined) {
         context.addIssue({ code: 'custom', message: `"${pair}" is not kind=template with a kind of ${smsKinds.join(', ')}` });
@@ -44,10 +47,7 @@ export const messageSettings = {
   // Tencent Cloud SMS (API 2021-01-11, SendSms): a CAM key allowed to send, the SMS application, the approved sign and templates.
   TENCENT_SMS_SECRET_ID: z.string().min(1).optional(),
   TENCENT_SMS_SECRET_KEY: z.string().min(1).optional(),
-  TENCENT_SMS_SDK_APP_ID: z
-    .string()
-    .regex(/^\d+$/, 'must be the SMS application’s SdkAppId (digits)')
-    .optional(),
+  TENCENT_SMS_SDK_APP_ID: z.string().regex(/^\d+$/, 'must be the SMS application’s SdkAppId (digits)').optional(),
   TENCENT_SMS_SIGN_NAME: z.string().min(1).optional(),
   /** The template ids for numbers in mainland China, per message kind. */
   TENCENT_SMS_TEMPLATES: templates,

@@ -90,8 +90,7 @@ export default fp(
       // A refusal only the operators can end was logged as such where it happened (plugins/messengers.ts).
       if (error instanceof MessengerError) {
         if (error.refusal !== 'unavailable') request.log.warn({ err: error }, `a message was not sent (${error.refusal})`);
-      }
-      else if (error instanceof StorageError) request.log.error({ err: error }, error.message);
+      } else if (error instanceof StorageError) request.log.error({ err: error }, error.message);
       else if (!(error instanceof ApiError) && known?.code === ErrorCode.Unavailable) request.log.warn({ err: error }, 'the database is unavailable');
       if (!known) request.log.error({ err: error }, 'request failed');
       const { code, messageKey, messageParams } = known ?? { code: ErrorCode.ServerError, messageKey: 'serverError' as const, messageParams: {} };

@@ -55,7 +55,14 @@ export function countedMessenger(messenger: Messenger, channel: Channel, metrics
       } catch (error) {
         const refusal = error instanceof MessengerError ? error.refusal : 'unreachable';
         metrics()?.messageSent(channel, messenger.provider, message.kind, refusal);
-        const details = { err: error, channel, provider: messenger.provider, kind: message.kind, refusal, providerCode: (error as MessengerError).providerCode ?? null };
+        const details = {
+          err: error,
+          channel,
+          provider: messenger.provider,
+          kind: message.kind,
+          refusal,
+          providerCode: (error as MessengerError).providerCode ?? null,
+        };
         if (refusal === 'unavailable') log.error(details, `message provider refused: ${messenger.provider} ${details.providerCode ?? ''}`.trim());
         throw error;
       }
@@ -68,7 +75,10 @@ export default fp(
     for (const channel of ['sms', 'email'] as const) {
       const messenger = configuredMessenger(app.config, channel, app.outbound, app.log);
       // The operators' command app has no metrics: only a server counts.
-      app.decorate(channel, countedMessenger(messenger, channel, () => (app.hasDecorator('metrics') ? app.metrics : null), app.log));
+      app.decorate(
+        channel,
+        countedMessenger(messenger, channel, () => (app.hasDecorator('metrics') ? app.metrics : null), app.log),
+      );
       if (messenger.close) app.addHook('onClose', () => messenger.close!());
     }
     if (app.sms.outbox || app.email.outbox) {

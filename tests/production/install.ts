@@ -61,7 +61,9 @@ function checkNoDevelopmentPackages(folder: string): void {
 function removeUnused(keep: string): void {
   for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith(prefix) && entry !== keep)) {
     const folder = path.join(tmpdir(), name);
-    if (Date.now() - statSync(folder).mtimeMs > unusedFor) rmSync(folder, { recursive: true, force: true });
+    // Another worker's half-made release may be renamed or removed meanwhile.
+    const stat = statSync(folder, { throwIfNoEntry: false });
+    if (stat && Date.now() - stat.mtimeMs > unusedFor) rmSync(folder, { recursive: true, force: true });
   }
 }
 

@@ -2,7 +2,7 @@
  * The outside providers of a production deployment, played locally for the
  * deployment test, each speaking the protocol the instances speak to the real one:
  *
- * - an SMS gateway (server/services/messenger.ts `gatewayMessenger`): it takes
+ * - an SMS gateway (server/messages/http-gateway.ts `gatewayMessenger`): it takes
  *   `POST /` with the shared secret and keeps the messages, which the test reads
  *   back with `GET /messages?to=<phone>`, as a phone would receive them;
  * - WeChat Pay's APIv3: the payment sandbox of a development server of this

@@ -26,6 +26,7 @@
  * TENCENT_SMS_* setting, pointed at `fake.url`), read `fake.received`, and
  * `await fake.close()` at the end.
  */
+import { buffer } from 'node:stream/consumers';
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -149,15 +150,6 @@ export interface FakeTencentSms {
 }
 
 type Planned = { hang: true } | { hang: false; code: string; level: FailureLevel };
-
-const bodyOf = (request: IncomingMessage) =>
-  new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request
-      .on('data', (chunk: Buffer) => chunks.push(chunk))
-      .once('end', () => resolve(Buffer.concat(chunks)))
-      .once('error', reject);
-  });
 
 /** A refusal of the whole call, as `Response.Error`. */
 class ApiRefusal extends Error {
@@ -303,7 +295,7 @@ export async function startFakeTencentSms(options: FakeTencentSmsOptions & { por
       planned.shift();
       return;
     }
-    bodyOf(request)
+    buffer(request)
       .then((payload) => {
         try {
           authenticate(request, payload);

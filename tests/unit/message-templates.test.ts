@@ -12,7 +12,8 @@ import { messageKinds, smsKinds } from '../../server/messages/kinds.ts';
 import { smsTemplate } from '../../server/messages/render.ts';
 
 const operatorsDoc = readFileSync(path.join(import.meta.dirname, '../../docs/operators.md'), 'utf8');
-const catalog = (locale: string) => JSON.parse(readFileSync(path.join(import.meta.dirname, `../../server/i18n/${locale}.json`), 'utf8')) as Record<string, string>;
+const catalog = (locale: string) =>
+  JSON.parse(readFileSync(path.join(import.meta.dirname, `../../server/i18n/${locale}.json`), 'utf8')) as Record<string, string>;
 
 /** The templates as docs/operators.md lists them: per kind, its parameters and each provider's text, domestic (zh-CN) and international (en). */
 function templateList(): string {

@@ -17,7 +17,10 @@ function target(rest: string[]): { channel: 'sms' | 'email'; to: string } {
   const [channel, to, ...more] = rest;
   if ((channel !== 'sms' && channel !== 'email') || !to || more.length > 0) throw new UsageError(`usage: ${usageLine}`);
   const valid = channel === 'sms' ? z.safeParse(Phone, to).success : z.safeParse(Email, to).success;
-  if (!valid) throw new UsageError(channel === 'sms' ? `"${to}" is not a phone number (+<country code><number>, or a mainland number)` : `"${to}" is not an e-mail address`);
+  if (!valid)
+    throw new UsageError(
+      channel === 'sms' ? `"${to}" is not a phone number (+<country code><number>, or a mainland number)` : `"${to}" is not an e-mail address`,
+    );
   return { channel, to };
 }
 
