@@ -87,7 +87,7 @@ export async function openForCommands(app: FastifyInstance, config: Config, acto
   await app.register(redis);
   await app.register(publisher);
   await app.register(outbound);
-  await app.register(messengers);
+  await app.register(messengers, { forCommands: true });
   await app.register(payments);
   await app.register(uploads);
   await app.ready();

@@ -70,8 +70,8 @@ export function countedMessenger(messenger: Messenger, channel: Channel, metrics
   };
 }
 
-export default fp(
-  async (app) => {
+export default fp<{ forCommands?: boolean }>(
+  async (app, { forCommands = false }) => {
     for (const channel of ['sms', 'email'] as const) {
       const messenger = configuredMessenger(app.config, channel, app.outbound, app.log);
       // The operators' command app has no metrics: only a server counts.
@@ -81,7 +81,8 @@ export default fp(
       );
       if (messenger.close) app.addHook('onClose', () => messenger.close!());
     }
-    if (app.sms.outbox || app.email.outbox) {
+    // The operators' command's own outbox is no server's stand-in: a command's output says what it sent.
+    if (!forCommands && (app.sms.outbox || app.email.outbox)) {
       app.log.warn(
         'Development stand-ins are on: SMS and e-mail codes go to the log and to /api/dev/outbox instead of being sent. Set SMS_PROVIDER (aliyun, tencent or http) and EMAIL_PROVIDER (smtp or http) for real delivery (docs/operators.md, "Messages"); NODE_ENV=production refuses to start without them.',
       );
