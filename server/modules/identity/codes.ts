@@ -25,9 +25,9 @@ import { addressGroup } from '../../http/address-group.ts';
 import { ApiError, limitReached } from '../../http/api-error.ts';
 import type { CodeCheck } from '../../http/auth.ts';
 import type { MessageKind } from '../../messages/kinds.ts';
+import type { Channel } from '../../messages/messenger.ts';
 import { forgetSolution, spendSolution } from './proof-of-work.ts';
 
-type Channel = 'sms' | 'email';
 /**
  * What a code is for: `login` codes go to any number or address (login,
  * registration, a new phone number); `account` codes only to the logged-in

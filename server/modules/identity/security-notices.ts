@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { formattingTag, type LocaleCode } from '#contract/locales.ts';
+import type { Channel } from '../../messages/messenger.ts';
 
 export type SecurityChange = 'passwordSet' | 'passwordChanged' | 'phoneChanged' | 'emailChanged';
 
@@ -29,8 +30,8 @@ const timeOf = (at: Date, locale: LocaleCode) =>
   }).format(at);
 
 /** Where the notice of `change` goes: the phone (else the e-mail) the account had, and for an e-mail change the old address too. */
-function noticeTargets(before: Contacts, change: SecurityChange): Array<{ channel: 'sms' | 'email'; to: string }> {
-  const targets: Array<{ channel: 'sms' | 'email'; to: string }> = [];
+function noticeTargets(before: Contacts, change: SecurityChange): Array<{ channel: Channel; to: string }> {
+  const targets: Array<{ channel: Channel; to: string }> = [];
   if (before.phone) targets.push({ channel: 'sms', to: before.phone });
   if (before.email && (!before.phone || change === 'emailChanged')) targets.push({ channel: 'email', to: before.email });
   return targets;

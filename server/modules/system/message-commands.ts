@@ -8,12 +8,12 @@ import { randomInt } from 'node:crypto';
 import { Phone } from '#contract/identity.ts';
 import * as z from 'zod/mini';
 import { UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
-import { MessengerError } from '../../messages/messenger.ts';
+import { MessengerError, type Channel } from '../../messages/messenger.ts';
 
 const usageLine = 'messages test sms|email <to>    send a test through the configured SMS or e-mail provider, and show its answer';
 const Email = z.email();
 
-function target(rest: string[]): { channel: 'sms' | 'email'; to: string } {
+function target(rest: string[]): { channel: Channel; to: string } {
   const [channel, to, ...more] = rest;
   if ((channel !== 'sms' && channel !== 'email') || !to || more.length > 0) throw new UsageError(`usage: ${usageLine}`);
   const valid = channel === 'sms' ? z.safeParse(Phone, to).success : z.safeParse(Email, to).success;
