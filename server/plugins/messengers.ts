@@ -51,6 +51,8 @@ export function countedMessenger(messenger: Messenger, channel: Channel, metrics
       try {
         const sent = await messenger.send(message);
         metrics()?.messageSent(channel, messenger.provider, message.kind, 'sent');
+        // The provider's id finds the message in its own records (a delivery report, a bounce); the recipient stays out of the log.
+        if (sent.id !== null) log.info({ channel, provider: messenger.provider, kind: message.kind, id: sent.id }, 'message sent');
         return sent;
       } catch (error) {
         const refusal = error instanceof MessengerError ? error.refusal : 'unreachable';

@@ -34,7 +34,7 @@ beforeAll(async () => {
       PROVIDER_TIMEOUT_MS: String(providerTimeoutMs),
       CODES_PER_ADDRESS_PER_DAY: String(perAddressPerDay),
       IDENTITY_RATE_LIMIT_PER_MINUTE: '4000',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
     },
     { logStream: { write: (line) => void logged.push(line) } },
   );
@@ -72,6 +72,11 @@ describe('a login code by Tencent Cloud SMS', () => {
     expect(sms.params).toHaveLength(1);
     expect(sms.params[0]).toMatch(/^\d{6}$/);
     expect((await login(phone, sms.params[0])).body.code).toBe(200);
+    // The log has Tencent's id of the message, to find it in Tencent's records, and neither the number nor the code.
+    const sent = logged.filter((line) => line.includes(sms.serialNo));
+    expect(sent.map((line) => JSON.parse(line) as object)).toEqual([expect.objectContaining({ msg: 'message sent', provider: 'tencent', kind: 'loginCode', id: sms.serialNo })]);
+    expect(sent.join()).not.toContain(phone);
+    expect(sent.join()).not.toContain(sms.params[0]);
   });
 
   it('reaches a number outside the mainland with the international template, without the sign, and logs in', async () => {
