@@ -150,7 +150,7 @@ const schema = z
     HUB_LONG_POLL_MS: z.coerce.number().int().min(50).max(99_000).default(hubTiming.longPollMs),
     /** How long an outbound HTTP call (services/outbound-http.ts) may take, from connecting to the answer's last byte. */
     OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
-    /** How long a call to WeChat Pay or the SMS and e-mail gateways may take (a customer waits on most): a slow provider is given up on sooner; at most OUTBOUND_TIMEOUT_MS. */
+    /** How long a call to WeChat Pay or the SMS and e-mail providers may take (a customer waits on most): a slow provider is given up on sooner; at most OUTBOUND_TIMEOUT_MS. */
     PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
     /** The most an outside service's answer may hold; reading stops past it. */
     OUTBOUND_MAX_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
