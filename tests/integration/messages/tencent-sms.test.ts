@@ -74,7 +74,9 @@ describe('a login code by Tencent Cloud SMS', () => {
     expect((await login(phone, sms.params[0])).body.code).toBe(200);
     // The log has Tencent's id of the message, to find it in Tencent's records, and neither the number nor the code.
     const sent = logged.filter((line) => line.includes(sms.serialNo));
-    expect(sent.map((line) => JSON.parse(line) as object)).toEqual([expect.objectContaining({ msg: 'message sent', provider: 'tencent', kind: 'loginCode', id: sms.serialNo })]);
+    expect(sent.map((line) => JSON.parse(line) as object)).toEqual([
+      expect.objectContaining({ msg: 'message sent', provider: 'tencent', kind: 'loginCode', id: sms.serialNo }),
+    ]);
     expect(sent.join()).not.toContain(phone);
     expect(sent.join()).not.toContain(sms.params[0]);
   });
