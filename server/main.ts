@@ -1,9 +1,11 @@
 /**
  * `npm start`: builds the app, listens, tells the operators' command where it
- * is, and on SIGTERM or SIGINT closes gracefully within a deadline — requests
+ * is, and on SIGTERM or SIGINT closes gracefully within a deadline — it keeps
+ * listening until connections stop coming (a proxy took it out), then requests
  * in flight finish, hub clients are told to reconnect elsewhere, the database
  * is closed — or exits with an error when the deadline passes.
  */
+import type { Server } from 'node:http';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
@@ -29,10 +31,36 @@ const config = (() => {
 })();
 const app = await buildApp(config).catch(exitWith);
 
+/** How long no new connection must come before a closing instance stops listening, and the most it waits for that. */
+const lameDuck = { quietMs: 500, mostMs: 3_000 };
+
+/** Resolves once `server` has taken no connection for `lameDuck.quietMs`, or after `lameDuck.mostMs` at the latest. */
+function quietListener(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(quiet);
+      clearTimeout(most);
+      server.off('connection', restart);
+      resolve();
+    };
+    let quiet = setTimeout(done, lameDuck.quietMs);
+    const most = setTimeout(done, lameDuck.mostMs);
+    const restart = () => {
+      clearTimeout(quiet);
+      quiet = setTimeout(done, lameDuck.quietMs);
+    };
+    server.on('connection', restart);
+  });
+}
+
 closeWithGrace({ delay: closeDeadlineMs, logger: app.log }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'closing after an error');
   else app.log.info(`${signal} received, closing`);
   removeAdminFile(config.DATA_DIR, app.adminToken);
+  // A proxy that took this instance out may still send it what it had in hand under its old configuration (an nginx
+  // worker finishing its requests after a reload): closing stops listening, which resets the connections the kernel had
+  // accepted but the process had not taken yet, so it waits for the connections to stop coming first.
+  if (!err) await quietListener(app.server);
   await app.close();
 });
 
