@@ -1,19 +1,23 @@
 /**
- * Payment benchmark (`npm run bench:pay [-- --duration 10 --concurrency 32 --warmup 2 --database file]`):
+ * Payment benchmark (`npm run bench:pay [-- --provider wechatpay --duration 10 --concurrency 32 --warmup 2 --database file]`):
  * how many orders per second are created and paid through the whole
- * scan-to-pay path, end to end over loopback. Three processes:
+ * scan-to-pay path of one provider (`--provider wechatpay`, the default, or
+ * `alipay`), end to end over loopback. Three processes:
  *   the server   `bench/pay-server.ts`: the real app as deployed (production,
- *                PAYMENT_PROVIDER=wechatpay), on PGlite in a temporary folder
+ *                PAYMENT_PROVIDER=wechatpay or alipay), on PGlite in a temporary folder
  *                (`--database file`, the default), in-memory PGlite (`memory`) or
  *                a throwaway PostgreSQL (`postgres`: tests/setup/postgres.ts, or
  *                TEST_POSTGRES_URL), with `--concurrency` logged-in customers;
  *   the sandbox  `bench/pay-sandbox.ts`: the development payment sandbox playing
- *                WeChat Pay, whose merchant account the server is configured with;
+ *                WeChat Pay or Alipay, whose merchant account or app the
+ *                server is configured with;
  *   this one     the customers and their phones.
  * Each customer loops: create an order (a sealed call, as the site seals it),
  * start paying it (the server asks the sandbox for a code, signed both ways),
- * and approve it on the sandbox as the phone would (the sandbox sends the
- * server a signed, sealed notification, which it verifies, opens and applies).
+ * and approve it on the sandbox as the phone would — with Alipay, scan it
+ * first, as the trade exists at Alipay only once scanned — (the sandbox sends
+ * the server a signed notification — WeChat Pay's sealed too — which it
+ * verifies, opens and applies).
  * An order counts when the approval returns, which is after the server
  * acknowledged the notification. Over the measured `--duration` (after a
  * `--warmup` of the same kind) it reports orders per second, p50 and p99, and
@@ -22,7 +26,8 @@
  * than throughput on a machine that others share; and the database statements
  * the server sent per order (bench/query-count.ts). At the end the server must
  * hold every acknowledged order fulfilled, with exactly one payment. Prints a
- * table with the goal and writes bench/results/pay.json. `--cpu-prof` has the
+ * table with the goal and writes bench/results/pay.json (pay-alipay.json for
+ * Alipay). `--cpu-prof` has the
  * server write a CPU profile into bench/results/ as it stops.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -30,7 +35,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { commerceCalls } from '#contract/commerce.ts';
-import { paymentSandbox } from '#contract/dev.ts';
+import { alipaySandbox, paymentSandbox } from '#contract/dev.ts';
 import { SUCCESS } from '#contract/envelope.ts';
 import { httpCaller } from '../tests/integration/api/harness.ts';
 import { freePort } from '../tests/setup/free-port.ts';
@@ -48,8 +53,11 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '2' },
     database: { type: 'string', default: 'file' },
     'cpu-prof': { type: 'boolean', default: false },
+    provider: { type: 'string', default: 'wechatpay' },
   },
 });
+const provider = values.provider;
+if (provider !== 'wechatpay' && provider !== 'alipay') throw new Error('--provider is wechatpay or alipay');
 const duration = Number(values.duration);
 const concurrency = Number(values.concurrency);
 const warmup = Number(values.warmup);
@@ -85,7 +93,8 @@ async function run(): Promise<void> {
     LOG_LEVEL: 'warn',
     // Every phone's approval comes from 127.0.0.1.
     RATE_LIMIT_PER_MINUTE: '100000000',
-    BENCH_WECHATPAY_FILES: path.join(work, 'wechatpay'),
+    BENCH_PROVIDER: provider,
+    BENCH_PROVIDER_FILES: path.join(work, provider),
   });
   const sandboxOrigin = `http://127.0.0.1:${sandbox.ready.port}`;
   console.log(`Payment sandbox (pid ${sandbox.child.pid}, development mode) listening on ${sandboxOrigin}`);
@@ -98,7 +107,11 @@ async function run(): Promise<void> {
     {
       ...serverEnv,
       ...sandbox.ready.settings,
-      WECHATPAY_NOTIFY_URL: `${origin}/api${commerceCalls.notify.path}`,
+      ...(provider === 'alipay'
+        ? { ALIPAY_NOTIFY_URL: `${origin}/api${commerceCalls.notifyAlipay.path}` }
+        : { WECHATPAY_NOTIFY_URL: `${origin}/api${commerceCalls.notify.path}` }),
+      // The sandbox listens on loopback, which production reaches only where a setting names it.
+      OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1',
       HOST: '127.0.0.1',
       PORT: String(port),
       BENCH_USERS: String(concurrency),
@@ -121,7 +134,13 @@ async function run(): Promise<void> {
   async function buyOne(token: string): Promise<string> {
     const created = must('create', await shop(commerceCalls.createOrder, { token, body: { Product: 'cloud-idle-monthly' } }));
     const key = created.body.data.Key;
-    const paying = must('pay', await shop(commerceCalls.pay, { token, params: { key }, body: { Method: 'wechatpay' } }));
+    const paying = must('pay', await shop(commerceCalls.pay, { token, params: { key }, body: { Method: provider } }));
+    if (provider === 'alipay') {
+      must('scan', await phone(alipaySandbox.act, { params: { id: key }, body: { Action: 'scan' } }));
+      const approved = must('approve', await phone(alipaySandbox.act, { params: { id: key }, body: { Action: 'approve' } }));
+      if (approved.body.data.State !== 'TRADE_SUCCESS') throw new Error(`the sandbox left ${key} ${approved.body.data.State}`);
+      return key;
+    }
     const prepay = new URL(paying.body.data.CodeUrl!).searchParams.get('pr')!;
     const approved = must('approve', await phone(paymentSandbox.act, { params: { id: prepay }, body: { Action: 'approve' } }));
     if (approved.body.data.State !== 'SUCCESS') throw new Error(`the sandbox left ${key} ${approved.body.data.State}`);
@@ -179,6 +198,7 @@ async function run(): Promise<void> {
   const met = ordersPerSecond >= goal.ordersPerSecond;
   const result = {
     date: new Date().toISOString(),
+    provider,
     node: process.version,
     cpus: { count: availableParallelism(), model: cpus()[0]?.model ?? 'unknown' },
     database: database.record,
@@ -193,7 +213,7 @@ async function run(): Promise<void> {
     checked: { acknowledged: acknowledged.length, fulfilled, payments: held.payments },
     goal: { ...goal, database: database.label, met },
   };
-  console.log(`\nPayment benchmark (${concurrency} customers, ${duration} s, loopback, Node ${process.version}, ${availableParallelism()} CPUs)`);
+  console.log(`\nPayment benchmark (${provider}, ${concurrency} customers, ${duration} s, loopback, Node ${process.version}, ${availableParallelism()} CPUs)`);
   console.table({
     [`${database.label}, ${concurrency} at once`]: {
       'orders/s': result.ordersPerSecond,
@@ -213,8 +233,9 @@ async function run(): Promise<void> {
     `Checked: ${acknowledged.length} orders acknowledged (warm-up included), ${fulfilled} fulfilled, ${held.payments} payments (none missing, none doubled).`,
   );
   mkdirSync(results, { recursive: true });
-  writeFileSync(path.join(results, 'pay.json'), `${JSON.stringify({ ...result, load: load.end() }, null, 2)}\n`);
-  console.log('Wrote bench/results/pay.json');
+  const file = provider === 'alipay' ? 'pay-alipay.json' : 'pay.json';
+  writeFileSync(path.join(results, file), `${JSON.stringify({ ...result, load: load.end() }, null, 2)}\n`);
+  console.log(`Wrote bench/results/${file}`);
 }
 
 await runBenchmark({ title: 'Payment', work, run, afterStop: () => stopDatabase() });

@@ -12,7 +12,7 @@ import { IdleGame } from './idle-games.ts';
 import { CdkeyGrant, Redemption } from './activation.ts';
 import { LoginEvent } from './account.ts';
 import { Agreement } from './agreements.ts';
-import { LedgerEntry, Order, OrderDetail, Product } from './commerce.ts';
+import { LedgerEntry, Order, OrderHistory, Product } from './commerce.ts';
 import { LocalizedText, RaffleKind, RaffleState } from './raffle.ts';
 import { ServiceStatus, StatusIncident } from './status.ts';
 
@@ -243,7 +243,7 @@ export const CommandResult = z.discriminatedUnion('command', [
   z.object({
     command: z.literal('order show'),
     key: text(),
-    order: z.nullable(z.extend(OrderDetail, { UserId: z.nullable(z.int()), Refunds: z.array(RefundEntry) })),
+    order: z.nullable(z.extend(OrderHistory, { UserId: z.nullable(z.int()), Refunds: z.array(RefundEntry) })),
   }),
   /** `wallet show <user>`: the balance (fen), the newest ledger rows, and until when the user's plan runs; null for no such user. */
   z.object({

@@ -103,7 +103,7 @@ export const outcomeOfRefusal: Partial<Record<number, PayOutcome>> = {
 };
 
 /** The ways this server takes money; the desktop client may ask for others, which are "unsupported payment type". */
-export const PayMethod = z.enum(['wechatpay', 'wallet']);
+export const PayMethod = z.enum(['wechatpay', 'alipay', 'wallet']);
 export type PayMethod = z.infer<typeof PayMethod>;
 
 /** How an order was paid: a pay method, or a redeemed cdkey (contract/activation.ts). */
@@ -151,7 +151,12 @@ export const OrderEvent = z.object({
   At: z.iso.datetime(),
 });
 
-export const OrderDetail = z.extend(Order, { Timeline: z.array(OrderEvent) });
+/** An order with its timeline, as the console shows it. */
+export const OrderHistory = z.extend(Order, { Timeline: z.array(OrderEvent) });
+export type OrderHistory = z.infer<typeof OrderHistory>;
+
+/** An order as its customer sees it: with its timeline, and the ways it can be paid here now, in the order the pay page offers them (none once it is settled). */
+export const OrderDetail = z.extend(OrderHistory, { PayWith: z.array(PayMethod) });
 export type OrderDetail = z.infer<typeof OrderDetail>;
 
 /** A scan-to-pay payment under way: the code the customer scans, as an SVG and as its URL. */
@@ -230,7 +235,7 @@ export const commerceCalls = {
     request: Empty,
     response: OrderDetail,
   }),
-  /** Starts paying: a code to scan (wechatpay), or paid at once from the balance (wallet). */
+  /** Starts paying: a code to scan (wechatpay, alipay), or paid at once from the balance (wallet). */
   pay: route({
     method: 'POST',
     path: '/commerce/v1/orders/:key/pay',
@@ -242,9 +247,10 @@ export const commerceCalls = {
     response: Payment,
   }),
   /**
-   * Starts paying in WeChat on the phone whose browser asks (WeChat Pay H5):
-   * the page it opens, to which the site adds `redirect_url` for the way back.
-   * The outcome still comes only from the provider's notification.
+   * Starts paying in the provider's app on the phone whose browser asks
+   * (WeChat Pay H5, Alipay's wap.pay): the address to open, which leads back
+   * to the pay page marked as coming back (`from=<method>`). The outcome
+   * still comes only from the provider's notification or its answer to a query.
    */
   payOnPhone: route({
     method: 'POST',
@@ -253,8 +259,8 @@ export const commerceCalls = {
     auth: 'required',
     shape: 'envelope',
     params: orderKey,
-    request: Empty,
-    response: z.object({ Order, H5Url: z.url() }),
+    request: z.object({ Method: text(z.maxLength(20)) }),
+    response: z.object({ Order, PayUrl: z.url() }),
   }),
   cancel: route({
     method: 'POST',
@@ -295,6 +301,22 @@ export const commerceCalls = {
       resource: z.object({ algorithm: text(), ciphertext: text(), nonce: text(), associated_data: z.optional(text()), original_type: text() }),
     }),
     response: z.object({ code: text(), message: text() }),
+  }),
+  /**
+   * Alipay's asynchronous notification of a trade (paid, closed, refunded):
+   * form-encoded, RSA2-signed over its parameters, for this app and seller.
+   * Answered `success` once it is stored; anything else (a refusal) makes
+   * Alipay send it again later.
+   */
+  notifyAlipay: route({
+    method: 'POST',
+    path: '/commerce/v1/notify/alipay',
+    encrypted: false,
+    auth: 'none',
+    shape: 'raw',
+    maxBodyBytes: 16 * 1024,
+    request: z.record(text(z.maxLength(64)), text(z.maxLength(4096))),
+    response: z.literal('success'),
   }),
   /**
    * An order made in the desktop client before anyone signed in: it has no

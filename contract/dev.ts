@@ -100,3 +100,47 @@ export const paymentSandbox = {
     response: SandboxTransaction,
   }),
 };
+
+/**
+ * What the Alipay sandbox's customer does with a trade (the scan page and the
+ * phone checkout offer the same): `scan` the code (the trade then exists at
+ * Alipay, waiting), `approve` (pay), `decline` (back out: the trade still
+ * waits), `expire` (let it time out), `close` (as the merchant's Alipay
+ * console would); for a paid trade, `slowRefunds` makes its later refunds
+ * process a moment before they succeed and `failRefunds` makes Alipay refuse
+ * them (as with too little balance).
+ */
+export const AlipaySandboxAction = z.enum(['scan', 'approve', 'decline', 'expire', 'close', 'slowRefunds', 'failRefunds']);
+export type AlipaySandboxAction = z.infer<typeof AlipaySandboxAction>;
+
+/** An Alipay trade by its order number (out_trade_no), Alipay's trade number or its code's id (`bax0…`). */
+const alipayTradeId = z.object({ id: text(z.regex(/^[A-Za-z0-9_]{1,64}$/)) });
+
+/**
+ * The Alipay sandbox's trades, answered as `SandboxTransaction`: `State` is
+ * Alipay's trade_status, or UNSCANNED / EXPIRED for a code no phone scanned
+ * (Alipay has no such trade yet: its query answers ACQ.TRADE_NOT_EXIST).
+ */
+export const alipaySandbox = {
+  transaction: route({
+    method: 'GET',
+    path: '/dev/alipay/sandbox/:id',
+    encrypted: false,
+    auth: 'none',
+    shape: 'envelope',
+    params: alipayTradeId,
+    request: z.optional(z.object({})),
+    response: SandboxTransaction,
+  }),
+  /** Acts as the customer's phone would, and sends Alipay's signed notifications to the shop. */
+  act: route({
+    method: 'POST',
+    path: '/dev/alipay/sandbox/:id',
+    encrypted: false,
+    auth: 'none',
+    shape: 'envelope',
+    params: alipayTradeId,
+    request: z.object({ Action: AlipaySandboxAction }),
+    response: SandboxTransaction,
+  }),
+};

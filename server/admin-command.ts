@@ -19,7 +19,7 @@ import type { Channel, Messenger } from './messages/messenger.ts';
 import type { Metrics } from './plugins/metrics.ts';
 import type { Pusher } from './realtime/backplane.ts';
 import type { Uploads } from './services/file-store.ts';
-import type { PaymentProvider } from './services/wechatpay-adapter.ts';
+import type { PaymentProvider, ProviderMethod } from './services/payment-provider.ts';
 import type {} from './plugins/config.ts';
 import type {} from './plugins/database.ts';
 import type {} from './plugins/keys.ts';
@@ -51,10 +51,10 @@ export interface CommandContext {
   metrics: Metrics | null;
   /** The user an operator names by id, phone or e-mail. */
   findUser(key: string): Promise<{ id: number } | null>;
-  /** The payment provider, for refunds; null when it cannot be reached from here (the sandbox lives inside a running server). */
-  paymentProvider(): PaymentProvider | null;
-  /** Where the provider sends its notifications (a refund's outcome). */
-  paymentNotifyUrl(): string;
+  /** A payment provider, for refunds; null when it is not configured or cannot be reached from here (a sandbox lives inside a running server). */
+  paymentProvider(method: ProviderMethod): PaymentProvider | null;
+  /** Where a provider sends its notifications (a refund's outcome). */
+  paymentNotifyUrl(method: ProviderMethod): string;
   /** The server's HMAC secret (docs/keys.md), from which cdkeys are derived. */
   secret(): Buffer;
   /** The server's key pairs of sealed calls, in whichever store holds them (`keys rotate`). */
@@ -201,8 +201,8 @@ export function commandContext(app: FastifyInstance, actor: Actor, locale: Local
     // Only a server counts what happens (the CLI's app has no metrics plugin).
     metrics: app.hasDecorator('metrics') ? app.metrics : null,
     findUser: (key) => app.findUser(key),
-    paymentProvider: () => app.payments.provider(),
-    paymentNotifyUrl: () => app.payments.notifyUrl(),
+    paymentProvider: (method) => app.payments.provider(method),
+    paymentNotifyUrl: (method) => app.payments.channel(method).notifyUrl(),
     secret: () => app.keys.secret,
     keyring: () => app.keys.keyring,
     dataDir: app.config.DATA_DIR,

@@ -20,6 +20,9 @@ function isNetworkOrHost(entry: string): boolean {
   return ipaddr.isValidCIDR(bare) || ipaddr.isValid(bare) || /^[a-z\d-]+(\.[a-z\d-]+)*$/i.test(entry);
 }
 
+/** What PAYMENT_PROVIDER may list: the development sandbox (alone), or the real providers the shop takes, in the order the pay page offers them. */
+const paymentProviders = ['sandbox', 'wechatpay', 'alipay'] as const;
+
 const wechatPaySettings = [
   'WECHATPAY_MCHID',
   'WECHATPAY_APPID',
@@ -30,6 +33,10 @@ const wechatPaySettings = [
   'WECHATPAY_APIV3_KEY',
   'WECHATPAY_NOTIFY_URL',
 ] as const;
+
+const alipaySettings = ['ALIPAY_APP_ID', 'ALIPAY_SELLER_ID', 'ALIPAY_APP_KEY_FILE', 'ALIPAY_NOTIFY_URL'] as const;
+/** Alipay's certificate mode: all three files, instead of ALIPAY_PUBLIC_KEY_FILE. */
+const alipayCertificateSettings = ['ALIPAY_APP_CERT_FILE', 'ALIPAY_PUBLIC_CERT_FILE', 'ALIPAY_ROOT_CERT_FILE'] as const;
 
 /** The 32 bytes a KEYS_SEALING_KEY writes as hex or base64, or null when it is neither. */
 function sealingKeyOf(value: string): Buffer | null {
@@ -150,7 +157,7 @@ const schema = z
     HUB_LONG_POLL_MS: z.coerce.number().int().min(50).max(99_000).default(hubTiming.longPollMs),
     /** How long an outbound HTTP call (services/outbound-http.ts) may take, from connecting to the answer's last byte. */
     OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
-    /** How long a call to WeChat Pay or the SMS and e-mail providers may take (a customer waits on most): a slow provider is given up on sooner; at most OUTBOUND_TIMEOUT_MS. */
+    /** How long a call to WeChat Pay, Alipay or the SMS and e-mail providers may take (a customer waits on most): a slow provider is given up on sooner; at most OUTBOUND_TIMEOUT_MS. */
     PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
     /** The most an outside service's answer may hold; reading stops past it. */
     OUTBOUND_MAX_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
@@ -189,8 +196,21 @@ const schema = z
     QQ_URL: z.url().default('https://graph.qq.com'),
     QQ_APP_ID: z.string().min(1).optional(),
     QQ_APP_KEY: z.string().min(1).optional(),
-    // Payments (contract/commerce.ts). `sandbox` is the development stand-in at /api/dev/wechatpay, which speaks WeChat Pay's protocol.
-    PAYMENT_PROVIDER: z.enum(['sandbox', 'wechatpay']).default('sandbox'),
+    // Payments (contract/commerce.ts). `sandbox` is the development stand-ins at /api/dev/wechatpay and /api/dev/alipay, which speak the providers' protocols.
+    /** `sandbox` alone, or one or more of `wechatpay` and `alipay` separated by commas (`wechatpay,alipay`): the providers the pay page offers, in this order. */
+    PAYMENT_PROVIDER: list
+      .pipe(
+        z
+          .array(z.enum(paymentProviders, 'must be sandbox, wechatpay or alipay'))
+          .min(1, 'must name sandbox, or wechatpay, alipay or both separated by a comma')
+          .refine((names) => new Set(names).size === names.length, 'names a provider twice')
+          .refine(
+            (names) => !names.includes('sandbox') || names.length === 1,
+            'sandbox stands in for every provider: it goes alone, never with wechatpay or alipay',
+          ),
+      )
+      .readonly()
+      .default(['sandbox']),
     WECHATPAY_URL: z.url().default('https://api.mch.weixin.qq.com'),
     WECHATPAY_MCHID: z
       .string()
@@ -207,14 +227,37 @@ const schema = z
     WECHATPAY_APIV3_KEY: z.string().length(32).optional(),
     /** Where WeChat Pay sends notifications: this API's /api/commerce/v1/notify/wechatpay on its public HTTPS address. */
     WECHATPAY_NOTIFY_URL: z.url().optional(),
+    /** Alipay's open-platform gateway. */
+    ALIPAY_URL: z.url().default('https://openapi.alipay.com/gateway.do'),
+    /** The app's APPID on Alipay's open platform. */
+    ALIPAY_APP_ID: z
+      .string()
+      .regex(/^\d{1,32}$/, "must be the app's APPID, digits only, as Alipay's open platform shows it")
+      .optional(),
+    /** The merchant's partner id (PID), which every notification must name as the seller. */
+    ALIPAY_SELLER_ID: z
+      .string()
+      .regex(/^2088\d{12}$/, "must be the merchant's partner id (PID): 16 digits beginning with 2088")
+      .optional(),
+    /** The app's private key (PEM, or the base64 Alipay's key tool writes): requests are signed with it. */
+    ALIPAY_APP_KEY_FILE: z.string().min(1).optional(),
+    /** Public-key mode: Alipay's public key (PEM, or the base64 the open platform shows), which answers and notifications are checked against. */
+    ALIPAY_PUBLIC_KEY_FILE: z.string().min(1).optional(),
+    /** Certificate mode (which Alipay requires of new apps): the app's public-key certificate, Alipay's public-key certificate and Alipay's root certificate, PEM files as the open platform gives them. */
+    ALIPAY_APP_CERT_FILE: z.string().min(1).optional(),
+    ALIPAY_PUBLIC_CERT_FILE: z.string().min(1).optional(),
+    ALIPAY_ROOT_CERT_FILE: z.string().min(1).optional(),
+    /** Where Alipay sends notifications: this API's /api/commerce/v1/notify/alipay on its public HTTPS address. */
+    ALIPAY_NOTIFY_URL: z.url().optional(),
   })
   .superRefine((config, context) => {
     if (config.NODE_ENV === 'production') {
-      if (config.PAYMENT_PROVIDER === 'sandbox')
+      if (config.PAYMENT_PROVIDER.includes('sandbox'))
         context.addIssue({
           code: 'custom',
           path: ['PAYMENT_PROVIDER'],
-          message: 'PAYMENT_PROVIDER=sandbox lets anyone approve their own payments: set PAYMENT_PROVIDER=wechatpay with the WECHATPAY_* settings',
+          message:
+            'PAYMENT_PROVIDER=sandbox lets anyone approve their own payments: set PAYMENT_PROVIDER to wechatpay, alipay or both (wechatpay,alipay) with their WECHATPAY_* and ALIPAY_* settings',
         });
       for (const key of ['STORE_URL', 'STORE_INTROSPECTION_SECRET'] as const) {
         if (!config[key])
@@ -233,10 +276,16 @@ const schema = z
     ] as const) {
       if (!config[id] !== !config[secret]) context.addIssue({ code: 'custom', path: [config[id] ? secret : id], message: `${id} and ${secret} go together` });
     }
-    if (config.PAYMENT_PROVIDER === 'wechatpay') {
+    if (config.PAYMENT_PROVIDER.includes('wechatpay')) {
       for (const key of wechatPaySettings) {
         if (!config[key]) context.addIssue({ code: 'custom', path: [key], message: 'required when PAYMENT_PROVIDER=wechatpay' });
       }
+    }
+    if (config.PAYMENT_PROVIDER.includes('alipay')) {
+      for (const key of alipaySettings) {
+        if (!config[key]) context.addIssue({ code: 'custom', path: [key], message: 'required when PAYMENT_PROVIDER lists alipay' });
+      }
+      for (const { path, message } of alipayModeIssues(config)) context.addIssue({ code: 'custom', path: [path], message });
     }
     // A bucket half described would quietly keep the uploads on this host's disk: all of it, or none.
     const bucketGiven = bucketSettings.filter((key) => config[key] !== undefined);
@@ -256,6 +305,31 @@ const schema = z
       context.addIssue({ code: 'custom', path: ['HUB_TIMEOUT_MS'], message: 'must be longer than HUB_KEEP_ALIVE_MS' });
     for (const { path, message } of messageSettingIssues(config)) context.addIssue({ code: 'custom', path: [path], message });
   });
+
+/** Alipay's key settings: exactly one mode, public key or certificates, and that one whole. */
+function alipayModeIssues(
+  config: Partial<Record<'ALIPAY_PUBLIC_KEY_FILE' | (typeof alipayCertificateSettings)[number], string>>,
+): { path: string; message: string }[] {
+  const certificatesGiven = alipayCertificateSettings.filter((key) => config[key]);
+  if (config.ALIPAY_PUBLIC_KEY_FILE && certificatesGiven.length > 0)
+    return [
+      {
+        path: 'ALIPAY_PUBLIC_KEY_FILE',
+        message: `public-key mode (ALIPAY_PUBLIC_KEY_FILE) and certificate mode (${certificatesGiven.join(', ')}) exclude each other: set the files of the mode the app on Alipay's open platform uses, and only those`,
+      },
+    ];
+  if (!config.ALIPAY_PUBLIC_KEY_FILE && certificatesGiven.length === 0)
+    return [
+      {
+        path: 'ALIPAY_PUBLIC_KEY_FILE',
+        message: `required when PAYMENT_PROVIDER lists alipay, unless the app uses certificate mode: then set ${alipayCertificateSettings.join(', ')} instead`,
+      },
+    ];
+  if (config.ALIPAY_PUBLIC_KEY_FILE) return [];
+  return alipayCertificateSettings
+    .filter((key) => !config[key])
+    .map((path) => ({ path, message: `required with ${certificatesGiven.join(', ')}: certificate mode needs all three certificates` }));
+}
 
 /** The demo account goes only where asked, or into an embedded database outside production — never into a shared PostgreSQL unasked. */
 const withDefaults = (config: z.output<typeof schema>) => ({

@@ -116,7 +116,7 @@ function counting(app: FastifyInstance, registry: Registry): Metrics {
 
   const payments = new Counter({
     name: 'beacon_payment_outcomes_total',
-    help: 'Payments settled on this instance, by outcome (paid, failed, closed unpaid, refunded) and method (wechatpay, wallet; none for an order closed before a method was chosen).',
+    help: 'Payments settled on this instance, by outcome (paid, failed, closed unpaid, refunded) and method (wechatpay, alipay, wallet; none for an order closed before a method was chosen).',
     labelNames: ['outcome', 'method'] as const,
     registers,
   });

@@ -10,17 +10,19 @@
  */
 import type { KeyObject } from 'node:crypto';
 import type { OutboundFetch } from './outbound-http.ts';
+import {
+  AlreadyPaidError,
+  ProviderError,
+  ProviderUnanswered,
+  RefundRefused,
+  type PaymentProvider,
+  type ProviderEvent,
+  type RefundStatus,
+  type TradeState,
+  type Transaction,
+  type NewTransaction,
+} from './payment-provider.ts';
 import { openResource, requestAuthorization, SignatureError, verifyPlatformSignature, type MerchantKey, type SealedResource } from './wechatpay.ts';
-
-export type TradeState = 'SUCCESS' | 'NOTPAY' | 'CLOSED' | 'PAYERROR' | 'REVOKED' | 'USERPAYING' | 'REFUND';
-
-/** A payment as the provider reports it. */
-export interface Transaction {
-  outTradeNo: string;
-  transactionId: string | null;
-  tradeState: TradeState;
-  total: number;
-}
 
 export interface WechatPayCredentials {
   baseUrl: string;
@@ -29,15 +31,6 @@ export interface WechatPayCredentials {
   platform: { serial: string; publicKey: KeyObject };
   apiV3Key: string;
 }
-
-/** The provider did not answer as the protocol says (or not at all): nothing can be assumed about the payment. */
-export class ProviderError extends Error {}
-
-/** No answer came: the connection failed, or the provider was slower than the deadline (PROVIDER_TIMEOUT_MS). */
-export class ProviderUnanswered extends ProviderError {}
-
-/** Closing was refused because the customer has paid. */
-export class AlreadyPaidError extends ProviderError {}
 
 /** Signing was refused: this contract is signed already, or the customer has another under the same plan. */
 export class AlreadySignedError extends ProviderError {
@@ -74,67 +67,21 @@ export interface ContractCharge {
   notifyUrl: string;
 }
 
-/** What a notification reports: a transaction's state, or a contract signed or ended. */
-/** Where a refund stands at the provider: done, still under way, or not done (closed, or abnormal: the payer's account cannot take it). */
-export type RefundStatus = 'SUCCESS' | 'PROCESSING' | 'CLOSED' | 'ABNORMAL';
-
-export interface NewRefund {
-  /** The provider's transaction that paid (an order's payment may have come through either of its trade numbers). */
-  transactionId: string;
-  outRefundNo: string;
-  amount: number;
-  /** What the transaction paid. */
-  total: number;
-  notifyUrl: string;
-}
-
-/** The provider answered and refused the refund: nothing was refunded. (A ProviderError that is not this one may mean no answer came.) */
-export class RefundRefused extends ProviderError {}
-
 /** The provider answered and refused a contract's charge: nothing was charged. (Any other ProviderError says nothing either way.) */
 export class ChargeRefused extends ProviderError {}
 
-export type ProviderEvent =
-  | { kind: 'transaction'; transaction: Transaction }
-  | { kind: 'contract'; contract: Contract }
-  | { kind: 'refund'; refund: { outRefundNo: string; status: RefundStatus } };
+/** What a WeChat Pay notification reports: a transaction, a refund, or an auto-renewal contract signed or ended. */
+export type WechatPayEvent = ProviderEvent | { kind: 'contract'; contract: Contract };
 
-export interface NewTransaction {
-  outTradeNo: string;
-  description: string;
-  total: number;
-  expiresAt: Date;
-  notifyUrl: string;
-}
-
-/** An H5 transaction also names the customer's address, which WeChat Pay checks against the phone that pays. */
-export interface NewPhoneTransaction extends NewTransaction {
-  payerClientIp: string;
-}
-
-export interface PaymentProvider {
-  /** Starts a scan-to-pay transaction; answers the code URL to show as a QR code. */
-  createNative(order: NewTransaction): Promise<string>;
-  /**
-   * Starts an H5 transaction; answers the h5_url the phone's browser opens to
-   * pay in WeChat (valid five minutes; asking again answers a fresh one).
-   */
-  createH5(order: NewPhoneTransaction): Promise<string>;
-  /** The transaction of an order number, or null when the provider has none. */
-  query(outTradeNo: string): Promise<Transaction | null>;
-  /** Closes an unpaid transaction; throws AlreadyPaidError when it was paid. */
-  close(outTradeNo: string): Promise<void>;
-  /** Asks for a refund (asking again with the same number refunds once); its outcome may come later, as a refund notification. Throws RefundRefused. */
-  refund(refund: NewRefund): Promise<RefundStatus>;
-  /** Where a refund stands, or null when the provider has none of that number. */
-  queryRefund(outRefundNo: string): Promise<RefundStatus | null>;
+/** WeChat Pay: what every provider does, and auto-renewal contracts (entrusted payments). */
+export interface WechatPayProvider extends PaymentProvider {
   /** Starts signing an auto-renewal contract; answers the code URL the customer scans to sign. Throws AlreadySignedError. */
   signContract(contract: NewContract): Promise<string>;
   /** Asks for a period's payment under a signed contract; its outcome comes as a transaction notification. */
   chargeContract(charge: ContractCharge): Promise<void>;
   terminateContract(planId: number, contractCode: string): Promise<void>;
   /** What a notification reports, and its nonce; throws SignatureError for anything not signed and sealed by the platform. */
-  readNotification(headers: Record<string, string | string[] | undefined>, body: string): { nonce: string; event: ProviderEvent };
+  readNotification(headers: Record<string, string | string[] | undefined>, body: string): { nonce: string; event: WechatPayEvent };
 }
 
 interface TransactionResource {
@@ -179,6 +126,7 @@ function toTransaction(resource: TransactionResource): Transaction {
   if (typeof resource.out_trade_no !== 'string' || typeof resource.trade_state !== 'string') throw new ProviderError('transaction without number or state');
   return {
     outTradeNo: resource.out_trade_no,
+    method: 'wechatpay',
     transactionId: resource.transaction_id ?? null,
     tradeState: resource.trade_state,
     total: Number(resource.amount?.total ?? 0),
@@ -186,7 +134,7 @@ function toTransaction(resource: TransactionResource): Transaction {
 }
 
 /** WeChat Pay's APIv3 with these credentials, called through the outbound client `fetch`, each call given up after `timeoutMs`. */
-export function wechatPay(credentials: WechatPayCredentials, fetch: OutboundFetch, timeoutMs: number): PaymentProvider {
+export function wechatPay(credentials: WechatPayCredentials, fetch: OutboundFetch, timeoutMs: number): WechatPayProvider {
   const { merchant, appid } = credentials;
   const base = new URL(credentials.baseUrl);
 
@@ -237,20 +185,23 @@ export function wechatPay(credentials: WechatPayCredentials, fetch: OutboundFetc
   });
 
   return {
+    method: 'wechatpay',
+
     async createNative(order) {
       const answer = await request('POST', '/v3/pay/transactions/native', transactionBody(order));
       if (answer.status !== 200 || typeof answer.json?.code_url !== 'string') throw failure('start a payment', answer);
       return answer.json.code_url;
     },
 
-    async createH5(order) {
+    async createPhone(order) {
       const answer = await request('POST', '/v3/pay/transactions/h5', {
         ...transactionBody(order),
         // A mobile website (not an app): WeChat Pay's scene type for it is "Wap".
         scene_info: { payer_client_ip: order.payerClientIp, h5_info: { type: 'Wap' } },
       });
       if (answer.status !== 200 || typeof answer.json?.h5_url !== 'string') throw failure('start a payment on a phone', answer);
-      return answer.json.h5_url;
+      // WeChat Pay's documented way back: redirect_url, URL-encoded, added to its h5_url.
+      return `${answer.json.h5_url}&redirect_url=${encodeURIComponent(order.returnUrl)}`;
     },
 
     async query(outTradeNo) {
@@ -281,7 +232,7 @@ export function wechatPay(credentials: WechatPayCredentials, fetch: OutboundFetc
       return toRefundStatus(answer.json?.status);
     },
 
-    async queryRefund(outRefundNo) {
+    async queryRefund({ outRefundNo }) {
       const answer = await request('GET', `/v3/refund/domestic/refunds/${encodeURIComponent(outRefundNo)}`);
       if (answer.status === 404) return null;
       if (answer.status !== 200) throw failure('report a refund', answer);
@@ -346,7 +297,7 @@ export function wechatPay(credentials: WechatPayCredentials, fetch: OutboundFetc
         return { nonce, event: { kind: 'refund', refund: { outRefundNo: resource.out_refund_no, status: toRefundStatus(resource.refund_status) } } };
       }
       if (resource.mchid !== merchant.mchid || resource.appid !== appid) throw new SignatureError('for another merchant');
-      const event: ProviderEvent = notification.event_type?.startsWith('PAPAY.')
+      const event: WechatPayEvent = notification.event_type?.startsWith('PAPAY.')
         ? { kind: 'contract', contract: toContract(resource) }
         : { kind: 'transaction', transaction: toTransaction(resource) };
       return { nonce, event };

@@ -1,7 +1,7 @@
 /**
  * A crash in the middle of paying: the real server (`node server/main.ts`, on
- * embedded PGlite in a folder, with the payment sandbox) takes a burst of
- * scan-to-pay and wallet payments and is killed with SIGKILL; after a restart
+ * embedded PGlite in a folder, with the payment sandboxes) takes a burst of
+ * WeChat Pay and Alipay scan-to-pay and wallet payments and is killed with SIGKILL; after a restart
  * on the same folder, every payment it acknowledged is there, and none twice.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commerceCalls, type Order } from '#contract/commerce.ts';
-import { paymentSandbox } from '#contract/dev.ts';
+import { alipaySandbox, paymentSandbox } from '#contract/dev.ts';
 import { facts } from '#contract/facts.ts';
 import { identity } from '#contract/identity.ts';
 import { demoAccount } from '../../server/services/demo-account.ts';
@@ -29,6 +29,8 @@ const env = {
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 type Call = Awaited<ReturnType<typeof httpCaller>>;
+const methods = ['wallet', 'wechatpay', 'alipay'] as const;
+type Method = (typeof methods)[number];
 
 async function logIn(call: Call): Promise<string> {
   const login = await call(identity.loginByPassword, { body: { Account: demoAccount.phone, Password: demoAccount.password, DeviceId: 'crash-test-device' } });
@@ -43,9 +45,9 @@ describe('a server killed during a burst of payments', () => {
     const token = await logIn(call);
 
     /** Orders the server said were paid before it died, and how. */
-    const acknowledged = new Map<string, 'wechatpay' | 'wallet'>();
+    const acknowledged = new Map<string, Method>();
     let killed = false;
-    const buy = async (method: 'wechatpay' | 'wallet'): Promise<void> => {
+    const buy = async (method: Method): Promise<void> => {
       // The demo wallet holds enough for some of the smallest recharges.
       const amount = method === 'wallet' ? facts.recharge.customMin.cny : facts.recharge.amounts[0].cny;
       const created = await call(commerceCalls.createOrder, { token, body: { Product: 'steam-cn', Amount: amount, Target: '12345678' } });
@@ -55,14 +57,19 @@ describe('a server killed during a burst of payments', () => {
         if (paying.body.code === 200) acknowledged.set(key, method);
         return;
       }
-      const prepay = new URL(paying.body.data.CodeUrl!).searchParams.get('pr')!;
-      await call(paymentSandbox.act, { params: { id: prepay }, body: { Action: 'approve' } });
+      if (method === 'alipay') {
+        await call(alipaySandbox.act, { params: { id: key }, body: { Action: 'scan' } });
+        await call(alipaySandbox.act, { params: { id: key }, body: { Action: 'approve' } });
+      } else {
+        const prepay = new URL(paying.body.data.CodeUrl!).searchParams.get('pr')!;
+        await call(paymentSandbox.act, { params: { id: prepay }, body: { Action: 'approve' } });
+      }
       // Paid is what the server answers once it has applied the payment.
       if ((await call(commerceCalls.order, { token, params: { key } })).body.data.State === 'paid') acknowledged.set(key, method);
     };
     const worker = async (index: number) => {
       for (let round = 0; !killed; round++) {
-        await buy((index + round) % 3 === 0 ? 'wallet' : 'wechatpay').catch(() => {});
+        await buy(methods[(index + round) % methods.length]).catch(() => {});
       }
     };
     const burst = Promise.all(Array.from({ length: 12 }, (_, index) => worker(index)));
@@ -99,7 +106,7 @@ describe('a server killed during a burst of payments', () => {
       for (const [key, method] of acknowledged) if (method === 'wallet') expect(payments).toContain(key);
       const byMethod = [...acknowledged.values()];
       console.log(
-        `kill -9: ${acknowledged.size} payments acknowledged before the kill (${byMethod.filter((m) => m === 'wechatpay').length} scanned, ${byMethod.filter((m) => m === 'wallet').length} from the wallet), all there after the restart, none twice`,
+        `kill -9: ${acknowledged.size} payments acknowledged before the kill (${methods.map((m) => `${byMethod.filter((b) => b === m).length} ${m}`).join(', ')}), all there after the restart, none twice`,
       );
     } finally {
       second.child.kill('SIGTERM');

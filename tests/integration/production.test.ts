@@ -90,7 +90,7 @@ describe('production refuses the development stand-ins', () => {
       NODE_ENV: 'production',
       TRUST_PROXY: true,
       DEMO_DATA: false,
-      PAYMENT_PROVIDER: 'wechatpay',
+      PAYMENT_PROVIDER: ['wechatpay'],
     });
 
     expect(loadConfig({ PUBLIC_API_ORIGIN: 'https://api.beacon.test/' }).PUBLIC_API_ORIGIN).toBe('https://api.beacon.test');

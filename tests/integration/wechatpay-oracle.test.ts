@@ -29,7 +29,8 @@ import {
   verifyPlatformSignature,
   type SealedResource,
 } from '../../server/services/wechatpay.ts';
-import { ProviderError, wechatPay } from '../../server/services/wechatpay-adapter.ts';
+import { ProviderError } from '../../server/services/payment-provider.ts';
+import { wechatPay } from '../../server/services/wechatpay-adapter.ts';
 import { loginBySms } from './api/codes.ts';
 import { startApp, type TestApp } from './api/harness.ts';
 

@@ -26,6 +26,7 @@ const databaseSensitive = [
   'activation',
   'admin',
   'agreements',
+  'alipay',
   'bindorder',
   'commerce',
   'device-login',

@@ -22,6 +22,7 @@ const order = (State: OrderDetail['State']): OrderDetail => ({
   ExpiresAt: '2026-01-01T00:15:00.000Z',
   Agreement: null,
   Timeline: [{ At: '2026-01-01T00:00:00.000Z', State: 'created', Note: 'created', Source: 'customer' }],
+  PayWith: [],
 });
 
 /** A page at `search` whose order reads answer with `reply`; `changed()` is what following the order calls. */

@@ -54,15 +54,17 @@ it('sends the H5 order with scene_info, signed as WeChat Pay APIv3 documents, an
     outboundHttp({ timeoutMs: 10_000, maxBytes: 1_048_576, publicOnly: false, allowed: [] }).fetch,
     5_000,
   );
-  const answered = await provider.createH5({
+  const answered = await provider.createPhone({
     outTradeNo: '20261119123456789012H',
     description: 'Steam wallet 50.00 CNY',
     total: 5000,
     expiresAt: new Date('2026-11-19T08:30:00.000Z'),
     notifyUrl: 'https://beacon.test/api/commerce/v1/notify/wechatpay',
     payerClientIp: '203.0.113.7',
+    returnUrl: 'https://beacon.test/en/payment?key=20261119123456789012&from=wechatpay',
   });
-  expect(answered).toBe(h5Url);
+  // The way back as WeChat Pay documents it: redirect_url, URL-encoded, after the h5_url's own parameters.
+  expect(answered).toBe(`${h5Url}&redirect_url=${encodeURIComponent('https://beacon.test/en/payment?key=20261119123456789012&from=wechatpay')}`);
 
   expect(received).toHaveLength(1);
   const [request] = received;

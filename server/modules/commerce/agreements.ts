@@ -21,7 +21,7 @@ import { agreements, memberships, orders, products } from '../../db/schema/comme
 import { users } from '../../db/schema/identity.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { messageKinds, type OutgoingMessage } from '../../messages/kinds.ts';
-import { AlreadySignedError, ChargeRefused, type Contract, type PaymentProvider } from '../../services/wechatpay-adapter.ts';
+import { AlreadySignedError, ChargeRefused, type Contract, type WechatPayProvider } from '../../services/wechatpay-adapter.ts';
 import { membershipItem } from './catalogue.ts';
 import { acceptNonce } from './nonces.ts';
 import { advance, insertOrder, lockOrder, newOrderKey, note, payable, toOrder, type OrderRow } from './orders.ts';
@@ -139,7 +139,7 @@ export async function startAgreement(
 }
 
 /** The code the customer scans to sign the agreement of an order's first period. */
-export async function signingCode(db: Database, provider: PaymentProvider, order: OrderRow, notifyUrl: string): Promise<string> {
+export async function signingCode(db: Database, provider: WechatPayProvider, order: OrderRow, notifyUrl: string): Promise<string> {
   const [agreement] = await db.select().from(agreements).where(eq(agreements.key, order.agreement!));
   if (agreement?.state === 'active') throw new ApiError(ErrorCode.AgreementSigned, 'agreementSigned');
   if (agreement?.state !== 'pending') throw new ApiError(ErrorCode.OrderClosed, 'orderClosed');
@@ -214,7 +214,7 @@ export async function applyContract(
  */
 export async function chargePeriod(
   { db, jobs, settled }: PayContext,
-  provider: PaymentProvider,
+  provider: WechatPayProvider,
   agreement: AgreementRow,
   order: OrderRow,
   notifyUrl: string,
@@ -288,7 +288,7 @@ export async function periodFailed(tx: Tx, jobs: Jobs, order: OrderRow): Promise
  * (so nothing more can be charged), then here. A pending one just ends: its
  * first period's order can no longer be paid, and closes when its window passes.
  */
-export async function cancelAgreement(db: Database, provider: () => PaymentProvider | null, userId: number, key: string): Promise<AgreementRow> {
+export async function cancelAgreement(db: Database, provider: () => WechatPayProvider | null, userId: number, key: string): Promise<AgreementRow> {
   const [current] = await db
     .select()
     .from(agreements)
@@ -325,7 +325,7 @@ export async function openAgreementCount(db: Database, userId: number): Promise<
 }
 
 /** Ends every agreement of a user as the customer would, one by one: the contracts at the provider first (before the account is deleted). */
-export async function cancelAllAgreements(db: Database, provider: () => PaymentProvider | null, userId: number): Promise<void> {
+export async function cancelAllAgreements(db: Database, provider: () => WechatPayProvider | null, userId: number): Promise<void> {
   for (const key of await openAgreementKeys(db, userId)) await cancelAgreement(db, provider, userId, key);
 }
 
@@ -359,7 +359,7 @@ export async function remindOfCharges(db: Database, jobs: Jobs): Promise<number>
  */
 export async function chargeDueAgreements(
   context: PayContext,
-  provider: PaymentProvider,
+  provider: WechatPayProvider,
   notifyUrl: string,
   announce: (row: OrderRow) => void,
 ): Promise<Order[]> {

@@ -16,7 +16,7 @@ import { ApiError } from '../../http/api-error.ts';
 import { message } from '../../i18n/messages.ts';
 import type { PaymentOutcome } from '../../plugins/metrics.ts';
 import { toProduct } from './catalogue.ts';
-import { detailOf, findOrder, orderNotice, toOrder, type OrderRow } from './orders.ts';
+import { historyOf, findOrder, orderNotice, toOrder, type OrderRow } from './orders.ts';
 import { listAgreements } from './agreements.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
 import { fulfilOrder, setMaintenance, underMaintenance } from './payments.ts';
@@ -304,7 +304,7 @@ export const commerceCommands: AdminCommand[] = [
       return async ({ db }) => {
         try {
           const row = await findOrder(db, key);
-          return { command: 'order show', key, order: { ...(await detailOf(db, row)), UserId: row.userId, Refunds: await refundsOf(db, row.id) } };
+          return { command: 'order show', key, order: { ...(await historyOf(db, row)), UserId: row.userId, Refunds: await refundsOf(db, row.id) } };
         } catch (error) {
           if (error instanceof ApiError) return { command: 'order show', key, order: null };
           throw error;
@@ -380,7 +380,7 @@ export const commerceCommands: AdminCommand[] = [
       const request = { key, ...parseRefund(rest.slice(1)) };
       return (context) =>
         orderStep(context, 'order refund', key, async () => {
-          const done = await refund(refundContextOf(context), context.paymentNotifyUrl(), context.actor, context.refundLimits, request);
+          const done = await refund(refundContextOf(context), context.paymentNotifyUrl, context.actor, context.refundLimits, request);
           return { order: done.order, refund: refundEntry(done.refund) };
         });
     },

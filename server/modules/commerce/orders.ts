@@ -7,7 +7,17 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import dayjs from 'dayjs';
-import { orderPayWindowMs, type Order, type OrderDetail, type OrderItem, type OrderNotice, type OrderState, type PayOutcome } from '#contract/commerce.ts';
+import {
+  orderPayWindowMs,
+  type Order,
+  type OrderDetail,
+  type OrderHistory,
+  type OrderItem,
+  type OrderNotice,
+  type OrderState,
+  type PayMethod,
+  type PayOutcome,
+} from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { pageSize } from '#contract/paging.ts';
 import type { Database, Transaction } from '../../db/database.ts';
@@ -16,6 +26,7 @@ import { preparedOn } from '../../db/prepared.ts';
 import { inTransaction, type Jobs } from '../../db/jobs.ts';
 import { orderEvents, orders } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
+import type { ProviderMethod } from '../../services/payment-provider.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type Source = 'customer' | 'provider' | 'wallet' | 'operator' | 'system';
@@ -152,12 +163,25 @@ export async function note(tx: Transaction, row: OrderRow, source: Source, text:
 }
 
 /** The order with its timeline; `userId` limits it to that user's orders (an operator's look leaves it out). */
-export async function orderDetail(db: Database, key: string, userId?: number): Promise<OrderDetail> {
-  return detailOf(db, await findOrder(db, key, userId));
+/** A customer's order, with its timeline and the ways it can be paid with `providers`. */
+export async function orderDetail(db: Database, key: string, userId: number, providers: readonly ProviderMethod[]): Promise<OrderDetail> {
+  const row = await findOrder(db, key, userId);
+  return { ...(await historyOf(db, row)), PayWith: payWith(row, providers) };
+}
+
+/**
+ * How an unpaid order can be paid, given the providers this server takes: by
+ * each of them and from the wallet; an auto-renewal's first period only
+ * through WeChat Pay's contract. A settled order has no way left.
+ */
+export function payWith(row: OrderRow, providers: readonly ProviderMethod[]): PayMethod[] {
+  if (!payable.includes(row.state)) return [];
+  if (row.agreement) return providers.filter((method) => method === 'wechatpay');
+  return [...providers, 'wallet'];
 }
 
 /** An order row read already, with its timeline. */
-export async function detailOf(db: Database, row: OrderRow): Promise<OrderDetail> {
+export async function historyOf(db: Database, row: OrderRow): Promise<OrderHistory> {
   const events = await db.select().from(orderEvents).where(eq(orderEvents.orderId, row.id)).orderBy(asc(orderEvents.id));
   return {
     ...toOrder(row),

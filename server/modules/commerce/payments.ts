@@ -7,16 +7,16 @@
  * lost: it goes to the customer's wallet. Calls to the provider happen outside
  * transactions, before the change they guard.
  */
-import { eq, sql } from 'drizzle-orm';
-import type { OrderItem, PayOutcome } from '#contract/commerce.ts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { OrderItem, PayMethod, PayOutcome } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database, Transaction as Tx } from '../../db/database.ts';
-import { memberships, orders, payments, settings } from '../../db/schema/commerce.ts';
+import { memberships, orderEvents, orders, payments, settings } from '../../db/schema/commerce.ts';
 import { preparedOn } from '../../db/prepared.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { PaymentOutcome } from '../../plugins/metrics.ts';
-import { AlreadyPaidError, type PaymentProvider, type Transaction } from '../../services/wechatpay-adapter.ts';
+import { AlreadyPaidError, type ProviderMethod, type Transaction } from '../../services/payment-provider.ts';
 import { periodFailed, periodPaid, signingCode } from './agreements.ts';
 import type { PayContext } from './pay-context.ts';
 import { acceptNonce } from './nonces.ts';
@@ -27,15 +27,24 @@ import { changeBalance } from './wallet.ts';
 export type Announce = (row: OrderRow) => void;
 
 /**
- * WeChat Pay ties a trade number to the kind of transaction it was started as
- * (the other kind is refused as a duplicate number), so an order paid in
- * WeChat from a phone (H5) uses its number with this letter behind it, and
- * scan-to-pay the number itself.
+ * A provider ties a trade number to the kind of transaction it was started as
+ * (WeChat Pay refuses the other kind as a duplicate number), so an order paid
+ * in the provider's app from a phone uses its number with this letter behind
+ * it, and scan-to-pay the number itself. Each provider numbers its own.
  */
 const phoneSuffix = 'H';
 export const phoneTradeNo = (key: string) => `${key}${phoneSuffix}`;
 /** The order a provider's trade number belongs to. */
 export const orderKeyOfTrade = (outTradeNo: string) => (outTradeNo.endsWith(phoneSuffix) ? outTradeNo.slice(0, -phoneSuffix.length) : outTradeNo);
+
+/** The order a provider's trade number belongs to, or null when this shop has none. */
+export async function findOrderOfTrade(db: Database, outTradeNo: string): Promise<OrderRow | null> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(eq(orders.key, orderKeyOfTrade(outTradeNo)));
+  return row ?? null;
+}
 
 const maintenanceSetting = preparedOn((db) =>
   db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'maintenance')).prepare('maintenance'),
@@ -62,11 +71,17 @@ export async function setMaintenance(db: Database, actor: Actor, on: boolean): P
   });
 }
 
-export function requireProvider(provider: PayContext['provider']): PaymentProvider {
-  const reached = provider();
+/** A provider's adapter, or the customer's "not responding" when it cannot be reached (a sandbox before the server listens). */
+export function requireProvider<P>(reached: P | null): P {
   if (!reached) throw new ApiError(ErrorCode.PaymentProviderFailed, 'paymentProviderFailed');
   return reached;
 }
+
+/** The timeline's note of a started payment, by provider and way: also what tells which transactions an order has at which provider. */
+const startedNotes: Record<ProviderMethod, { scan: string; phone: string }> = {
+  wechatpay: { scan: 'paymentStarted', phone: 'paymentStartedInApp' },
+  alipay: { scan: 'paymentStartedAlipay', phone: 'paymentStartedInAlipay' },
+};
 
 function refuseUnpayable(row: OrderRow): void {
   if (payable.includes(row.state)) return;
@@ -75,7 +90,7 @@ function refuseUnpayable(row: OrderRow): void {
 }
 
 /** A paid order takes effect: a membership at once (fulfilled); a Steam recharge waits for an operator. */
-async function paid(tx: Tx, row: OrderRow, source: Source, method: 'wechatpay' | 'wallet'): Promise<OrderRow> {
+async function paid(tx: Tx, row: OrderRow, source: Source, method: PayMethod): Promise<OrderRow> {
   const payment: Step = { state: 'paid', source, note: method === 'wallet' ? 'paidFromWallet' : 'paid' };
   const changes = { method, outcome: 'successful' } as const;
   if (row.item.Kind !== 'membership' || row.userId === null) return advanceThrough(tx, row, [payment], changes);
@@ -126,7 +141,7 @@ export async function applyTransaction({ db, jobs, settled }: PayContext, transa
         .insert(payments)
         .values({
           orderId: row.id,
-          method: 'wechatpay',
+          method: transaction.method,
           reference: transaction.transactionId,
           amount: transaction.total,
           disposition: appliesToOrder || row.userId === null ? 'applied' : 'toWallet',
@@ -135,8 +150,8 @@ export async function applyTransaction({ db, jobs, settled }: PayContext, transa
         .returning({ id: payments.id });
       if (recorded.length === 0) return null;
       if (appliesToOrder) {
-        outcomes.push({ outcome: 'paid', method: 'wechatpay' });
-        return paid(tx, row, 'provider', 'wechatpay');
+        outcomes.push({ outcome: 'paid', method: transaction.method });
+        return paid(tx, row, 'provider', transaction.method);
       }
       // Paid already (by another method, or twice), or closed before the money came: the money goes to the wallet.
       if (row.userId === null) return note(tx, row, 'provider', 'paymentForDeletedAccount');
@@ -183,24 +198,42 @@ export async function closeOrder(
   return [...changed, closed];
 }
 
+/** The transactions the order started at each provider (scan-to-pay, on the phone), as its timeline records them. */
+async function startedTrades(db: Database, row: OrderRow): Promise<Array<{ method: ProviderMethod; outTradeNo: string }>> {
+  const ways = Object.entries(startedNotes).flatMap(([method, notes]) => [
+    { method: method as ProviderMethod, note: notes.scan, outTradeNo: row.key },
+    { method: method as ProviderMethod, note: notes.phone, outTradeNo: phoneTradeNo(row.key) },
+  ]);
+  const found = await db
+    .selectDistinct({ note: orderEvents.note })
+    .from(orderEvents)
+    .where(
+      and(
+        eq(orderEvents.orderId, row.id),
+        inArray(
+          orderEvents.note,
+          ways.map((way) => way.note),
+        ),
+      ),
+    );
+  return ways.filter((way) => found.some((event) => event.note === way.note));
+}
+
 /**
- * Closes the order's transactions at the provider, scan-to-pay and on the
- * phone (a number never started is nothing to close). If the customer paid
- * meanwhile, the payment is applied (to the order, or to the wallet when the
- * order is settled already); answers what that changed.
+ * Closes the order's transactions at the providers it started them at,
+ * scan-to-pay and on the phone. If the customer paid meanwhile, the payment
+ * is applied (to the order, or to the wallet when the order is settled
+ * already); answers what that changed.
  */
 export async function closeAtProvider(context: PayContext, row: OrderRow): Promise<OrderRow[]> {
-  if (row.method !== 'wechatpay') return [];
-  const wechatPay = requireProvider(context.provider);
-  // An auto-renewal's first period is paid under its contract, never on the phone.
-  const numbers = row.agreement ? [row.key] : [row.key, phoneTradeNo(row.key)];
   const changed: OrderRow[] = [];
-  for (const number of numbers) {
+  for (const { method, outTradeNo } of await startedTrades(context.db, row)) {
+    const provider = requireProvider(context.provider(method));
     try {
-      await wechatPay.close(number);
+      await provider.close(outTradeNo);
     } catch (error) {
       if (!(error instanceof AlreadyPaidError)) throw error;
-      const transaction = await wechatPay.query(number);
+      const transaction = await provider.query(outTradeNo);
       const applied = transaction && (await applyTransaction(context, transaction));
       if (applied) changed.push(applied);
     }
@@ -216,17 +249,24 @@ const descriptionOf = (item: OrderItem) =>
 
 /**
  * Starts (or shows again) the order's scan-to-pay transaction at the provider
- * — for the first period of an auto-renewal, the contract to sign — and
- * answers the order, now paying, with the code URL, and whether that changed
+ * — for the first period of an auto-renewal, the WeChat Pay contract to sign —
+ * and answers the order, now paying, with the code, and whether that changed
  * it (showing the same code again does not).
  */
-export async function startScanPay({ db, provider }: PayContext, userId: number, key: string, notifyUrl: string): Promise<{ row: OrderRow; changed: boolean }> {
+export async function startScanPay(
+  context: PayContext,
+  userId: number,
+  key: string,
+  method: ProviderMethod,
+  notifyUrl: string,
+): Promise<{ row: OrderRow; changed: boolean }> {
+  const { db } = context;
   const order = await findOrder(db, key, userId);
   refuseUnpayable(order);
-  const wechatPay = requireProvider(provider);
+  if (order.agreement && method !== 'wechatpay') throw new ApiError(ErrorCode.PayMethodUnsupported, 'payMethodUnsupported');
   const codeUrl = order.agreement
-    ? await signingCode(db, wechatPay, order, notifyUrl)
-    : await wechatPay.createNative({
+    ? await signingCode(db, requireProvider(context.contracts()), order, notifyUrl)
+    : await requireProvider(context.provider(method)).createNative({
         outTradeNo: order.key,
         description: descriptionOf(order.item),
         total: order.price,
@@ -236,40 +276,47 @@ export async function startScanPay({ db, provider }: PayContext, userId: number,
   return db.transaction(async (tx) => {
     const row = await lockOrder(tx, key, userId);
     refuseUnpayable(row);
-    if (row.state === 'paying' && row.codeUrl === codeUrl) return { row, changed: false };
-    return { row: await advance(tx, row, 'paying', 'customer', 'paymentStarted', { method: 'wechatpay', codeUrl }), changed: true };
+    if (row.state === 'paying' && row.method === method && row.codeUrl === codeUrl) return { row, changed: false };
+    return { row: await advance(tx, row, 'paying', 'customer', startedNotes[method].scan, { method, codeUrl }), changed: true };
   });
 }
 
 /**
- * Starts the order's H5 transaction, paid in WeChat on the phone whose
+ * Starts the order's payment in the provider's app on the phone whose
  * browser asks (`payerClientIp`), and answers the order, now paying, whether
- * that changed it, and the h5_url to open. An auto-renewal is signed by
+ * that changed it, and the address to open. An auto-renewal is signed by
  * scanning, so it has none.
  */
 export async function startPhonePay(
-  { db, provider }: PayContext,
+  context: PayContext,
   userId: number,
   key: string,
-  notifyUrl: string,
-  payerClientIp: string,
-): Promise<{ row: OrderRow; changed: boolean; h5Url: string }> {
+  method: ProviderMethod,
+  way: { notifyUrl: string; payerClientIp: string; returnUrl: string },
+): Promise<{ row: OrderRow; changed: boolean; payUrl: string }> {
+  const { db } = context;
   const order = await findOrder(db, key, userId);
   refuseUnpayable(order);
   if (order.agreement) throw new ApiError(ErrorCode.PayMethodUnsupported, 'payMethodUnsupported');
-  const h5Url = await requireProvider(provider).createH5({
+  const payUrl = await requireProvider(context.provider(method)).createPhone({
     outTradeNo: phoneTradeNo(order.key),
     description: descriptionOf(order.item),
     total: order.price,
     expiresAt: order.expiresAt,
-    notifyUrl,
-    payerClientIp,
+    ...way,
   });
   return db.transaction(async (tx) => {
     const row = await lockOrder(tx, key, userId);
     refuseUnpayable(row);
-    if (row.state === 'paying' && row.method === 'wechatpay') return { row, changed: false, h5Url };
-    return { row: await advance(tx, row, 'paying', 'customer', 'paymentStartedInApp', { method: 'wechatpay' }), changed: true, h5Url };
+    const note = startedNotes[method].phone;
+    const [before] = await tx
+      .select({ id: orderEvents.id })
+      .from(orderEvents)
+      .where(and(eq(orderEvents.orderId, row.id), eq(orderEvents.note, note)))
+      .limit(1);
+    // Its timeline names every transaction started (closing the order closes them): once is enough while the method stays.
+    if (row.state === 'paying' && row.method === method && before) return { row, changed: false, payUrl };
+    return { row: await advance(tx, row, 'paying', 'customer', note, { method }), changed: true, payUrl };
   });
 }
 

@@ -15,7 +15,7 @@ import { users } from '../../db/schema/identity.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { qrSvg } from '../../services/qr-svg.ts';
-import { ProviderError, ProviderUnanswered } from '../../services/wechatpay-adapter.ts';
+import { ProviderError, ProviderUnanswered } from '../../services/payment-provider.ts';
 import {
   agreementNoticeJob,
   cancelAgreement,
@@ -36,10 +36,10 @@ import { bindLinkFor, bindOrder } from './bind-links.ts';
 import { commerceGrants } from './grants.ts';
 import { seedDemoOrders } from './demo.ts';
 import { forgetOldNonces, nonceCleanupJob } from './nonces.ts';
-import { notificationRoute } from './notify-route.ts';
+import { alipayNotificationRoute, notificationRoute } from './notify-route.ts';
 import { findOrder, insertOrder, orderDetail, orderExpiryJob, orderNotice, orderPage, toOrder, type OrderRow } from './orders.ts';
 import { closeAtProvider, closeExpiredOrder, closeOrder, payFromWallet, requireProvider, startPhonePay, startScanPay, underMaintenance } from './payments.ts';
-import type { PayContext } from './pay-context.ts';
+import { payContextOf } from './pay-context.ts';
 import { checkPendingRefunds, refundCheckJob } from './refunds.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
 
@@ -47,8 +47,8 @@ export default fp(
   async (app) => {
     const { db, jobs } = app;
     const pay = app.payments;
-    const { provider } = pay;
-    const context: PayContext = { db, jobs, provider, settled: app.metrics.paymentSettled };
+    const context = payContextOf(app);
+    const { contracts } = context;
     const grants = commerceGrants(jobs);
     app.decorate('commerce', grants);
 
@@ -117,19 +117,26 @@ export default fp(
     });
 
     registerRoute(app, commerceCalls.orders, async ({ auth, params }) => ({ data: await orderPage(db, auth.userId, params.page) }));
-    registerRoute(app, commerceCalls.order, async ({ auth, params }) => ({ data: await orderDetail(db, params.key, auth.userId) }));
+    registerRoute(app, commerceCalls.order, async ({ auth, params }) => ({ data: await orderDetail(db, params.key, auth.userId, pay.methods) }));
+
+    /** A method the customer asked for, if this server takes it: else "unsupported payment type". */
+    const methodOf = (asked: string): PayMethod => {
+      const method = PayMethod.safeParse(asked);
+      if (!method.success || (method.data !== 'wallet' && !pay.methods.includes(method.data)))
+        throw new ApiError(ErrorCode.PayMethodUnsupported, 'payMethodUnsupported');
+      return method.data;
+    };
 
     registerRoute(app, commerceCalls.pay, async ({ auth, params, body }) => {
-      const method = PayMethod.safeParse(body.Method);
-      if (!method.success) throw new ApiError(ErrorCode.PayMethodUnsupported, 'payMethodUnsupported');
+      const method = methodOf(body.Method);
       await refuseInMaintenance();
 
-      if (method.data === 'wallet') {
+      if (method === 'wallet') {
         const row = await payFromWallet(db, auth.userId, params.key);
         // Counted here rather than in payFromWallet, which also pays the demo data's order.
         app.metrics.paymentSettled('paid', 'wallet');
         announce(row);
-        // A code shown before is closed at the provider; if it was paid meanwhile, that money goes to the wallet.
+        // A code shown before is closed at its provider; if it was paid meanwhile, that money goes to the wallet.
         await closeAtProvider(context, row).then(
           (changed) => changed.forEach(announce),
           (error: unknown) => app.log.warn({ err: error }, 'could not close a scan-to-pay transaction'),
@@ -138,22 +145,27 @@ export default fp(
       }
 
       const { row, changed } = await atProvider('the payment provider refused a new payment', () =>
-        startScanPay(context, auth.userId, params.key, pay.notifyUrl()),
+        startScanPay(context, auth.userId, params.key, method, pay.channel(method).notifyUrl()),
       );
       // The same code shown again changes nothing the customer's open pages need to hear of.
       if (changed) announce(row);
-      const target = pay.scanTarget(row.codeUrl!);
+      const target = pay.channel(method).scanTarget(row.codeUrl!);
       return { data: { Order: toOrder(row), CodeUrl: target, QrSvg: await qrSvg(target) } satisfies Payment };
     });
 
-    registerRoute(app, commerceCalls.payOnPhone, async ({ auth, params, request }) => {
+    registerRoute(app, commerceCalls.payOnPhone, async ({ auth, params, body, request }) => {
+      const method = methodOf(body.Method);
+      if (method === 'wallet') throw new ApiError(ErrorCode.PayMethodUnsupported, 'payMethodUnsupported');
       await refuseInMaintenance();
+      const channel = pay.channel(method);
+      // The way back is this site's pay page, marked as coming back: never an address the caller chose.
+      const returnUrl = `${sitePageUrl(app.config, request.locale, '/payment')}?${new URLSearchParams({ key: params.key, from: method })}`;
       // WeChat Pay checks the phone that pays against this address: the customer's, as the proxy settings (TRUST_PROXY) give it.
-      const { row, changed, h5Url } = await atProvider('the payment provider refused a payment on a phone', () =>
-        startPhonePay(context, auth.userId, params.key, pay.notifyUrl(), request.ip),
+      const { row, changed, payUrl } = await atProvider('the payment provider refused a payment on a phone', () =>
+        startPhonePay(context, auth.userId, params.key, method, { notifyUrl: channel.notifyUrl(), payerClientIp: request.ip, returnUrl }),
       );
       if (changed) announce(row);
-      return { data: { Order: toOrder(row), H5Url: pay.phoneTarget(h5Url) } };
+      return { data: { Order: toOrder(row), PayUrl: channel.phoneTarget(payUrl) } };
     });
 
     registerRoute(app, commerceCalls.cancel, async ({ auth, params }) => {
@@ -176,13 +188,15 @@ export default fp(
     registerRoute(app, agreementCalls.list, async ({ auth }) => ({ data: await listAgreements(db, auth.userId) }));
 
     registerRoute(app, agreementCalls.create, async ({ auth, body, request }) => {
+      // An auto-renewal is a WeChat Pay contract: without WeChat Pay there is none to sign.
+      if (!pay.methods.includes('wechatpay')) throw new ApiError(ErrorCode.PayMethodUnsupported, 'payMethodUnsupported');
       await refuseInMaintenance();
       const { agreement, order } = await startAgreement(db, jobs, auth.userId, body.Product, request.locale);
       return { data: { Agreement: toAgreement(agreement), Order: toOrder(order) } };
     });
 
     registerRoute(app, agreementCalls.cancel, async ({ auth, params }) => ({
-      data: toAgreement(await atProvider('the payment provider did not end a contract', () => cancelAgreement(db, provider, auth.userId, params.key))),
+      data: toAgreement(await atProvider('the payment provider did not end a contract', () => cancelAgreement(db, contracts, auth.userId, params.key))),
     }));
 
     // A deleted account loses its wallet, its plan and its agreements; the contracts at the provider end first,
@@ -194,7 +208,7 @@ export default fp(
       },
       end: async (userId) => {
         try {
-          await cancelAllAgreements(db, provider, userId);
+          await cancelAllAgreements(db, contracts, userId);
         } catch (error) {
           if (!(error instanceof ProviderError) && !(error instanceof ApiError && error.code === ErrorCode.PaymentProviderFailed)) throw error;
           app.log.error({ err: error }, 'the payment provider did not end a contract of an account being deleted');
@@ -203,7 +217,8 @@ export default fp(
       },
     });
 
-    await notificationRoute(app, context, announce);
+    if (pay.methods.includes('wechatpay')) await notificationRoute(app, context, announce);
+    if (pay.methods.includes('alipay')) await alipayNotificationRoute(app, context, announce);
 
     // The workers: pg-boss keeps the jobs in the database, so a restart loses none, and hands each to one instance.
     const { countingFailures } = app.metrics;
@@ -219,7 +234,9 @@ export default fp(
       renewalsJob,
       countingFailures(renewalsJob, async () => {
         await remindOfCharges(db, jobs);
-        await chargeDueAgreements(context, requireProvider(provider), pay.notifyUrl(), announce);
+        // Only WeChat Pay has auto-renewal contracts; without it there are none to charge.
+        const wechatPay = contracts();
+        if (wechatPay) await chargeDueAgreements(context, wechatPay, pay.channel('wechatpay').notifyUrl(), announce);
       }),
     );
 
@@ -235,7 +252,7 @@ export default fp(
     await jobs.work<{ plan: number; key: string }>(
       contractEndJob,
       countingFailures(contractEndJob, async ([job]) => {
-        await requireProvider(provider).terminateContract(job.data.plan, job.data.key);
+        await requireProvider(contracts()).terminateContract(job.data.plan, job.data.key);
       }),
     );
 

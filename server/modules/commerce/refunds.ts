@@ -5,8 +5,9 @@
  * - To the wallet, it is settled in one transaction: the refund row, the
  *   wallet's ledger row, the order's timeline event and the audit line.
  * - To the original payment, the refund row (pending), its timeline event and
- *   audit line are written first; then WeChat Pay is asked, with the refund
- *   number as `out_refund_no`, so asking again can never refund twice. Its
+ *   audit line are written first; then the provider that was paid (WeChat
+ *   Pay, Alipay) is asked, with the refund number as its refund's number
+ *   (`out_refund_no`, `out_request_no`), so asking again can never refund twice. Its
  *   answer, its refund notification, or the check that asks it about refunds
  *   pending for over a minute settles the refund — once, whichever comes first.
  *   A refund it reports ABNORMAL (the money could not reach the payer's
@@ -22,7 +23,7 @@
  * A lock per support user, taken before the order's, makes their refunds wait
  * for each other, so two at once on two orders cannot both pass the day's.
  */
-import { and, asc, count, eq, gt, lt, ne, sql, sum } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, lt, ne, sql, sum } from 'drizzle-orm';
 import type { RefundEntry } from '#contract/admin.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { RefundLimits } from '../../admin-command.ts';
@@ -30,7 +31,7 @@ import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { memberships, orders, payments, refunds } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
-import { RefundRefused, type RefundStatus } from '../../services/wechatpay-adapter.ts';
+import { providerMethods, RefundRefused, type ProviderMethod, type RefundStatus } from '../../services/payment-provider.ts';
 import { acceptNonce } from './nonces.ts';
 import { advance, lockOrder, note, type OrderRow, type Source } from './orders.ts';
 import type { PayContext } from './pay-context.ts';
@@ -159,28 +160,31 @@ async function startRefund(
   actor: Actor,
   limits: RefundLimits | null,
   request: RefundRequest,
-): Promise<Refunded & { transactionId: string | null }> {
+): Promise<Refunded & { paidWith: { method: ProviderMethod; transactionId: string } | null }> {
   return context.db.transaction(async (tx) => {
     // The support user's lock first, then the order's: every transaction that takes both takes them in this order.
     if (limits) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`refunds-of:${consoleUserOf(actor)}`}))`);
     const row = await lockOrder(tx, request.key);
-    if ((row.state !== 'paid' && row.state !== 'fulfilled') || (row.method !== 'wallet' && row.method !== 'wechatpay')) throw notRefundable();
+    const method = row.method as ProviderMethod | 'wallet' | null;
+    if ((row.state !== 'paid' && row.state !== 'fulfilled') || (method !== 'wallet' && !providerMethods.some((known) => known === method)))
+      throw notRefundable();
     const reserved = await refundedSoFar(tx, row.id, 'notFailed');
     const left = row.price - reserved;
     const amount = request.amount ?? left;
     if (amount < 1 || amount > left) throw new ApiError(ErrorCode.RefundAmountInvalid, 'refundAmountInvalid', { leftFen: String(left) });
     if (limits) await checkLimits(tx, actor, limits, reserved, amount);
-    const toWallet = request.to === 'wallet' || row.method === 'wallet';
+    const toWallet = request.to === 'wallet' || method === 'wallet';
     if (toWallet && row.userId === null) throw notRefundable();
 
-    let transactionId: string | null = null;
+    let paidWith: { method: ProviderMethod; transactionId: string } | null = null;
     if (!toWallet) {
+      const provider = method as ProviderMethod;
       const [payment] = await tx
         .select({ reference: payments.reference })
         .from(payments)
-        .where(and(eq(payments.orderId, row.id), eq(payments.method, 'wechatpay'), eq(payments.disposition, 'applied')));
+        .where(and(eq(payments.orderId, row.id), eq(payments.method, provider), eq(payments.disposition, 'applied')));
       if (!payment) throw notRefundable();
-      transactionId = payment.reference;
+      paidWith = { method: provider, transactionId: payment.reference };
     }
 
     const [{ made }] = await tx.select({ made: count() }).from(refunds).where(eq(refunds.orderId, row.id));
@@ -203,9 +207,9 @@ async function startRefund(
       before: { state: row.state, refundable: left },
       after: { refund: refund.refundNo, amount, to: refund.destination },
     });
-    if (!toWallet) return { order: await note(tx, row, 'operator', 'refundRequested'), refund, transactionId };
+    if (paidWith) return { order: await note(tx, row, 'operator', 'refundRequested'), refund, paidWith };
     await changeBalance(tx, row.userId!, amount, 'refund', row.id);
-    return { order: await afterSuccess(tx, row, refund, 'operator'), refund, transactionId: null };
+    return { order: await afterSuccess(tx, row, refund, 'operator'), refund, paidWith: null };
   });
 }
 
@@ -263,19 +267,26 @@ export async function settleRefundNow(context: RefundContext, refundNo: string, 
  * refusal fails it (the amount is free to refund again); no answer leaves it
  * pending for the notification or the check job.
  */
-export async function refund(context: RefundContext, notifyUrl: string, actor: Actor, limits: RefundLimits | null, request: RefundRequest): Promise<Refunded> {
+export async function refund(
+  context: RefundContext,
+  notifyUrl: (method: ProviderMethod) => string,
+  actor: Actor,
+  limits: RefundLimits | null,
+  request: RefundRequest,
+): Promise<Refunded> {
   const started = await startRefund(context, actor, limits, request);
-  if (started.transactionId === null) return counted(context, started);
-  const provider = context.provider();
+  if (started.paidWith === null) return counted(context, started);
+  const { method, transactionId } = started.paidWith;
+  const provider = context.provider(method);
   if (!provider) return started;
   let status: RefundStatus;
   try {
     status = await provider.refund({
-      transactionId: started.transactionId,
+      transactionId,
       outRefundNo: started.refund.refundNo,
       amount: started.refund.amount,
       total: started.order.price,
-      notifyUrl,
+      notifyUrl: notifyUrl(method),
     });
   } catch (error) {
     if (error instanceof RefundRefused) return (await settleRefundNow(context, started.refund.refundNo, 'CLOSED')) ?? started;
@@ -291,20 +302,22 @@ export async function refund(context: RefundContext, notifyUrl: string, actor: A
  * settled; the first failure to ask is thrown once the others are done.
  */
 export async function checkPendingRefunds(context: RefundContext): Promise<Refunded[]> {
+  // A pending refund gives back the order's payment that was applied: that provider is asked, by the refund's and the payment's numbers.
   const pending = await context.db
-    .select({ refundNo: refunds.refundNo })
+    .select({ refundNo: refunds.refundNo, method: payments.method, transactionId: payments.reference })
     .from(refunds)
+    .innerJoin(payments, and(eq(payments.orderId, refunds.orderId), eq(payments.disposition, 'applied'), inArray(payments.method, [...providerMethods])))
     .where(and(eq(refunds.state, 'pending'), lt(refunds.createdAt, new Date(Date.now() - askAfterMs))))
     .orderBy(refunds.id)
     .limit(100);
   if (pending.length === 0) return [];
-  const provider = context.provider();
-  if (!provider) throw new Error('no payment provider to ask about pending refunds');
   const settled: Refunded[] = [];
   let failure: unknown = null;
-  for (const { refundNo } of pending) {
+  for (const { refundNo, method, transactionId } of pending) {
     try {
-      const status = await provider.queryRefund(refundNo);
+      const provider = context.provider(method as ProviderMethod);
+      if (!provider) throw new Error(`no payment provider (${method}) to ask about pending refunds`);
+      const status = await provider.queryRefund({ outRefundNo: refundNo, transactionId });
       const done = await settleRefundNow(context, refundNo, status ?? 'CLOSED');
       if (done) settled.push(done);
     } catch (error) {
@@ -319,7 +332,7 @@ export async function checkPendingRefunds(context: RefundContext): Promise<Refun
 export type Resolution = 'succeeded' | 'failed';
 
 /**
- * An operator resolves a refund WeChat Pay reported abnormal (`refund
+ * An operator resolves a refund the provider reported abnormal (`refund
  * resolve`): succeeded settles it as any success (timeline, a plan's months,
  * the order refunded once all is back); failed frees its amount. Once: a
  * refund that is not abnormal is refused. Audited in the same transaction.

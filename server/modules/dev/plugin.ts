@@ -8,6 +8,7 @@ import fp from 'fastify-plugin';
 import { dev } from '#contract/dev.ts';
 import { emailConfirmations } from '../../db/schema/identity.ts';
 import { registerRoute } from '../../http/route.ts';
+import { devAlipaySandbox } from './alipay/sandbox.ts';
 import { devIdentityProviders } from './idp/plugin.ts';
 import { devStorePages } from './store.ts';
 import { devPaymentSandbox } from './wechatpay/sandbox.ts';
@@ -29,7 +30,10 @@ export default fp(
     });
     await devIdentityProviders(app);
     if (!app.config.STORE_URL) await devStorePages(app);
-    if (app.config.PAYMENT_PROVIDER === 'sandbox') await devPaymentSandbox(app);
+    if (app.config.PAYMENT_PROVIDER.includes('sandbox')) {
+      await devPaymentSandbox(app);
+      await devAlipaySandbox(app);
+    }
   },
   { name: 'dev', dependencies: ['messengers'] },
 );

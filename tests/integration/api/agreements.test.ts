@@ -17,7 +17,8 @@ import { chargeDueAgreements, remindOfCharges } from '../../../server/modules/co
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
 import { payable } from '../../../server/modules/commerce/orders.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
-import { ProviderError } from '../../../server/services/wechatpay-adapter.ts';
+import { payContextOf } from '../../../server/modules/commerce/pay-context.ts';
+import { ProviderError } from '../../../server/services/payment-provider.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
 import { ageCodes, lastCode, loginBySms } from './codes.ts';
 import { eventually, startApp, type TestApp } from './harness.ts';
@@ -45,7 +46,6 @@ const orderOf = async (token: string, key: string) => (await t.call(commerceCall
 const agreementsOf = async (token: string): Promise<Agreement[]> => (await t.call(agreementCalls.list, { token })).body.data;
 const membershipOf = async (userId: number) => (await t.app.db.select().from(memberships).where(eq(memberships.userId, userId)))[0]?.until;
 const outbox = (phone: string) => t.app.sms.outbox!.filter((message) => message.to === phone).map((message) => message.text);
-const context = () => ({ db: t.app.db, jobs: t.app.jobs, provider: t.app.payments.provider() });
 
 /** Starts an agreement and signs it by scanning: answers it active, with its first period paid. */
 async function signed(user: { token: string; userId: number }): Promise<{ agreement: Agreement; first: Order }> {
@@ -75,8 +75,8 @@ async function renewNow(key: string): Promise<Order[]> {
     .update(agreements)
     .set({ nextChargeAt: sql`now() - interval '1 second'` })
     .where(eq(agreements.key, key));
-  const { db, jobs, provider } = context();
-  return chargeDueAgreements({ db, jobs, provider: () => provider, settled: t.app.metrics.paymentSettled }, provider!, t.app.payments.notifyUrl(), () => {});
+  const wechatPay = t.app.payments.channel('wechatpay');
+  return chargeDueAgreements(payContextOf(t.app), wechatPay.provider()!, wechatPay.notifyUrl(), () => {});
 }
 
 describe('signing an auto-renewal agreement', () => {
@@ -263,7 +263,7 @@ describe('deleting the account', () => {
   it('deletes nothing when the provider cannot end the contract, and the same code works on the next try', async () => {
     const user = await newUser();
     const { agreement } = await signed(user);
-    const provider = t.app.payments.provider()!;
+    const provider = t.app.payments.channel('wechatpay').provider()!;
     const outage = vi.spyOn(provider, 'terminateContract').mockRejectedValueOnce(new ProviderError('connect ECONNREFUSED'));
     const { code, answer } = await deleteWithCode(user);
     outage.mockRestore();

@@ -12,6 +12,7 @@ import { paymentSandbox } from '#contract/dev.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { orders, payments, products, walletLedger, wallets } from '../../../server/db/schema.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
+import { payContextOf } from '../../../server/modules/commerce/pay-context.ts';
 import { closeExpiredOrder } from '../../../server/modules/commerce/payments.ts';
 import { refund } from '../../../server/modules/commerce/refunds.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
@@ -152,7 +153,7 @@ describe('scan to pay through the sandbox', () => {
   it('answers maintenance and unsupported payment types with their own codes', async () => {
     const { token } = await newUser();
     const order = await newOrder(token);
-    const unsupported = await t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'alipay' } });
+    const unsupported = await t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'unionpay' } });
     expect(unsupported.body.code).toBe(ErrorCode.PayMethodUnsupported);
     await t.app.db.execute(sql`insert into settings (key, value) values ('maintenance', 'true'::jsonb) on conflict (key) do update set value = 'true'::jsonb`);
     try {
@@ -185,7 +186,7 @@ describe('scan to pay through the sandbox', () => {
 
 describe('paying in WeChat on the phone (H5) through the sandbox', () => {
   const startOnPhone = async (token: string, key: string) => {
-    const response = await t.call(commerceCalls.payOnPhone, { token, params: { key } });
+    const response = await t.call(commerceCalls.payOnPhone, { token, params: { key }, body: { Method: 'wechatpay' } });
     expect(response.body.code).toBe(200);
     return response.body.data;
   };
@@ -204,9 +205,9 @@ describe('paying in WeChat on the phone (H5) through the sandbox', () => {
     const order = await newOrder(token);
     const started = await startOnPhone(token, order.Key);
     expect(started.Order).toMatchObject({ State: 'paying', Method: 'wechatpay' });
-    const h5Url = new URL(started.H5Url);
+    const h5Url = new URL(started.PayUrl);
     expect(`${h5Url.origin}${h5Url.pathname}`).toBe('https://beacon.test/api/dev/wechatpay/checkmweb');
-    expect((await t.call(paymentSandbox.transaction, { params: { id: prepayOfPage(started.H5Url) } })).body.data).toMatchObject({
+    expect((await t.call(paymentSandbox.transaction, { params: { id: prepayOfPage(started.PayUrl) } })).body.data).toMatchObject({
       OrderKey: `${order.Key}H`,
       Total: order.Price,
       State: 'NOTPAY',
@@ -217,7 +218,7 @@ describe('paying in WeChat on the phone (H5) through the sandbox', () => {
     expect(page.body).toContain('data-sandbox-state="NOTPAY"');
 
     const back = `https://beacon.test/en/payment?key=${order.Key}&from=wechatpay`;
-    const paid = await decide(started.H5Url, 'allow', back);
+    const paid = await decide(started.PayUrl, 'allow', back);
     expect(paid.statusCode).toBe(303);
     expect(paid.headers.location).toBe(back);
     const detailed = await detail(token, order.Key);
@@ -229,18 +230,23 @@ describe('paying in WeChat on the phone (H5) through the sandbox', () => {
     ]);
 
     // A refund goes back through the transaction that paid, whichever trade number it had.
-    const context = { db: t.app.db, provider: t.app.payments.provider, settled: () => {} };
-    await refund(context, t.app.payments.notifyUrl(), shellActor('test', null), null, { key: order.Key, amount: null, to: 'original' });
+    await refund(
+      payContextOf(t.app, () => {}),
+      (method) => t.app.payments.channel(method).notifyUrl(),
+      shellActor('test', null),
+      null,
+      { key: order.Key, amount: null, to: 'original' },
+    );
     // The provider takes the refund, then notifies its success.
     await expect.poll(async () => (await detail(token, order.Key)).State).toBe('refunded');
-    expect((await t.call(paymentSandbox.transaction, { params: { id: prepayOfPage(started.H5Url) } })).body.data.State).toBe('REFUND');
+    expect((await t.call(paymentSandbox.transaction, { params: { id: prepayOfPage(started.PayUrl) } })).body.data.State).toBe('REFUND');
   });
 
   it("returns only to the site's own pages, and shows a decline as failed", async () => {
     const { token } = await newUser();
     const order = await newOrder(token);
     const started = await startOnPhone(token, order.Key);
-    const declined = await decide(started.H5Url, 'deny', 'https://evil.test/steal');
+    const declined = await decide(started.PayUrl, 'deny', 'https://evil.test/steal');
     expect(declined.statusCode).toBe(200);
     expect(declined.headers.location).toBeUndefined();
     expect(await detail(token, order.Key)).toMatchObject({ State: 'failed', Outcome: 'failed' });
@@ -251,7 +257,7 @@ describe('paying in WeChat on the phone (H5) through the sandbox', () => {
     const order = await newOrder(token);
     const prepay = await scan(token, order.Key);
     const started = await startOnPhone(token, order.Key);
-    await decide(started.H5Url, 'allow', `https://beacon.test/payment?key=${order.Key}`);
+    await decide(started.PayUrl, 'allow', `https://beacon.test/payment?key=${order.Key}`);
     expect(await detail(token, order.Key)).toMatchObject({ State: 'paid', Outcome: 'successful' });
     await act(prepay, 'approve');
     expect(await detail(token, order.Key)).toMatchObject({ State: 'paid', Outcome: 'paidByOther' });
@@ -263,19 +269,23 @@ describe('paying in WeChat on the phone (H5) through the sandbox', () => {
     const order = await newOrder(token);
     const started = await startOnPhone(token, order.Key);
     expect((await t.call(commerceCalls.cancel, { token, params: { key: order.Key } })).body.data).toMatchObject({ State: 'closed', Outcome: 'canceled' });
-    expect((await t.call(paymentSandbox.transaction, { params: { id: prepayOfPage(started.H5Url) } })).body.data.State).toBe('CLOSED');
-    await decide(started.H5Url, 'allow', `https://beacon.test/payment?key=${order.Key}`);
+    expect((await t.call(paymentSandbox.transaction, { params: { id: prepayOfPage(started.PayUrl) } })).body.data.State).toBe('CLOSED');
+    await decide(started.PayUrl, 'allow', `https://beacon.test/payment?key=${order.Key}`);
     expect((await detail(token, order.Key)).State).toBe('closed');
   });
 
   it('refuses an auto-renewal (signed by scanning) and pauses for maintenance', async () => {
     const { token } = await newUser();
     const renewal = (await t.call(agreementCalls.create, { token, body: { Product: 'cloud-idle-monthly' } })).body.data.Order;
-    expect((await t.call(commerceCalls.payOnPhone, { token, params: { key: renewal.Key } })).body.code).toBe(ErrorCode.PayMethodUnsupported);
+    expect((await t.call(commerceCalls.payOnPhone, { token, params: { key: renewal.Key }, body: { Method: 'wechatpay' } })).body.code).toBe(
+      ErrorCode.PayMethodUnsupported,
+    );
     const order = await newOrder(token);
     await t.app.db.execute(sql`insert into settings (key, value) values ('maintenance', 'true'::jsonb) on conflict (key) do update set value = 'true'::jsonb`);
     try {
-      expect((await t.call(commerceCalls.payOnPhone, { token, params: { key: order.Key } })).body.code).toBe(ErrorCode.Maintenance);
+      expect((await t.call(commerceCalls.payOnPhone, { token, params: { key: order.Key }, body: { Method: 'wechatpay' } })).body.code).toBe(
+        ErrorCode.Maintenance,
+      );
     } finally {
       await t.app.db.execute(sql`update settings set value = 'false'::jsonb where key = 'maintenance'`);
     }
@@ -367,7 +377,7 @@ describe('races', () => {
       await Promise.allSettled([
         t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'wallet' } }),
         t.call(commerceCalls.cancel, { token, params: { key: order.Key } }),
-        closeExpiredOrder({ db: t.app.db, jobs: t.app.jobs, provider: t.app.payments.provider, settled: t.app.metrics.paymentSettled }, order.Key),
+        closeExpiredOrder(payContextOf(t.app), order.Key),
       ]);
       const final = await detail(token, order.Key);
       const finalEvents = final.Timeline.filter((event) => ['paid', 'closed'].includes(event.State) && event.Note !== 'duplicatePayment');
@@ -389,7 +399,7 @@ describe('who may see and pay an order', () => {
       [commerceCalls.orders, { params: { page: 1 } }],
       [commerceCalls.order, { params: { key: order.Key } }],
       [commerceCalls.pay, { params: { key: order.Key }, body: { Method: 'wallet' } }],
-      [commerceCalls.payOnPhone, { params: { key: order.Key } }],
+      [commerceCalls.payOnPhone, { params: { key: order.Key }, body: { Method: 'wechatpay' } }],
       [commerceCalls.cancel, { params: { key: order.Key } }],
       [commerceCalls.wallet, { params: { page: 1 } }],
       [commerceCalls.summary, {}],
@@ -401,9 +411,15 @@ describe('who may see and pay an order', () => {
     const owner = await newUser();
     const other = await newUser();
     const order = await newOrder(owner.token);
-    for (const route of [commerceCalls.order, commerceCalls.cancel, commerceCalls.payOnPhone] as const) {
+    for (const route of [commerceCalls.order, commerceCalls.cancel] as const) {
       const response = await t.call(route, { token: other.token, params: { key: order.Key } });
       expect(response.body.code).toBe(ErrorCode.NotFound);
+    }
+    for (const Method of ['wechatpay', 'alipay']) {
+      for (const route of [commerceCalls.pay, commerceCalls.payOnPhone] as const) {
+        const response = await t.call(route, { token: other.token, params: { key: order.Key }, body: { Method } });
+        expect(response.body.code).toBe(ErrorCode.NotFound);
+      }
     }
     await credit(other.userId, 10_000);
     const pay = await t.call(commerceCalls.pay, { token: other.token, params: { key: order.Key }, body: { Method: 'wallet' } });

@@ -51,8 +51,8 @@ const routes: ApiRoute[] = [
   dev,
 ]
   .flatMap((group) => Object.values(group))
-  // The payment provider's notifications answer any unsigned body with the same 400 as a malformed one; their refusals are tested with signed ones (commerce.test.ts).
-  .filter((route) => route !== commerceCalls.notify);
+  // The payment providers' notifications answer any unsigned body with the same 400 as a malformed one; their refusals are tested with signed ones (commerce.test.ts, alipay.test.ts).
+  .filter((route) => route !== commerceCalls.notify && route !== commerceCalls.notifyAlipay);
 
 const phone = '13900009999';
 const email = 'nul-test@example.com';
@@ -95,6 +95,7 @@ const wellFormed: Record<string, Record<string, unknown>> = {
   [identity.introspectStoreToken.path]: { token: 'not-a-real-token' },
   [commerceCalls.createOrder.path]: { Product: 'cloud-idle-monthly' },
   [commerceCalls.pay.path]: { Method: 'wallet' },
+  [commerceCalls.payOnPhone.path]: { Method: 'alipay' },
   [agreementCalls.create.path]: { Product: 'cloud-idle-monthly' },
   [commerceCalls.createClientOrder.path]: { Product: 'no-such-product' },
   [commerceCalls.bindOrder.path]: { order: '20261124000000000000', expires: '9999999999', sig: 'not-a-signature' },
@@ -107,6 +108,7 @@ const wellFormed: Record<string, Record<string, unknown>> = {
 const wellFormedParams: Record<string, Record<string, string>> = {
   [externalLogin.start.path]: { provider: 'steam' },
   [commerceCalls.pay.path]: { key: '20261124000000000000' },
+  [commerceCalls.payOnPhone.path]: { key: '20261124000000000000' },
   [raffleCalls.forthwithRaffle.path]: { id: '1' },
   [pluginCalls.save.path]: { slug: 'authenticator' },
 };

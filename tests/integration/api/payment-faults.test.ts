@@ -21,6 +21,7 @@ import { agreements, orders, payments, products, walletLedger } from '../../../s
 import { message } from '../../../server/i18n/messages.ts';
 import { chargeDueAgreements } from '../../../server/modules/commerce/agreements.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
+import { payContextOf } from '../../../server/modules/commerce/pay-context.ts';
 import { closeExpiredOrder } from '../../../server/modules/commerce/payments.ts';
 import { sandboxMerchantSettings } from '../../../server/services/wechatpay-sandbox.ts';
 import { faultyProxy, type FaultyProxy } from '../../faulty-proxy.ts';
@@ -217,9 +218,10 @@ describe('a payment provider that fails', () => {
       .update(agreements)
       .set({ nextChargeAt: sql`now() - interval '1 second'` })
       .where(eq(agreements.key, pending.Key));
-    const payingContext = { db: shop.app.db, jobs: shop.app.jobs, provider: () => shop.app.payments.provider(), settled: () => {} };
+    const payingContext = payContextOf(shop.app, () => {});
+    const wechatPay = shop.app.payments.channel('wechatpay');
     proxy.fault = 'reset';
-    const charging = chargeDueAgreements(payingContext, shop.app.payments.provider()!, shop.app.payments.notifyUrl(), () => {});
+    const charging = chargeDueAgreements(payingContext, wechatPay.provider()!, wechatPay.notifyUrl(), () => {});
     await expect(charging.finally(() => (proxy.fault = null))).rejects.toThrow(/did not answer/);
     const [renewal] = await shop.app.db
       .select()
@@ -231,7 +233,7 @@ describe('a payment provider that fails', () => {
     const [agreement] = await shop.app.db.select().from(agreements).where(eq(agreements.key, pending.Key));
     expect(agreement.failedCharges).toBe(0);
     // The next run charges nothing: the renewal waits for its outcome.
-    expect(await chargeDueAgreements(payingContext, shop.app.payments.provider()!, shop.app.payments.notifyUrl(), () => {})).toEqual([]);
+    expect(await chargeDueAgreements(payingContext, wechatPay.provider()!, wechatPay.notifyUrl(), () => {})).toEqual([]);
     // Its expiry closes it at the provider (which never had it), and only then is it a failed charge, to be tried again.
     await closeExpiredOrder(payingContext, renewal.key);
     expect(await stateOf(renewal.key)).toBe('closed');

@@ -24,7 +24,8 @@ import { memberships, orderEvents, orders, products, refunds, walletLedger } fro
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
 import { checkPendingRefunds } from '../../../server/modules/commerce/refunds.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
-import { ProviderError, RefundRefused, type PaymentProvider } from '../../../server/services/wechatpay-adapter.ts';
+import { payContextOf } from '../../../server/modules/commerce/pay-context.ts';
+import { ProviderError, RefundRefused, type PaymentProvider } from '../../../server/services/payment-provider.ts';
 import { loginBySms } from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
 import { deliverNotification, notification } from './wechatpay-notifications.ts';
@@ -144,7 +145,7 @@ describe('refunds to the original payment', () => {
 
   it('frees the amount again when WeChat Pay refuses the refund, and refunds it on the next try', async () => {
     const { order } = await paidByWechat();
-    const real = t.app.payments.provider()!;
+    const real = t.app.payments.provider('wechatpay')!;
     const refusing: PaymentProvider = {
       ...real,
       refund: async () => {
@@ -163,11 +164,10 @@ describe('refunds to the original payment', () => {
   it('applies a refund notification once: a replay is refused, and a fresh one for a settled refund changes nothing', async () => {
     const { order } = await paidByWechat();
     // No notification address the sandbox can reach: the test delivers the notifications itself.
-    const lost = { ...t.app.payments, notifyUrl: () => 'http://127.0.0.1:9/nowhere' };
     const context = commandContext(t.app, shellActor('ops@shop', null));
     const result = await parseCommand(t.app.adminCommands.all, ['order', 'refund', order.Key, '--amount', '2000'])({
       ...context,
-      paymentNotifyUrl: lost.notifyUrl,
+      paymentNotifyUrl: () => 'http://127.0.0.1:9/nowhere',
     });
     expect(result).toMatchObject({ refund: { state: 'pending' } });
     const refundNo = `${order.Key}R1`;
@@ -182,7 +182,7 @@ describe('refunds to the original payment', () => {
 
   it('settles a refund whose answer and notification were lost by asking WeChat Pay, and fails one it never received', async () => {
     const { order } = await paidByWechat();
-    const real = t.app.payments.provider()!;
+    const real = t.app.payments.provider('wechatpay')!;
     // The provider takes the refund but its answer never arrives, and neither does its notification.
     const answerLost: PaymentProvider = {
       ...real,
@@ -198,15 +198,14 @@ describe('refunds to the original payment', () => {
     expect((await refundsOf(order.Key)).map((r) => r.state)).toEqual(['pending', 'pending']);
 
     // Not yet a minute old: the check leaves them.
-    expect(await checkPendingRefunds({ db: t.app.db, provider: t.app.payments.provider, settled: () => {} })).toEqual([]);
+    expect(await checkPendingRefunds(payContextOf(t.app, () => {}))).toEqual([]);
     await t.app.db.execute(sql`update refunds set created_at = now() - interval '2 minutes' where refund_no like ${`${order.Key}R%`}`);
     // The one it never received fails at once; the one it took settles once the provider is done with it (a moment, in the
     // sandbox: on a slower database it may be done by the first check already, so the order of the two is not asserted).
     const settled: string[] = [];
     await expect
       .poll(async () => {
-        for (const done of await checkPendingRefunds({ db: t.app.db, provider: t.app.payments.provider, settled: () => {} }))
-          settled.push(`${done.refund.refundNo} ${done.refund.state}`);
+        for (const done of await checkPendingRefunds(payContextOf(t.app, () => {}))) settled.push(`${done.refund.refundNo} ${done.refund.state}`);
         return settled.toSorted();
       })
       .toEqual([`${order.Key}R1 succeeded`, `${order.Key}R2 failed`]);
@@ -437,10 +436,10 @@ describe('a refund WeChat Pay reports abnormal', () => {
     const context = commandContext(t.app, shellActor('ops@shop', null));
     await parseCommand(t.app.adminCommands.all, ['order', 'refund', order.Key])({ ...context, paymentNotifyUrl: () => 'http://127.0.0.1:9/nowhere' });
     const refundNo = `${order.Key}R1`;
-    await expect.poll(() => t.app.payments.provider()!.queryRefund(refundNo)).toBe('ABNORMAL');
+    await expect.poll(() => t.app.payments.provider('wechatpay')!.queryRefund({ outRefundNo: refundNo, transactionId: '' })).toBe('ABNORMAL');
     expect((await refundsOf(order.Key)).map((r) => r.state)).toEqual(['pending']);
     await t.app.db.execute(sql`update refunds set created_at = now() - interval '2 minutes' where refund_no = ${refundNo}`);
-    const settled = await checkPendingRefunds({ db: t.app.db, provider: t.app.payments.provider, settled: () => {} });
+    const settled = await checkPendingRefunds(payContextOf(t.app, () => {}));
     expect(settled.map((done) => `${done.refund.refundNo} ${done.refund.state}`)).toContain(`${refundNo} abnormal`);
     // A later word from WeChat Pay changes nothing: the operator who handled it says how it ended.
     const later = notification({ out_refund_no: refundNo, refund_status: 'SUCCESS' }, { event: 'REFUND.SUCCESS' });
