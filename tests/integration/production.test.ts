@@ -17,6 +17,7 @@ import { hubPath } from '#contract/realtime.ts';
 import { buildApp } from '../../server/app.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { loadSecret } from '../../server/crypto/key-folder.ts';
+import { alipaySandboxGatewayPath, alipaySandboxScanPath } from '../../server/services/alipay-sandbox.ts';
 import { sandboxPhonePagePath } from '../../server/services/wechatpay-sandbox.ts';
 import { signToken } from '../../server/crypto/signed.ts';
 import { adminFilePath } from '../../server/modules/admin/admin-file.ts';
@@ -129,6 +130,8 @@ describe('production refuses the development stand-ins', () => {
         '/api/dev/anything',
         `/api${devIdentityProvider.path}/steam`,
         `/api${sandboxPhonePagePath}?prepay_id=0123456789abcdef`,
+        `/api${alipaySandboxGatewayPath}?method=alipay.trade.wap.pay`,
+        `/api${alipaySandboxScanPath}?code=bax00000000000000000`,
       ];
       for (const url of devPages) {
         const response = await app.inject({ url });

@@ -56,6 +56,18 @@ async function showCode(token: string, key: string): Promise<string> {
   return response.body.data.CodeUrl!;
 }
 
+/** Pays the order as its customer would: shows the Alipay code, scans it, pays; answers once the shop has the payment. */
+async function payWithAlipay(token: string, key: string) {
+  await showCode(token, key);
+  await act(key, 'scan');
+  await act(key, 'approve');
+  return eventually(
+    () => detail(token, key),
+    (read) => read.State === 'paid',
+    `${key} paid with Alipay`,
+  );
+}
+
 /** An Alipay notification as Alipay signs it, for an order's trade; `fields` changes some before signing. */
 function notificationOf(order: Pick<Order, 'Key' | 'Price'>, tradeNo: string, fields: Record<string, string> = {}): Record<string, string> {
   const { appId, sellerId, alipayPrivateKey } = alipaySandboxCredentials();
@@ -183,14 +195,7 @@ describe('paying with Alipay', () => {
     const wechat = new URL(
       (await t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'wechatpay' } })).body.data.CodeUrl!,
     ).searchParams.get('pr')!;
-    await showCode(token, order.Key);
-    await act(order.Key, 'scan');
-    await act(order.Key, 'approve');
-    await eventually(
-      () => detail(token, order.Key),
-      (read) => read.State === 'paid',
-      'paid with Alipay',
-    );
+    await payWithAlipay(token, order.Key);
     await t.call(paymentSandbox.act, { params: { id: wechat }, body: { Action: 'approve' } });
     const after = await eventually(
       () => detail(token, order.Key),
@@ -280,14 +285,7 @@ describe('refunds to Alipay', () => {
   async function paidByAlipay() {
     const { token } = await newUser();
     const order = await newOrder(token);
-    await showCode(token, order.Key);
-    await act(order.Key, 'scan');
-    await act(order.Key, 'approve');
-    await eventually(
-      () => detail(token, order.Key),
-      (read) => read.State === 'paid',
-      'paid',
-    );
+    await payWithAlipay(token, order.Key);
     return { token, order };
   }
 
