@@ -1,10 +1,15 @@
 /**
- * Buying in a real browser (issue 13): a Steam recharge paid by scanning,
- * with the payment sandbox's phone page in a second browser context as the
- * phone; the pay page turns to the outcome by itself, without a reload.
+ * Buying in a real browser (issues 13 and 46): a Steam recharge paid by
+ * scanning, with the payment sandbox's phone page in a second browser context
+ * as the phone; an order paid by scanning Alipay's code, the Alipay sandbox
+ * playing the phone through its control API; paying in WeChat or in Alipay on
+ * a phone, through each sandbox's checkout page and back. The pay page turns
+ * to the outcome by itself, without a reload.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { pathOf } from '#contract/api.ts';
 import { commerceCalls } from '#contract/commerce.ts';
+import { alipaySandbox, type AlipaySandboxAction } from '#contract/dev.ts';
 import { seriousAxeProblems } from './axe.ts';
 import { overflowOf } from './overflow.ts';
 import { pageProblems, settled } from './page-checks.ts';
@@ -20,7 +25,7 @@ async function orderRecharge(page: Page, locale: LocaleCode): Promise<string> {
   await page.goto(localizePath(locale, '/recharge/steam'));
   await page.getByRole('button', { name: say(locale, 'recharge.submit') }).click();
   await page.waitForURL(/\/payment\?key=\d{20}$/);
-  await page.getByRole('button', { name: say(locale, 'pay.showCode') }).click();
+  await page.getByRole('button', { name: say(locale, 'pay.showCode.wechatpay') }).click();
   await expect(page.locator('.pay-code img')).toBeVisible();
   return new URL(page.url()).searchParams.get('key')!;
 }
@@ -65,7 +70,7 @@ test('a payment type the server does not take shows "unsupported payment type"',
   await page.goto('/en/recharge/steam');
   await page.getByRole('button', { name: say('en', 'recharge.submit') }).click();
   await page.waitForURL(/\/payment\?key=\d{20}$/);
-  await page.goto(`${page.url()}&type=alipay`);
+  await page.goto(`${page.url()}&type=unionpay`);
   await expect(page.getByText(say('en', 'pay.outcome.unsupportedType'))).toBeVisible();
 });
 
@@ -120,7 +125,10 @@ for (const locale of ['ja', 'ru'] as const) {
     await signInAsDemo(page);
     const key = await orderRecharge(page, locale);
     const pages = [
+      // The code of the order's method shown again: WeChat Pay's, then (in the second theme) Alipay's, which the next page started.
       { url: page.url(), ready: '.pay-code img' },
+      // The desktop client's way in: Alipay's code at once.
+      { url: `${page.url()}&type=alipay`, ready: '.pay-code[data-code="alipay"] img' },
       { url: `${localizePath(locale, '/account/center/order/detail')}?key=${key}`, ready: '[data-order]' },
       { url: `${localizePath(locale, '/wechatpay')}?pr=${key}`, ready: '.sandbox-pay' },
     ];
@@ -162,7 +170,7 @@ test('the pay page and the order page each read the order once per load, the pay
   const key = await newPlanOrder(page);
   const reads = orderReads(page, key);
   for (const [url, ready] of [
-    [`/en/payment?key=${key}`, `button:has-text("${say('en', 'pay.showCode')}")`],
+    [`/en/payment?key=${key}`, `button:has-text("${say('en', 'pay.showCode.wechatpay')}")`],
     [`/en/account/center/order/detail?key=${key}`, '[data-order]'],
   ]) {
     reads.length = 0;
@@ -173,17 +181,54 @@ test('the pay page and the order page each read the order once per load, the pay
     await page.waitForLoadState('networkidle');
     expect(reads, url).toHaveLength(1);
   }
-  // Paying by code: a reload shows the same code again, still with one read.
+  // Paying by code: a reload shows the same code again, still with one read — Alipay's as WeChat Pay's.
   await page.goto(`/en/payment?key=${key}`);
-  await page.getByRole('button', { name: say('en', 'pay.showCode') }).click();
-  await expect(page.locator('.pay-code img')).toBeVisible();
-  reads.length = 0;
-  const connected = hubConnected(page);
-  await page.reload();
-  await expect(page.locator('.pay-code img')).toBeVisible();
-  await connected;
-  await page.waitForLoadState('networkidle');
-  expect(reads).toHaveLength(1);
+  for (const method of ['wechatpay', 'alipay'] as const) {
+    await page.getByRole('button', { name: say('en', `pay.showCode.${method}`) }).click();
+    await expect(page.locator(`.pay-code[data-code="${method}"] img`)).toBeVisible();
+    reads.length = 0;
+    const connected = hubConnected(page);
+    await page.reload();
+    await expect(page.locator(`.pay-code[data-code="${method}"] img`)).toBeVisible();
+    await connected;
+    await page.waitForLoadState('networkidle');
+    expect(reads, method).toHaveLength(1);
+  }
+});
+
+/** The Alipay sandbox does to the order's scan-to-pay trade what the customer's phone would (its development control API). */
+async function alipayDoes(page: Page, key: string, Action: AlipaySandboxAction): Promise<void> {
+  const answer = await page.request.post(`/api${pathOf(alipaySandbox.act.path, { id: key })}`, { data: { Action } });
+  expect(answer.ok(), `${Action}: ${await answer.text()}`).toBe(true);
+}
+
+test("both providers and the wallet offered; switching from WeChat Pay's code to Alipay's, which is scanned and paid, turns the page to success without a reload", async ({
+  page,
+}) => {
+  const key = await newPlanOrder(page);
+  await page.goto(`/en/payment?key=${key}`);
+  const ways = page.locator('#pay-how ~ .form-actions').first().getByRole('button');
+  await expect(ways).toHaveText([say('en', 'pay.showCode.wechatpay'), say('en', 'pay.showCode.alipay'), /from my wallet/]);
+
+  await page.getByRole('button', { name: say('en', 'pay.showCode.wechatpay') }).click();
+  await expect(page.locator('.pay-code[data-code="wechatpay"]')).toContainText(say('en', 'pay.scanHint.wechatpay'));
+  await expect(page.getByRole('heading', { name: say('en', 'pay.scan.wechatpay') })).toBeVisible();
+  // The other provider's code is still offered while the order is unpaid.
+  await page.getByRole('button', { name: say('en', 'pay.showCode.alipay') }).click();
+  const code = page.locator('.pay-code[data-code="alipay"]');
+  await expect(code).toContainText(say('en', 'pay.scanHint.alipay'));
+  await expect(page.getByRole('heading', { name: say('en', 'pay.scan.alipay') })).toBeVisible();
+  await expect(page.getByRole('button', { name: say('en', 'pay.showCode.wechatpay') })).toBeVisible();
+  await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+
+  await alipayDoes(page, key, 'scan');
+  await alipayDoes(page, key, 'approve');
+  await expect(page.getByText(say('en', 'pay.outcome.successful'))).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+
+  await page.goto(`/en/account/center/order/detail?key=${key}`);
+  await expect(page.locator('[data-method]')).toHaveText(say('en', 'pay.method.alipay'));
+  await expect(page.locator('[data-order]')).toContainText(say('en', 'account.orderDetail.event.paymentStartedAlipay'));
 });
 
 test('"Cancel order" asks first, and keeping the order changes nothing', async ({ page }) => {
@@ -216,13 +261,13 @@ test.describe('on a phone', () => {
     // The same order's pay page, open in another tab of the logged-in browser: it learns of the payment only by the hub's push.
     const watching = await page.context().newPage();
     await watching.goto(payUrl);
-    await expect(watching.getByRole('button', { name: say('en', 'pay.payInApp') })).toBeVisible();
+    await expect(watching.getByRole('button', { name: say('en', 'pay.payInApp.wechatpay') })).toBeVisible();
     await watching.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
 
     // The code to scan is the second way, folded away.
     await expect(page.locator('.pay-other-device')).not.toHaveAttribute('open');
-    await expect(page.getByRole('button', { name: say('en', 'pay.showCodeToScan') })).toBeHidden();
-    await page.getByRole('button', { name: say('en', 'pay.payInApp') }).tap();
+    await expect(page.getByRole('button', { name: say('en', 'pay.showCode.wechatpay') })).toBeHidden();
+    await page.getByRole('button', { name: say('en', 'pay.payInApp.wechatpay') }).tap();
     await page.waitForURL(/\/api\/dev\/wechatpay\/checkmweb\?prepay_id=\w+&package=\d+&redirect_url=/);
     await page.getByRole('button', { name: /^Pay / }).tap();
 
@@ -238,16 +283,38 @@ test.describe('on a phone', () => {
   test('coming back to the return address without paying marks nothing paid, and the page does not claim it', async ({ page }) => {
     const key = await newPlanOrder(page);
     await page.goto(`/en/payment?key=${key}`);
-    await page.getByRole('button', { name: say('en', 'pay.payInApp') }).tap();
+    await page.getByRole('button', { name: say('en', 'pay.payInApp.wechatpay') }).tap();
     await page.waitForURL(/\/api\/dev\/wechatpay\/checkmweb\?/);
     // The return address, typed in (or forged) instead of paying.
     await page.goto(`/en/payment?key=${key}&from=wechatpay`);
-    await expect(page.locator('[data-not-confirmed]')).toHaveText(say('en', 'pay.notConfirmed'));
+    await expect(page.locator('[data-not-confirmed]')).toHaveText(say('en', 'pay.notConfirmed.wechatpay'));
     await expect(page.locator('[data-pay-order]')).toHaveAttribute('data-state', 'paying');
     await expect(page.locator('[data-outcome]')).toHaveCount(0);
     await expect(page.getByText(say('en', 'pay.outcome.successful'))).toHaveCount(0);
-    await expect(page.getByRole('button', { name: say('en', 'pay.payInApp') })).toBeVisible();
+    await expect(page.getByRole('button', { name: say('en', 'pay.payInApp.wechatpay') })).toBeVisible();
     expect(await stateOnServer(page, key)).toBe('paying');
+
+    // Alipay's way back as forged: its own return parameters, even a "success", prove nothing either.
+    await page.goto(`/en/payment?key=${key}&from=alipay&method=alipay.trade.wap.pay.return&out_trade_no=${key}H&trade_no=2026&sign=forged`);
+    await expect(page.locator('[data-not-confirmed]')).toHaveText(say('en', 'pay.notConfirmed.alipay'));
+    await expect(page.locator('[data-outcome]')).toHaveCount(0);
+    expect(await stateOnServer(page, key)).toBe('paying');
+  });
+
+  test('"Pay in the Alipay app" opens the Alipay sandbox\'s checkout, which pays and comes back to the pay page showing success', async ({ page }) => {
+    const key = await newPlanOrder(page);
+    await page.goto(`/en/payment?key=${key}`);
+    const ways = page.locator('#pay-how ~ .form-actions').first().getByRole('button');
+    await expect(ways).toHaveText([say('en', 'pay.payInApp.wechatpay'), say('en', 'pay.payInApp.alipay'), /from my wallet/]);
+    await page.getByRole('button', { name: say('en', 'pay.payInApp.alipay') }).tap();
+    // The sandbox's checkout page stands in for Alipay's (a page of the server, not of the site).
+    await page.waitForURL((url) => url.pathname.startsWith('/api/dev/alipay/'));
+    await page.getByRole('button', { name: /^Pay\b/ }).tap();
+
+    await page.waitForURL((url) => url.pathname === '/en/payment' && url.searchParams.get('key') === key && url.searchParams.get('from') === 'alipay');
+    await expect(page.getByText(say('en', 'pay.outcome.successful'))).toBeVisible();
+    await expect(page.locator('[data-pay-intro]')).toHaveText(say('en', 'pay.introPaid'));
+    expect(await stateOnServer(page, key)).toBe('fulfilled');
   });
 
   for (const locale of ['ja', 'ru'] as const) {
@@ -259,8 +326,8 @@ test.describe('on a phone', () => {
         await page.setViewportSize({ width: 390, height: 844 });
         await page.goto(`${localizePath(locale, '/payment')}?key=${key}`);
         await page.locator('.pay-other-device > summary').tap();
-        await page.getByRole('button', { name: say(locale, 'pay.showCodeToScan') }).tap();
-        await expect(page.locator('.pay-code img')).toBeVisible();
+        await page.getByRole('button', { name: say(locale, 'pay.showCode.alipay') }).tap();
+        await expect(page.locator('.pay-code[data-code="alipay"] img')).toBeVisible();
         await settled(page);
         problems.push(...(await seriousAxeProblems(page)).map((problem) => `${theme}: ${problem}`));
         for (const width of [390, 320]) {

@@ -20,7 +20,7 @@ test('under maintenance, paying shows the maintenance message', async ({ page })
   await page.waitForURL(/\/payment\?key=\d{20}$/);
   await admin('maintenance', 'on');
   try {
-    await page.getByRole('button', { name: say('en', 'pay.showCode') }).click();
+    await page.getByRole('button', { name: say('en', 'pay.showCode.wechatpay') }).click();
     await expect(page.getByText(say('en', 'pay.outcome.maintenance'))).toBeVisible();
   } finally {
     await admin('maintenance', 'off');

@@ -107,7 +107,7 @@ async function buyPlan(page: Page): Promise<void> {
 /** Buys a month of cloud idling and shows its code; answers the order number. */
 async function orderPlan(page: Page): Promise<string> {
   await buyPlan(page);
-  await page.getByRole('button', { name: say('en', 'pay.showCode') }).click();
+  await page.getByRole('button', { name: say('en', 'pay.showCode.wechatpay') }).click();
   await expect(page.locator('.pay-code img')).toBeVisible();
   return new URL(page.url()).searchParams.get('key')!;
 }
@@ -430,7 +430,7 @@ test('WeChat Pay slow (30 s), failing (500) and cutting connections: the custome
     const payPage = await page.context().newPage();
     await buyPlan(payPage);
     const clicked = performance.now();
-    await payPage.getByRole('button', { name: say('en', 'pay.showCode') }).click();
+    await payPage.getByRole('button', { name: say('en', 'pay.showCode.wechatpay') }).click();
     await expect(payPage.getByText(serverSays('en', fault === 'fail' ? 'paymentProviderError' : 'paymentProviderFailed'))).toBeVisible({ timeout: 10_000 });
     told.push(`${fault} told in ${seconds(performance.now() - clicked)}`);
     expect(performance.now() - clicked).toBeLessThan(8_000);
@@ -441,7 +441,7 @@ test('WeChat Pay slow (30 s), failing (500) and cutting connections: the custome
   // The order the slow provider was asked about is still open: paid on a later try, once.
   const payPage = await page.context().newPage();
   await payPage.goto(`${deployment.origin}/en/payment?key=${slowOrder}`);
-  await payPage.getByRole('button', { name: say('en', 'pay.showCode') }).click();
+  await payPage.getByRole('button', { name: say('en', 'pay.showCode.wechatpay') }).click();
   await expect(payPage.locator('.pay-code img')).toBeVisible();
   await deployment.pay(slowOrder);
   await expect(payPage.getByText(say('en', 'pay.outcome.successful'))).toBeVisible({ timeout: 30_000 });

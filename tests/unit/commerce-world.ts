@@ -45,7 +45,13 @@ export const order: Order = {
   Agreement: null,
 };
 
-export const orderDetail = (changes: Partial<OrderDetail> = {}): OrderDetail => ({ ...order, Timeline: [], ...changes });
+/** The order as its customer reads it: by default payable with both providers and the wallet. */
+export const orderDetail = (changes: Partial<OrderDetail> = {}): OrderDetail => ({
+  ...order,
+  Timeline: [],
+  PayWith: ['wechatpay', 'alipay', 'wallet'],
+  ...changes,
+});
 
 export function getCommerceWorld(options: { search?: string; phone?: boolean; loggedIn?: boolean } = {}) {
   const replies = new Map<ApiRoute, Reply>();

@@ -1,9 +1,10 @@
 /**
  * The pay page's store (src/features/commerce/pay-store.ts), driven through
- * its actions in Node: the order read whenever the live order says so, what
- * the first read starts, paying by code, from the wallet and in WeChat on the
- * phone, refusals that are payment outcomes, cancelling, and the time left on
- * the fake clock.
+ * its actions in Node: the order read whenever the live order says so, the
+ * ways to pay it the server offers (`PayWith`), what the first read starts,
+ * paying by either provider's code, from the wallet and in either provider's
+ * app on the phone, refusals that are payment outcomes, cancelling, and the
+ * time left on the fake clock.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { commerceCalls, type Payment } from '#contract/commerce.ts';
@@ -15,7 +16,7 @@ import { getCommerceWorld, order, orderDetail } from './commerce-world.ts';
 const key = order.Key;
 const payment = (changes: Partial<Payment['Order']> = {}): Payment => ({
   Order: { ...order, State: 'paying', Method: 'wechatpay', ...changes },
-  CodeUrl: 'weixin://wxpay/bizpayurl?pr=abc',
+  CodeUrl: changes.Method === 'alipay' ? 'https://qr.alipay.com/bax01234' : 'weixin://wxpay/bizpayurl?pr=abc',
   QrSvg: '<svg/>',
 });
 
@@ -53,9 +54,33 @@ describe('opening the pay page', () => {
     expect(page.$view.get()).toMatchObject({ open: true, outcome: null, intro: 'pay.intro', phoneFirst: false, balanceShort: true, leftMs: 10 * 60_000 });
   });
 
+  it.each([
+    { PayWith: ['wechatpay', 'wallet'], providers: ['wechatpay'], wallet: true, computer: 'pay.intro', phone: 'pay.introPhone' },
+    { PayWith: ['alipay', 'wallet'], providers: ['alipay'], wallet: true, computer: 'pay.intro', phone: 'pay.introPhone' },
+    { PayWith: ['wechatpay', 'alipay', 'wallet'], providers: ['wechatpay', 'alipay'], wallet: true, computer: 'pay.intro', phone: 'pay.introPhone' },
+    { PayWith: ['alipay', 'wechatpay'], providers: ['alipay', 'wechatpay'], wallet: false, computer: 'pay.intro', phone: 'pay.introPhone' },
+    { PayWith: ['wallet'], providers: [], wallet: true, computer: 'pay.introWallet', phone: 'pay.introWallet' },
+    { PayWith: [], providers: [], wallet: false, computer: 'pay.introNoWay', phone: 'pay.introNoWay' },
+  ] as const)('offers exactly the ways the server gives: $PayWith', async ({ PayWith, providers, wallet, computer, phone }) => {
+    for (const [onPhone, intro] of [
+      [false, computer],
+      [true, phone],
+    ] as const) {
+      const world = getCommerceWorld({ search: `?key=${key}`, phone: onPhone });
+      world.replies.set(commerceCalls.order, () => orderDetail({ PayWith: [...PayWith] }));
+      world.replies.set(commerceCalls.summary, () => ({ Balance: 5000, MembershipUntil: null }));
+      const { page } = await openPage(world);
+      // Only a phone with a provider to pay in leads with the app; the wallet alone is paid the same way everywhere.
+      expect(page.$view.get()).toMatchObject({ providers, wallet, intro, phoneFirst: onPhone && providers.length > 0 });
+      // The balance is asked for only where the wallet is offered.
+      expect(world.calls.map(({ route }) => route)).toEqual(wallet ? [commerceCalls.order, commerceCalls.summary] : [commerceCalls.order]);
+    }
+  });
+
   it('reads the order again on each change but starts paying only once', async () => {
     const world = getCommerceWorld({ search: `?key=${key}&type=wechatpay` });
     world.replies.set(commerceCalls.order, () => orderDetail());
+    world.replies.set(commerceCalls.summary, () => ({ Balance: 0, MembershipUntil: null }));
     world.replies.set(commerceCalls.pay, () => payment());
     const { page } = await openPage(world);
     // A poll before the payment is notified: the order is being paid, and the code stays as it is.
@@ -64,36 +89,68 @@ describe('opening the pay page', () => {
     world.replies.set(commerceCalls.order, () => orderDetail({ State: 'fulfilled', Outcome: 'successful', Method: 'wechatpay' }));
     await world.changed(key);
 
-    expect(world.calls.map(({ route }) => route)).toEqual([commerceCalls.order, commerceCalls.pay, commerceCalls.order, commerceCalls.order]);
-    expect(world.calls[1]!.body).toEqual({ Method: 'wechatpay' });
+    expect(world.calls.map(({ route }) => route)).toEqual([
+      commerceCalls.order,
+      commerceCalls.summary,
+      commerceCalls.pay,
+      commerceCalls.order,
+      commerceCalls.order,
+    ]);
+    expect(world.calls[2]!.body).toEqual({ Method: 'wechatpay' });
     expect(page.$view.get()).toMatchObject({ open: false, settled: true, outcome: 'successful', intro: 'pay.introPaid' });
   });
 
-  it('shows the same code again after a reload on a computer, and leaves it to the customer on a phone', async () => {
-    const computer = getCommerceWorld({ search: `?key=${key}` });
-    computer.replies.set(commerceCalls.order, () => orderDetail({ State: 'paying', Method: 'wechatpay' }));
-    computer.replies.set(commerceCalls.pay, () => payment());
-    const { page } = await openPage(computer);
-    expect(computer.calls.map(({ route, body }) => [route, body])).toEqual([
-      [commerceCalls.order, undefined],
-      [commerceCalls.pay, { Method: 'wechatpay' }],
-    ]);
-    expect(page.$payment.get()?.QrSvg).toBe('<svg/>');
-
-    const phone = getCommerceWorld({ search: `?key=${key}`, phone: true });
-    phone.replies.set(commerceCalls.order, () => orderDetail({ State: 'paying', Method: 'wechatpay' }));
-    phone.replies.set(commerceCalls.summary, () => ({ Balance: 5000, MembershipUntil: null }));
-    const onPhone = await openPage(phone);
-    expect(phone.calls.map(({ route }) => route)).toEqual([commerceCalls.order, commerceCalls.summary]);
-    expect(onPhone.page.$view.get()).toMatchObject({ phoneFirst: true, intro: 'pay.introPhone', balanceShort: false });
+  it('starts Alipay at once when the desktop client asks for it', async () => {
+    const world = getCommerceWorld({ search: `?key=${key}&type=alipay` });
+    world.replies.set(commerceCalls.order, () => orderDetail());
+    world.replies.set(commerceCalls.summary, () => ({ Balance: 0, MembershipUntil: null }));
+    world.replies.set(commerceCalls.pay, () => payment({ Method: 'alipay' }));
+    const { page } = await openPage(world);
+    expect(world.calls.filter(({ route }) => route === commerceCalls.pay).map(({ body }) => body)).toEqual([{ Method: 'alipay' }]);
+    expect(page.$payment.get()?.Order.Method).toBe('alipay');
+    expect(page.$order.get()).toMatchObject({ State: 'paying', Method: 'alipay' });
   });
 
-  it('leads with the code to scan for an auto-renewal even on a phone', async () => {
-    const world = getCommerceWorld({ search: `?key=${key}`, phone: true });
-    world.replies.set(commerceCalls.order, () => orderDetail({ Agreement: 'AG1' }));
+  it.each(['wechatpay', 'alipay'] as const)(
+    'shows the same %s code again after a reload on a computer, and leaves it to the customer on a phone',
+    async (Method) => {
+      const computer = getCommerceWorld({ search: `?key=${key}` });
+      computer.replies.set(commerceCalls.order, () => orderDetail({ State: 'paying', Method }));
+      computer.replies.set(commerceCalls.summary, () => ({ Balance: 0, MembershipUntil: null }));
+      computer.replies.set(commerceCalls.pay, () => payment({ Method }));
+      const { page } = await openPage(computer);
+      expect(computer.calls.map(({ route, body }) => [route, body])).toEqual([
+        [commerceCalls.order, undefined],
+        [commerceCalls.summary, undefined],
+        [commerceCalls.pay, { Method }],
+      ]);
+      expect(page.$payment.get()).toMatchObject({ QrSvg: '<svg/>', Order: { Method } });
+
+      const phone = getCommerceWorld({ search: `?key=${key}`, phone: true });
+      phone.replies.set(commerceCalls.order, () => orderDetail({ State: 'paying', Method }));
+      phone.replies.set(commerceCalls.summary, () => ({ Balance: 5000, MembershipUntil: null }));
+      const onPhone = await openPage(phone);
+      expect(phone.calls.map(({ route }) => route)).toEqual([commerceCalls.order, commerceCalls.summary]);
+      expect(onPhone.page.$view.get()).toMatchObject({ phoneFirst: true, intro: 'pay.introPhone', balanceShort: false });
+    },
+  );
+
+  it('shows no code again for a method the server no longer offers', async () => {
+    const world = getCommerceWorld({ search: `?key=${key}` });
+    world.replies.set(commerceCalls.order, () => orderDetail({ State: 'paying', Method: 'alipay', PayWith: ['wechatpay', 'wallet'] }));
     world.replies.set(commerceCalls.summary, () => ({ Balance: 0, MembershipUntil: null }));
     const { page } = await openPage(world);
-    expect(page.$view.get()).toMatchObject({ renewing: true, phoneFirst: false, intro: 'pay.intro' });
+    expect(world.calls.map(({ route }) => route)).toEqual([commerceCalls.order, commerceCalls.summary]);
+    expect(page.$payment.get()).toBeNull();
+    expect(page.$view.get()).toMatchObject({ open: true, providers: ['wechatpay'] });
+  });
+
+  it("leads with WeChat Pay's code to scan for an auto-renewal even on a phone, without the wallet", async () => {
+    const world = getCommerceWorld({ search: `?key=${key}`, phone: true });
+    world.replies.set(commerceCalls.order, () => orderDetail({ Agreement: 'AG1', PayWith: ['wechatpay'] }));
+    const { page } = await openPage(world);
+    expect(page.$view.get()).toMatchObject({ renewing: true, providers: ['wechatpay'], wallet: false, phoneFirst: false, intro: 'pay.intro' });
+    expect(world.calls.map(({ route }) => route)).toEqual([commerceCalls.order]);
   });
 
   it('starts nothing for an order that is no longer open, and keeps no balance it could not read', async () => {
@@ -222,31 +279,49 @@ describe('paying', () => {
     expect(page.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
   });
 
-  it('sends the phone to WeChat Pay with the way back to this page, marked as coming back', async () => {
-    const { world, page } = await openOrder({ phone: true });
-    world.replies.set(commerceCalls.payOnPhone, () => ({
-      Order: { ...order, State: 'paying', Method: 'wechatpay' },
-      H5Url: 'https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=wx1&package=2',
-    }));
-    await page.payInWeChat();
-    const back = `https://beacontoolkit.net/en/payment?key=${key}&from=wechatpay`;
-    expect(world.env.location.assign).toHaveBeenCalledWith(
-      `https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=wx1&package=2&redirect_url=${encodeURIComponent(back)}`,
-    );
+  it("shows the code of one provider, then the other's in its place", async () => {
+    const { world, page } = await openOrder();
+    world.replies.set(commerceCalls.pay, ({ body }) => payment({ Method: (body as { Method: 'wechatpay' | 'alipay' }).Method }));
+    await page.pay('wechatpay');
+    expect(page.$payment.get()).toMatchObject({ CodeUrl: 'weixin://wxpay/bizpayurl?pr=abc', Order: { Method: 'wechatpay' } });
+    await page.pay('alipay');
+    expect(world.calls.map(({ body }) => body)).toEqual([{ Method: 'wechatpay' }, { Method: 'alipay' }]);
+    expect(page.$payment.get()).toMatchObject({ CodeUrl: 'https://qr.alipay.com/bax01234', Order: { Method: 'alipay' } });
+    expect(page.$order.get()).toMatchObject({ State: 'paying', Method: 'alipay' });
+    expect(page.$view.get()).toMatchObject({ open: true, providers: ['wechatpay', 'alipay'] });
   });
 
-  it('goes nowhere when paying in WeChat was refused', async () => {
+  it.each([
+    [
+      'wechatpay',
+      'https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=wx1&package=2&redirect_url=https%3A%2F%2Fbeacontoolkit.net%2Fen%2Fpayment%3Fkey%3D1%26from%3Dwechatpay',
+    ],
+    [
+      'alipay',
+      'https://openapi.alipay.com/gateway.do?charset=utf-8&method=alipay.trade.wap.pay&sign=abc%2B%3D&return_url=https%3A%2F%2Fbeacontoolkit.net%2Fen%2Fpayment%3Fkey%3D1%26from%3Dalipay',
+    ],
+  ] as const)('sends the phone to pay in %s, at the address the server gave, unchanged', async (Method, PayUrl) => {
+    const { world, page } = await openOrder({ phone: true });
+    world.replies.set(commerceCalls.payOnPhone, () => ({ Order: { ...order, State: 'paying', Method }, PayUrl }));
+    await page.payInApp(Method);
+    expect(world.calls).toEqual([{ route: commerceCalls.payOnPhone, params: { key }, body: { Method }, auth: true }]);
+    expect(world.env.location.assign).toHaveBeenCalledExactlyOnceWith(PayUrl);
+  });
+
+  it('goes nowhere when paying in the app was refused', async () => {
     const { world, page } = await openOrder({ phone: true });
     world.replies.set(commerceCalls.payOnPhone, () => Promise.reject(new ApiFailure('server', { code: ErrorCode.OrderClosed, serverMessage: 'Closed' })));
-    await page.payInWeChat();
+    await page.payInApp('alipay');
     expect(world.env.location.assign).not.toHaveBeenCalled();
     expect(page.$view.get()?.outcome).toBe('closed');
   });
 
-  it('knows the customer came back from WeChat Pay', () => {
-    const world = getCommerceWorld({ search: `?key=${key}&from=wechatpay` });
-    expect(createPayPage(world.env).returned).toBe(true);
-    expect(createPayPage(getCommerceWorld({ search: `?key=${key}` }).env).returned).toBe(false);
+  it('knows which provider the customer came back from, whatever else the provider added to the address', () => {
+    const returned = (search: string) => createPayPage(getCommerceWorld({ search }).env).returned;
+    expect(returned(`?key=${key}&from=wechatpay`)).toBe('wechatpay');
+    expect(returned(`?key=${key}&from=alipay&charset=utf-8&out_trade_no=${key}H&method=alipay.trade.wap.pay.return&sign=abc&trade_no=2026`)).toBe('alipay');
+    expect(returned(`?key=${key}`)).toBeNull();
+    expect(returned(`?key=${key}&from=wallet`)).toBeNull();
   });
 });
 

@@ -1,13 +1,15 @@
 /**
  * The pay page's island (/payment, which needs its key
- * parameter): the order's item, amount and number, the ways to pay, and the
+ * parameter): the order's item, amount and number, the ways to pay it that
+ * the server offers (`PayWith`: WeChat Pay, Alipay, the wallet), and the
  * outcome as soon as the server knows it — pushed through the hub, or asked
- * for every few seconds while the hub cannot connect. On a computer a WeChat
- * Pay code to scan leads; on a phone (or a touch screen) "Pay in WeChat"
- * leads (WeChat Pay H5), which comes back here with `?from=wechatpay` — and
- * coming back proves nothing: the page says it is checking, and only the
- * server's word on the order shows a payment. `?type=` (from the desktop
- * client) starts paying with that method at once.
+ * for every few seconds while the hub cannot connect. On a computer a code to
+ * scan for each provider leads, and the customer may switch from one's code to
+ * another's; on a phone (or a touch screen) "Pay in WeChat" / "Pay in Alipay"
+ * lead, which come back here with `?from=<method>` — and coming back proves
+ * nothing: the page says it is checking, and only the server's word on the
+ * order shows a payment. `?type=` (from the desktop client) starts paying with
+ * that method at once.
  */
 import { useStore } from '@nanostores/react';
 import { useRef, useState } from 'react';
@@ -18,7 +20,7 @@ import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import { itemText } from '@/lib/order-text.ts';
 import { payEnvironment } from './pay-environment.ts';
-import { boughtPath, createPayPage } from './pay-store.ts';
+import { boughtPath, createPayPage, isProvider, type PayProvider } from './pay-store.ts';
 import './PayPage.css';
 
 interface Props {
@@ -58,13 +60,24 @@ export default function PayPage({ strings, locale }: Props) {
     );
   if (!order || !view) return notice ? <NoticeLine notice={notice} t={t} /> : <Loading text={t(returned ? 'pay.checking' : 'common.loading')} />;
 
-  const { outcome, open, settled, renewing, phoneFirst, intro, leftMs: left } = view;
+  const { outcome, open, settled, renewing, providers, phoneFirst, intro, leftMs: left } = view;
   const price = formatPrice(order.Price, locale);
+  /** The provider whose code is shown, if one is. */
+  const scanning = payment?.QrSvg && isProvider(payment.Order.Method) ? payment.Order.Method : null;
+  /** The providers whose code is not shown: what the customer may switch to. */
+  const others = providers.filter((method) => method !== scanning);
 
-  const code = payment?.QrSvg && (
-    <div className="pay-code">
+  /** A button per provider that shows its code to scan (an auto-renewal's: the contract to sign): leading ways where no code is shown yet, the way to switch under one. */
+  const codeButtons = (methods: PayProvider[], lead: boolean) =>
+    methods.map((method) => (
+      <button key={method} type="button" className={lead ? 'button' : 'button button-secondary'} disabled={busy} onClick={() => void page.pay(method)}>
+        {t(renewing ? 'pay.showSignCode' : `pay.showCode.${method}`)}
+      </button>
+    ));
+  const code = payment?.QrSvg && scanning && (
+    <div className="pay-code" data-code={scanning}>
       <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(payment.QrSvg)}`} alt={t('pay.qrLabel', { price })} width={220} height={220} />
-      <p className="muted">{t('pay.scanHint')}</p>
+      <p className="muted">{t(`pay.scanHint.${scanning}`)}</p>
       <p role="status" aria-live="polite">
         {t('pay.waiting')}
       </p>
@@ -73,7 +86,7 @@ export default function PayPage({ strings, locale }: Props) {
       </p>
     </div>
   );
-  const walletButton = !renewing && (
+  const walletButton = view.wallet && (
     <>
       <button type="button" className="button button-secondary" disabled={busy || view.balanceShort} onClick={() => void page.pay('wallet')}>
         {t('pay.payWallet', { price })}
@@ -149,19 +162,21 @@ export default function PayPage({ strings, locale }: Props) {
 
       {open && (
         <section className="card" aria-labelledby="pay-how">
-          <h2 id="pay-how">{payment?.QrSvg && !phoneFirst ? t(renewing ? 'pay.signScan' : 'pay.scan') : t('pay.choose')}</h2>
+          <h2 id="pay-how">{scanning && !phoneFirst ? t(renewing ? 'pay.signScan' : `pay.scan.${scanning}`) : t('pay.choose')}</h2>
           {renewing && <p data-auto-renew>{t('pay.autoRenewNote', { price, period: formatMonths(order.Item.Months ?? 0, locale) })}</p>}
           {returned && (
             <p className="notice notice-info" role="status" data-not-confirmed>
-              {t('pay.notConfirmed')}
+              {t(`pay.notConfirmed.${returned}`)}
             </p>
           )}
           {phoneFirst ? (
             <>
               <div className="form-actions">
-                <button type="button" className="button pay-in-app" disabled={busy} onClick={() => void page.payInWeChat()}>
-                  {t('pay.payInApp')}
-                </button>
+                {providers.map((method) => (
+                  <button key={method} type="button" className="button pay-in-app" disabled={busy} onClick={() => void page.payInApp(method)}>
+                    {t(`pay.payInApp.${method}`)}
+                  </button>
+                ))}
                 {walletButton}
               </div>
               {!code && (
@@ -171,25 +186,28 @@ export default function PayPage({ strings, locale }: Props) {
               )}
               <details className="pay-other-device" open={code ? true : undefined}>
                 <summary>{t('pay.otherDevice')}</summary>
-                {code || (
-                  <div className="form-actions">
-                    <button type="button" className="button button-secondary" disabled={busy} onClick={() => void page.pay('wechatpay')}>
-                      {t('pay.showCodeToScan')}
-                    </button>
-                  </div>
-                )}
+                {code}
+                {/* The wallet is offered above already; here, the other provider's code. */}
+                {others.length > 0 && <div className="form-actions">{codeButtons(others, false)}</div>}
               </details>
             </>
+          ) : code ? (
+            <>
+              {code}
+              {/* Switching: the other provider's code, or the wallet, while the order is unpaid. */}
+              {(others.length > 0 || walletButton) && (
+                <div className="form-actions">
+                  {codeButtons(others, false)}
+                  {walletButton}
+                </div>
+              )}
+            </>
           ) : (
-            code || (
-              <div className="form-actions">
-                <button type="button" className="button" disabled={busy} onClick={() => void page.pay('wechatpay')}>
-                  {t(renewing ? 'pay.showSignCode' : 'pay.showCode')}
-                </button>
-                {/* An auto-renewal is signed and charged through the provider's contract: the wallet cannot pay it. */}
-                {walletButton}
-              </div>
-            )
+            <div className="form-actions">
+              {codeButtons(providers, true)}
+              {/* An auto-renewal is signed and charged through WeChat Pay's contract: the wallet cannot pay it (the server offers no wallet). */}
+              {walletButton}
+            </div>
           )}
           <div className="form-actions">
             <button type="button" className="button button-secondary button-small" disabled={busy} onClick={() => cancelDialog.current?.showModal()}>

@@ -3,7 +3,7 @@ import { followOrder } from '@/stores/orders.ts';
 import { authCall } from '@/stores/session.ts';
 import type { PayEnvironment } from './pay-store.ts';
 
-/** A phone-sized screen or one worked by touch: paying in WeChat on the device itself leads there, the code to scan from another device follows. */
+/** A phone-sized screen or one worked by touch: paying in the provider's app on the device itself leads there, the codes to scan from another device follow. */
 const phoneScreen = '(max-width: 40rem), (hover: none) and (pointer: coarse)';
 
 export const payEnvironment: PayEnvironment = {

@@ -1,13 +1,13 @@
 /**
  * The pay page's logic, free of any framework: the order (read whenever the
- * live order says so), the ways to pay and what starting each answers, the
- * wallet's balance, the time left to pay, and what the page shows as it
- * stands. What touches the world — the API, the live order, the address bar,
+ * live order says so), the ways to pay it that the server offers and what
+ * starting each answers, the wallet's balance, the time left to pay, and what
+ * the page shows as it stands. What touches the world — the API, the live order, the address bar,
  * the screen, the clock — comes in as a `PayEnvironment`, so tests drive the
  * page in Node.
  */
 import { atom, computed, onMount, type ReadableAtom } from 'nanostores';
-import { commerceCalls, outcomeOfRefusal, type OrderDetail, type OrderNotice, type PayOutcome, type Payment } from '#contract/commerce.ts';
+import { commerceCalls, outcomeOfRefusal, type OrderDetail, type OrderNotice, type PayMethod, type PayOutcome, type Payment } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Call } from '@/lib/api/client.ts';
 import { ApiFailure, failureMessage } from '@/lib/api/errors.ts';
@@ -19,21 +19,24 @@ export interface PayEnvironment {
   /** Says when to read the order: at once or once the hub connects, then on each push or poll (stores/orders.ts). Returns the way to stop. */
   followOrder(key: string, changed: (notice: OrderNotice | null) => void): () => void;
   location: { readonly href: string; readonly search: string; assign(url: string): void };
-  /** Whether the screen is a phone's (or worked by touch), where paying in WeChat on the device itself leads. */
+  /** Whether the screen is a phone's (or worked by touch), where paying in the provider's app on the device itself leads. */
   phoneScreen(): boolean;
   /** Runs `callback` after `ms`; the returned function cancels it. */
   setTimer(callback: () => void, ms: number): () => void;
   now(): number;
 }
 
-/** What the way back from paying in WeChat adds to this page's address. */
-export const returnMark = { name: 'from', value: 'wechatpay' } as const;
+/** A payment provider: paid by scanning its code, or in its app on the phone. */
+export type PayProvider = Exclude<PayMethod, 'wallet'>;
+
+/** Whether `method` is a provider's (not the wallet, a cdkey or none). */
+export const isProvider = (method: string | null): method is PayProvider => method === 'wechatpay' || method === 'alipay';
 
 /** Where a settled order leads back to: what was bought. */
 export const boughtPath = (order: OrderDetail) => (order.Item.Kind === 'membership' ? '/account/center/steam/cloudidea' : '/recharge/steam');
 
-/** The page's lead line, by the order's state and the screen. */
-export type PayIntro = 'pay.introPhone' | 'pay.intro' | 'pay.introPaid' | 'pay.introUnpaid';
+/** The page's lead line, by the order's state, the ways to pay it and the screen. */
+export type PayIntro = 'pay.introPhone' | 'pay.intro' | 'pay.introWallet' | 'pay.introNoWay' | 'pay.introPaid' | 'pay.introUnpaid';
 
 /** What the page shows of an order, as it stands. */
 export interface PayView {
@@ -42,9 +45,13 @@ export interface PayView {
   /** Still to be paid: the ways to pay are offered. */
   open: boolean;
   settled: boolean;
-  /** An auto-renewal agreement's first period: signed by scanning its code, never from the wallet nor in WeChat on the phone. */
+  /** An auto-renewal agreement's first period: signed by scanning WeChat Pay's code, never from the wallet nor in the app on the phone. */
   renewing: boolean;
-  /** Paying in WeChat on this device leads; the code to scan from another device follows. */
+  /** The providers the order can be paid with here, in the order to offer them. */
+  providers: PayProvider[];
+  /** The wallet can pay it. */
+  wallet: boolean;
+  /** Paying in a provider's app on this device leads; the codes to scan from another device follow. */
   phoneFirst: boolean;
   intro: PayIntro;
   /** Until the order closes by itself. */
@@ -59,8 +66,9 @@ export function createPayPage(env: PayEnvironment) {
   const key = query.get('key') ?? '';
   /** From the desktop client: start paying with this method at once. */
   const requestedType = query.get('type');
-  /** Back from paying in WeChat, which proves nothing: the page says it is checking. */
-  const returned = query.get(returnMark.name) === returnMark.value;
+  /** The provider the customer came back from (`from=`, set by the server's way back), which proves nothing: the page says it is checking. */
+  const from = query.get('from');
+  const returned = isProvider(from) ? from : null;
   const onPhone = env.phoneScreen();
 
   const action = createAction();
@@ -79,10 +87,13 @@ export function createPayPage(env: PayEnvironment) {
     const open = (order.State === 'created' || order.State === 'paying') && !outcome;
     const settled = order.State === 'paid' || order.State === 'fulfilled' || order.State === 'refunded';
     const renewing = order.Agreement !== null;
-    const phoneFirst = onPhone && !renewing;
-    const intro = open ? (phoneFirst ? 'pay.introPhone' : 'pay.intro') : settled ? 'pay.introPaid' : 'pay.introUnpaid';
+    const providers = order.PayWith.filter(isProvider);
+    const wallet = order.PayWith.includes('wallet');
+    const phoneFirst = onPhone && !renewing && providers.length > 0;
+    const ways: PayIntro = phoneFirst ? 'pay.introPhone' : providers.length ? 'pay.intro' : wallet ? 'pay.introWallet' : 'pay.introNoWay';
+    const intro = open ? ways : settled ? 'pay.introPaid' : 'pay.introUnpaid';
     const leftMs = Date.parse(order.ExpiresAt) - now;
-    return { outcome, open, settled, renewing, phoneFirst, intro, leftMs, balanceShort: balance !== null && balance < order.Price };
+    return { outcome, open, settled, renewing, providers, wallet, phoneFirst, intro, leftMs, balanceShort: balance !== null && balance < order.Price };
   });
 
   /** Keeps what a call answered about the order over what the page had read. */
@@ -119,6 +130,7 @@ export function createPayPage(env: PayEnvironment) {
     });
   }
 
+  /** Starts paying with `method`: a provider's code to scan, or the wallet at once. `method` may be one the desktop client asked for, which the server may refuse. */
   async function pay(method: string): Promise<void> {
     const started = await starting(() => env.authCall(commerceCalls.pay, { params: { key }, body: { Method: method } }));
     if (!started) return;
@@ -126,14 +138,10 @@ export function createPayPage(env: PayEnvironment) {
     merge(started.Order);
   }
 
-  /** Opens WeChat Pay's page for paying in WeChat; it sends the customer back here, marked as coming back. */
-  async function payInWeChat(): Promise<void> {
-    const started = await starting(() => env.authCall(commerceCalls.payOnPhone, { params: { key } }));
-    if (!started) return;
-    const back = new URL(env.location.href);
-    back.search = new URLSearchParams({ key, [returnMark.name]: returnMark.value }).toString();
-    // WeChat Pay's documented way back: redirect_url, URL-encoded, added to its h5_url.
-    env.location.assign(`${started.H5Url}&redirect_url=${encodeURIComponent(back.href)}`);
+  /** Opens the provider's page for paying in its app on this phone, as the server gave it: it already leads back here, marked as coming back. */
+  async function payInApp(method: PayProvider): Promise<void> {
+    const started = await starting(() => env.authCall(commerceCalls.payOnPhone, { params: { key }, body: { Method: method } }));
+    if (started) env.location.assign(started.PayUrl);
   }
 
   async function cancel(): Promise<void> {
@@ -144,14 +152,16 @@ export function createPayPage(env: PayEnvironment) {
   /** What the first read of the order starts. */
   function begin(loaded: OrderDetail): void {
     if (loaded.State !== 'created' && loaded.State !== 'paying') return;
+    // The balance only decides whether the wallet can pay: without it, the wallet button stays offered.
+    if (loaded.PayWith.includes('wallet'))
+      env.authCall(commerceCalls.summary).then(
+        (summary) => $balance.set(summary.Balance),
+        () => {},
+      );
     if (requestedType) return void pay(requestedType);
     // The same code again after a reload, where the code leads; on a phone the customer asks for it.
-    if (!onPhone && loaded.State === 'paying' && loaded.Method === 'wechatpay') return void pay('wechatpay');
-    // The balance only decides whether the wallet can pay: without it, the wallet button stays offered.
-    env.authCall(commerceCalls.summary).then(
-      (summary) => $balance.set(summary.Balance),
-      () => {},
-    );
+    const method = loaded.Method;
+    if (!onPhone && loaded.State === 'paying' && isProvider(method) && loaded.PayWith.includes(method)) void pay(method);
   }
 
   onMount($order, () => {
@@ -188,7 +198,7 @@ export function createPayPage(env: PayEnvironment) {
     $busy: action.$busy,
     $notice: action.$notice,
     pay,
-    payInWeChat,
+    payInApp,
     cancel,
   };
 }

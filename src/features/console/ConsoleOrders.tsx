@@ -64,10 +64,11 @@ function OrderView({
   const money = (fen: number) => formatPrice(fen, locale);
   const amount = minorOf(typed, 'CNY');
   const amountOk = amount !== null && amount >= 1 && amount <= left;
-  // A wallet payment can only go back to the wallet.
-  const destination = order.Method === 'wechatpay' ? to : 'wallet';
+  // A payment through a provider (WeChat Pay, Alipay) goes back to the account that paid, or to the wallet; a wallet payment only to the wallet.
+  const atProvider = order.Method === 'wechatpay' || order.Method === 'alipay';
+  const destination = atProvider ? to : 'wallet';
   const canFulfil = order.State === 'paid' && order.Item.Kind === 'steamRecharge' && session !== null && roleIncludes(session.Role, 'operator');
-  const canRefund = (order.State === 'paid' || order.State === 'fulfilled') && (order.Method === 'wallet' || order.Method === 'wechatpay') && left > 0;
+  const canRefund = (order.State === 'paid' || order.State === 'fulfilled') && (order.Method === 'wallet' || atProvider) && left > 0;
   const askRefund = () => {
     setTyped((left / 100).toFixed(2));
     setTo('original');
@@ -178,7 +179,7 @@ function OrderView({
             <input name="amount" inputMode="decimal" value={typed} onChange={(event) => setTyped(event.currentTarget.value)} required />
             <span className="hint">{t('console.orders.refundLeft', { left: money(left) })}</span>
           </label>
-          {order.Method === 'wechatpay' && (
+          {atProvider && (
             <fieldset className="choice-group">
               <legend>{t('console.orders.refundWhere')}</legend>
               {(['original', 'wallet'] as const).map((where) => (
@@ -218,7 +219,7 @@ function RefundState({ state, t }: { state: RefundEntry['state']; t: T }) {
   return <span className={state === 'failed' ? 'console-failed' : 'muted'}>{text}</span>;
 }
 
-/** The refunds WeChat Pay reported abnormal, which an operator resolves on their order; nothing when there are none. */
+/** The refunds a payment provider reported abnormal, which an operator resolves on their order; nothing when there are none. */
 function AttentionList({ refunds, open, t, locale }: { refunds: AttentionRefund[]; open: (key: string) => void; t: T; locale: LocaleCode }) {
   if (refunds.length === 0) return null;
   return (
