@@ -326,7 +326,13 @@ describe('notification resources sealed by others', () => {
       nonce: 'fa1c0nce0000',
       event: {
         kind: 'transaction',
-        transaction: { outTradeNo: '1217752501201407033233368018', transactionId: '4200000000000000000000000001', tradeState: 'SUCCESS', total: 100 },
+        transaction: {
+          method: 'wechatpay',
+          outTradeNo: '1217752501201407033233368018',
+          transactionId: '4200000000000000000000000001',
+          tradeState: 'SUCCESS',
+          total: 100,
+        },
       },
     });
     expect(() => adapter().readNotification(headers, note.replace('EV-2018', 'EV-2019'))).toThrow(SignatureError);

@@ -131,6 +131,19 @@ test('a customer logs in by SMS, buys a plan, sees it paid pushed live and regis
     `paid: WeChat Pay's notification reached ${named(deployment.servedBy(/notify\/wechatpay/))}, the page's hub is on ${named(deployment.servedBy(/signalr\/message/))}`,
   );
 
+  // Alipay the same way: its code, its notification through nginx, and a refund back to it.
+  await buyPlan(page);
+  await page.getByRole('button', { name: say('en', 'pay.showCode.alipay') }).click();
+  await expect(page.locator('.pay-code img')).toBeVisible();
+  const alipayOrder = new URL(page.url()).searchParams.get('key')!;
+  await deployment.payWithAlipay(alipayOrder);
+  await expect(page.getByText(say('en', 'pay.outcome.successful'))).toBeVisible({ timeout: 15_000 });
+  step(`paid ${alipayOrder} with Alipay: its notification reached ${named(deployment.servedBy(/notify\/alipay/))}`);
+  deployment.admin('order', 'refund', alipayOrder);
+  const refunded = JSON.parse(deployment.admin('order', 'show', alipayOrder, '--json')) as { order: { State: string; Refunds: Array<{ state: string }> } };
+  expect(refunded.order).toMatchObject({ State: 'refunded', Refunds: [{ state: 'succeeded' }] });
+  step(`refunded ${alipayOrder} to the Alipay payment`);
+
   await page.goto(`${deployment.origin}/en/raffle?id=${raffleId}`);
   await page.getByRole('button', { name: say('en', 'raffle.board.register') }).click();
   await expect(page.locator('[data-participation]')).toContainText(say('en', 'raffle.board.registered', { number: '1' }));

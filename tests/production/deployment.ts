@@ -64,8 +64,10 @@ export interface Deployment {
   servedBy(pattern: RegExp): Instance | undefined;
   /** The messages the SMS gateway was given for a phone number, oldest first. */
   textsTo(phone: string): Promise<string[]>;
-  /** The customer's phone pays (or declines) an order, through the payment provider. */
+  /** The customer's phone pays an order's WeChat Pay code, through the payment provider. */
   pay(orderNumber: string): Promise<void>;
+  /** Scans and pays the order's Alipay code, as the customer's phone would. */
+  payWithAlipay(orderNumber: string): Promise<void>;
   /** Makes the providers the instances call slow, failing or cutting connections (null: as they should be). */
   providerFaults(faults: ProviderFaults): Promise<void>;
   /** The S3 settings the instances keep their uploads with (the bucket). */
@@ -271,6 +273,15 @@ async function start(started: Started): Promise<Deployment> {
   });
   const nginxPort = await freePort();
   const origin = `http://127.0.0.1:${nginxPort}`;
+  /** The customer's phone acts on a sandbox's trade (`wechatpay/sandbox/<order>` or `alipay/sandbox/<order>`). */
+  const sandboxAct = async (trade: string, Action: string) => {
+    const answer = await fetch(`${providers.wechatpayApi}/dev/${trade}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Action }),
+    });
+    if (!answer.ok) throw new Error(`the payment sandbox refused to ${Action} ${trade}: HTTP ${answer.status}`);
+  };
 
   // The env file as a deployment fills it in: this machine's addresses, secrets and files.
   const environment: Record<string, string> = {
@@ -286,6 +297,7 @@ async function start(started: Started): Promise<Deployment> {
     EMAIL_GATEWAY_URL: providers.settings.SMS_GATEWAY_URL,
     EMAIL_GATEWAY_SECRET: providers.settings.SMS_GATEWAY_SECRET,
     WECHATPAY_NOTIFY_URL: `${origin}/api/commerce/v1/notify/wechatpay`,
+    ALIPAY_NOTIFY_URL: `${origin}/api/commerce/v1/notify/alipay`,
     STORE_URL: `${origin}/store`,
     STORE_INTROSPECTION_SECRET: 'deployment-test-store-introspection-secret',
     // The providers' doubles listen on loopback, which production calls only when named here.
@@ -390,12 +402,12 @@ async function start(started: Started): Promise<Deployment> {
       return ((await answer.json()) as Array<{ text: string }>).map((message) => message.text);
     },
     async pay(orderNumber) {
-      const answer = await fetch(`${providers.wechatpayApi}/dev/wechatpay/sandbox/${orderNumber}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ Action: 'approve' }),
-      });
-      if (!answer.ok) throw new Error(`the payment provider refused to pay ${orderNumber}: HTTP ${answer.status}`);
+      await sandboxAct(`wechatpay/sandbox/${orderNumber}`, 'approve');
+    },
+    async payWithAlipay(orderNumber) {
+      // An Alipay code is a trade at Alipay once a phone has scanned it.
+      await sandboxAct(`alipay/sandbox/${orderNumber}`, 'scan');
+      await sandboxAct(`alipay/sandbox/${orderNumber}`, 'approve');
     },
     async providerFaults(faults) {
       const answer = await fetch(`${providers.control}/faults`, {

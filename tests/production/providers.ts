@@ -5,12 +5,13 @@
  * - an SMS gateway (server/messages/http-gateway.ts `gatewayMessenger`): it takes
  *   `POST /` with the shared secret and keeps the messages, which the test reads
  *   back with `GET /messages?to=<phone>`, as a phone would receive them;
- * - WeChat Pay's APIv3: the payment sandbox of a development server of this
- *   project (server/modules/dev/wechatpay), which checks the merchant's
- *   signatures, signs its answers and sends signed, sealed notifications; its
- *   credentials are written to `<folder>` as the PEM files and values the
- *   instances' WECHATPAY_* settings name. The test pays as the customer's phone
- *   would, through the sandbox's call for the order.
+ * - WeChat Pay's APIv3 and Alipay's gateway: the payment sandboxes of a
+ *   development server of this project (server/modules/dev/wechatpay and
+ *   alipay), which check the shop's signatures, sign their answers and send
+ *   signed notifications; their credentials are written to `<folder>` as the
+ *   PEM files and values the instances' WECHATPAY_* and ALIPAY_* settings
+ *   name. The test pays as the customer's phone would, through the sandbox's
+ *   call for the order.
  *
  * The instances reach both through a proxy each (tests/faulty-proxy.ts), which
  * can be told at run time to make the provider slow, fail or reset the
@@ -35,6 +36,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
+import { alipaySandboxMerchantSettings } from '../../server/services/alipay-sandbox.ts';
 import { sandboxMerchantSettings } from '../../server/services/wechatpay-sandbox.ts';
 import { faults, faultyProxy } from '../faulty-proxy.ts';
 
@@ -112,6 +114,9 @@ console.log(
       SMS_GATEWAY_URL: `${proxies.sms.origin}/`,
       SMS_GATEWAY_SECRET: smsSecret,
       ...sandboxMerchantSettings(folder, proxies.wechatpay.origin),
+      // Alipay beside WeChat Pay, reached directly (the faults are tried on WeChat Pay's API).
+      PAYMENT_PROVIDER: 'wechatpay,alipay',
+      ...alipaySandboxMerchantSettings(folder, origin(wechatpay.server)),
     },
   }),
 );
