@@ -152,13 +152,18 @@ describe('scan to pay', () => {
     expect(await query(outTradeNo)).toMatchObject({ tradeStatus: 'TRADE_SUCCESS' });
   });
 
-  it('closing a waiting trade closes it and notifies TRADE_CLOSED; declining leaves it waiting', async () => {
+  it("closing a waiting trade closes it, and notifies TRADE_CLOSED only to the close call's own notify_url; declining leaves it waiting", async () => {
     const outTradeNo = newOrderNo();
     const { qrCode } = await precreate(outTradeNo);
     const id = new URL(qrCode as string).pathname.slice(1);
     expect((await act(id, 'decline')).body.data.State).toBe('WAIT_BUYER_PAY');
     expect(notificationsOf(outTradeNo)).toEqual([]);
-    expect(await exec('alipay.trade.close', { out_trade_no: outTradeNo })).toMatchObject({ code: '10000', outTradeNo });
+    // As Alipay documents it: a close the shop asks for is notified only where that call says.
+    const silent = newOrderNo();
+    await page(alipaySandboxScanTarget((await precreate(silent)).qrCode as string, origin));
+    expect(await exec('alipay.trade.close', { out_trade_no: silent })).toMatchObject({ code: '10000', outTradeNo: silent });
+    expect(await query(silent)).toMatchObject({ tradeStatus: 'TRADE_CLOSED' });
+    expect(await exec('alipay.trade.close', { out_trade_no: outTradeNo }, { notify_url: notifyUrl })).toMatchObject({ code: '10000', outTradeNo });
     expect(await query(outTradeNo)).toMatchObject({ tradeStatus: 'TRADE_CLOSED' });
     const closed = await eventually(
       async () => notificationsOf(outTradeNo),
@@ -167,6 +172,7 @@ describe('scan to pay', () => {
     );
     expect(closed[0]).toMatchObject({ trade_status: 'TRADE_CLOSED' });
     expect(sdk.checkNotifySignV2(closed[0])).toBe(true);
+    expect(notificationsOf(silent)).toEqual([]);
     // Paying afterwards does nothing.
     expect((await act(id, 'approve')).body.data.State).toBe('TRADE_CLOSED');
     expect(await precreate(outTradeNo)).toMatchObject({ code: '40004', subCode: 'ACQ.TRADE_HAS_CLOSE' });

@@ -197,14 +197,19 @@ function create(trade: Trade): void {
 
 /** A trade past its time unpaid is closed (and notified, when it existed at Alipay); an unscanned code merely dies. */
 function settle(trade: Trade, log: Log): Trade {
-  if (trade.status === 'WAIT_BUYER_PAY' && !open(trade)) void close(trade, log);
+  if (trade.status === 'WAIT_BUYER_PAY' && !open(trade)) void close(trade, log, trade.notifyUrl);
   return trade;
 }
 
-function close(trade: Trade, log: Log, notifyUrl?: string): Promise<void> {
+/**
+ * Closes a trade. Alipay notifies a trade closed unpaid by its timeout (to the
+ * trade's notify_url), but one the shop closes through alipay.trade.close only
+ * when that call names a notify_url of its own: `notifyUrl` says where, if anywhere.
+ */
+function close(trade: Trade, log: Log, notifyUrl: string | null): Promise<void> {
   trade.status = 'TRADE_CLOSED';
   trade.closedAt = new Date();
-  return notify(trade, log, undefined, notifyUrl);
+  return notifyUrl ? notify(trade, log, undefined, notifyUrl) : Promise.resolve();
 }
 
 function pay(trade: Trade, log: Log): Promise<void> {
@@ -235,9 +240,9 @@ async function act(trade: Trade, action: AlipaySandboxAction, log: Log): Promise
   else if (action === 'approve') await pay(trade, log);
   else if (action === 'expire') {
     trade.expiresAt = new Date();
-    await close(trade, log);
+    await close(trade, log, trade.notifyUrl);
   } else if (action === 'close') {
-    if (trade.tradeNo) await close(trade, log);
+    if (trade.tradeNo) await close(trade, log, trade.notifyUrl);
   } else create(trade); // scan, or decline: the buyer backs out, and the trade stays as it is at Alipay (waiting)
 }
 
@@ -415,7 +420,7 @@ const methods: Record<string, Method> = {
     const trade = tradeOf(biz, log);
     if (!trade) return tradeNotExist();
     if (trade.status !== 'WAIT_BUYER_PAY') return businessFailed('ACQ.TRADE_STATUS_ERROR', `the trade is ${trade.status}`);
-    void close(trade, log, params.notify_url || undefined);
+    void close(trade, log, params.notify_url || null);
     return success({ trade_no: trade.tradeNo!, out_trade_no: trade.outTradeNo });
   },
 
