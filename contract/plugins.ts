@@ -9,7 +9,7 @@
 import * as z from 'zod/mini';
 import catalogue from '../content/plugins/catalogue.json' with { type: 'json' };
 import { route } from './api.ts';
-import { loadMore, paged } from './paging.ts';
+import { loadMore, pageSize, paged } from './paging.ts';
 import { facts } from './facts.ts';
 import { Empty, multilineText, pathId, text } from './fields.ts';
 import { localeCodes } from './locales.ts';
@@ -25,8 +25,10 @@ export const pluginRules = {
   ratingMax: facts.plugins.ratingMax,
   /** The longest review text, in characters (`plugins.reviewMaxLength`). */
   textMaxLength: facts.plugins.reviewMaxLength,
+  /** A plugin list page holds a page of any list (24, contract/paging.ts): not the reviews' batch below. */
+  listPageSize: pageSize,
   /** Reviews are read by scrolling: they load more at a time of the request helper's size. */
-  pageSize: loadMore.pageSize,
+  reviewsPerLoad: loadMore.pageSize,
   /** Writing, editing and deleting reviews: at most this many an hour per account (`plugins.reviewWritesPerHour`). */
   reviewWritesPerHour: facts.plugins.reviewWritesPerHour,
   /** Helpful marks and reports: at most this many an hour per account (`plugins.voteWritesPerHour`). */
@@ -96,7 +98,7 @@ export const pluginCalls = {
   list: route({ ...call('GET', '/list'), auth: 'none', request: Empty, response: z.array(Rating) }),
   /** The default evaluation: one plugin's aggregate. */
   rating: route({ ...call('GET', '/:slug/evaluation'), auth: 'none', params: slug, request: Empty, response: Rating }),
-  /** The detail data set: visible reviews, newest or most helpful first, page `page` of `pageSize`. */
+  /** The detail data set: visible reviews, newest or most helpful first, page `page` of `reviewsPerLoad`. */
   evaluations: route({
     ...call('GET', '/:slug/evaluations/:sort/:page'),
     auth: 'none',

@@ -6,7 +6,7 @@
  * A locale that does not cover a plugin's screenshots and releases fails the build.
  */
 import type { ImageMetadata } from 'astro';
-import { pluginCatalogue, pluginRules } from '#contract/plugins.ts';
+import { pluginCatalogue } from '#contract/plugins.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { localizedEntries, type LocalizedEntry } from './content.ts';
 import { loadReleases } from './releases.ts';
@@ -15,8 +15,6 @@ export type PluginFacts = (typeof pluginCatalogue.plugins)[number];
 
 export const pluginCategories = ['all', ...pluginCatalogue.categories] as const;
 export type PluginCategory = (typeof pluginCategories)[number];
-
-export const pluginsPerPage = pluginRules.pageSize;
 
 /** A list page: /plugin, /plugin/page/2, /plugin/category/security/page/2. */
 export function pluginListPath(category: PluginCategory, page: number): string {

@@ -110,8 +110,8 @@ export async function evaluationPage(db: Database, plugin: string, sort: Evaluat
       .innerJoin(users, eq(users.id, pluginEvaluations.userId))
       .where(visible)
       .orderBy(...order)
-      .limit(pluginRules.pageSize)
-      .offset((page - 1) * pluginRules.pageSize),
+      .limit(pluginRules.reviewsPerLoad)
+      .offset((page - 1) * pluginRules.reviewsPerLoad),
     db.select({ total: count() }).from(pluginEvaluations).where(visible),
   ]);
   return { Items: rows.map(toEvaluation), Total: total, Page: page };

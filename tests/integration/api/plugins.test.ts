@@ -103,7 +103,7 @@ describe('reviews', () => {
   });
 
   it('orders reviews newest or most helpful first, in pages of 24', async () => {
-    const writers = await users(pluginRules.pageSize + 2);
+    const writers = await users(pluginRules.reviewsPerLoad + 2);
     const ids: number[] = [];
     for (const [i, writer] of writers.entries()) ids.push((await save(writer.token, cleaner, (i % 5) + 1, `Review ${i}`)).body.data.Own.Evaluation!.Id);
     const [reader] = await users(1);
@@ -111,7 +111,7 @@ describe('reviews', () => {
 
     const newest = (await page(cleaner, 'newest')).body.data;
     expect(newest.Total).toBe(writers.length);
-    expect(newest.Items).toHaveLength(pluginRules.pageSize);
+    expect(newest.Items).toHaveLength(pluginRules.reviewsPerLoad);
     expect(newest.Items[0].Id).toBe(ids.at(-1));
     expect((await page(cleaner, 'newest', 2)).body.data.Items.map((item) => item.Id)).toEqual([ids[1], ids[0]]);
     expect((await page(cleaner, 'helpful')).body.data.Items[0]).toMatchObject({ Id: ids[3], Helpful: 1, Author: expect.stringMatching(/^Player /) });
