@@ -9,7 +9,6 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatabaseLockedError, lockFolder } from '../../server/db/folder-lock.ts';
-import { openDatabase } from '../../server/db/open.ts';
 
 const newFolder = () => path.join(mkdtempSync(path.join(tmpdir(), 'beacon-lock-')), 'db');
 
@@ -31,20 +30,21 @@ describe('the database folder lock', () => {
     expect(existsSync(`${folder}.lock`)).toBe(false);
   });
 
-  it('takes over at once, with a log line, a lock whose owner is gone', { timeout: 30_000 }, async () => {
+  it('takes over at once, with a log line, a lock whose owner is gone', () => {
     const folder = newFolder();
     const gone = deadPid();
     writeFileSync(`${folder}.lock`, JSON.stringify({ pid: gone, host: hostname() }));
     const lines: string[] = [];
+    // The old lock counted as live for 10 s after its owner died; taking it over now waits for nothing.
+    // Timed on the lock alone: opening the database after it takes as long as the machine is busy.
     const started = performance.now();
-    const database = await openDatabase(`file://${folder}`, { log: (line) => lines.push(line) });
+    const release = lockFolder(folder, (line) => lines.push(line));
     try {
-      // The old lock counted as live for 10 s after its owner died; now only opening the database takes time.
-      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(performance.now() - started).toBeLessThan(1_000);
       expect(lines).toEqual([`The database folder ${folder} was locked by process ${gone}, which is gone: taking the lock over.`]);
       expect(JSON.parse(readFileSync(`${folder}.lock`, 'utf8')).pid).toBe(process.pid);
     } finally {
-      await database.close();
+      release();
     }
   });
 
