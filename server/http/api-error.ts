@@ -31,8 +31,12 @@ export class ApiError extends Error {
 export const unauthorized = () => new ApiError(ErrorCode.Unauthorized, 'unauthorized');
 /** A call that needs a login, made without any token. */
 export const loginRequired = () => new ApiError(ErrorCode.Unauthorized, 'loginRequired');
-/** A per-address rate limit's refusal: the API's `global` one, or a `route`'s own. */
-export const tooManyRequests = (limit: 'global' | 'route') => new ApiError(ErrorCode.TooManyRequests, 'tooManyRequests', {}, { limit });
+/**
+ * A per-address rate limit's refusal (the API's `global` one, or a `route`'s own): the spec's HTTP 429 "too fast";
+ * a code send's own limit says it in the SMS flow's words, "too many requests, take a break" (spec §8).
+ */
+export const tooManyRequests = (limit: 'global' | 'route', messageKey: 'tooFast' | 'tooManyRequests' = 'tooFast') =>
+  new ApiError(ErrorCode.TooManyRequests, messageKey, {}, { limit });
 
 /** A limit of our own, saying which it is and when to try again: the message's `{{seconds}}` or `{{hours}}`, and `Retry-After`. */
 export function limitReached(messageKey: MessageKey, retryAfterMs: number): ApiError {

@@ -1,7 +1,8 @@
 /**
  * Registers a call of the contract on the server: opens sealed bodies, checks
  * the request and its path parameters against the contract (400 in the user's
- * language) once the caller is known, runs the handler, checks its answer against the
+ * language: a field's own message, or the generic form message naming the
+ * field and its bound) once the caller is known, runs the handler, checks its answer against the
  * contract outside production, and wraps it in the envelope — so every route
  * behaves the same and none can forget a step.
  */
@@ -10,6 +11,8 @@ import type * as z from 'zod/mini';
 import { requestInQuery, type ApiRoute } from '#contract/api.ts';
 import { SUCCESS } from '#contract/envelope.ts';
 import { ErrorCode } from '#contract/errors.ts';
+import type { LocaleCode } from '#contract/locales.ts';
+import type { SharedMessageKey } from '#contract/messages.ts';
 import { message, type MessageKey } from '../i18n/messages.ts';
 import { ApiError, loginRequired, unauthorized } from './api-error.ts';
 import { bearerToken, type Authenticated, type ConsoleCaller } from './auth.ts';
@@ -44,7 +47,7 @@ export interface Answer<T> {
 /** `raw` routes answer their response as it is, `redirect` routes the URL to send the browser to, the others an `Answer`. */
 type Result<R extends ApiRoute> = R['shape'] extends 'raw' | 'redirect' ? z.output<R['response']> : Answer<z.output<R['response']>>;
 
-/** Which message explains a bad field; fields not listed get the generic one. */
+/** Which message explains a bad field, when the field has one of its own. */
 const fieldMessages: Record<string, MessageKey> = {
   Phone: 'phoneInvalid',
   Code: 'codeInvalid',
@@ -53,11 +56,52 @@ const fieldMessages: Record<string, MessageKey> = {
   OldEmailCode: 'codeInvalid',
   Password: 'passwordInvalid',
   Image: 'avatarNotImage',
+  NickName: 'nicknameLength',
 };
 
-function validationError(error: z.core.$ZodError): ApiError {
-  const field = String(error.issues[0]?.path[0] ?? '');
-  return new ApiError(ErrorCode.BadRequest, fieldMessages[field] ?? 'badRequest');
+/** The names of the other fields a person fills in: a bad one gets the generic form message that names it. Any other field is a bad request. */
+const fieldNames: Record<string, MessageKey> = {
+  Account: 'field.Account',
+  Current: 'field.Current',
+  Key: 'field.Key',
+  Name: 'field.Name',
+  Rating: 'field.Rating',
+  Text: 'field.Text',
+  ClientSeed: 'field.ClientSeed',
+  Target: 'field.Target',
+  UserCode: 'field.UserCode',
+};
+
+/**
+ * The generic form message (spec §5) for a field's first problem, with the bound it broke:
+ * missing or empty, too short or too long, too small or too large, not a whole number
+ * (the contract's numbers are whole), or anything else it is not.
+ */
+function genericProblem(issue: z.core.$ZodIssue, given: unknown): { key: SharedMessageKey; params: Record<string, string> } {
+  if (issue.code === 'too_small' && issue.inclusive !== false) {
+    if (issue.origin === 'string')
+      return Number(issue.minimum) <= 1 ? { key: 'fieldRequired', params: {} } : { key: 'fieldTooShort', params: { min: String(issue.minimum) } };
+    if (issue.origin === 'number') return { key: 'fieldTooSmall', params: { min: String(issue.minimum) } };
+  }
+  if (issue.code === 'too_big' && issue.inclusive !== false) {
+    if (issue.origin === 'string') return { key: 'fieldTooLong', params: { max: String(issue.maximum) } };
+    if (issue.origin === 'number') return { key: 'fieldTooLarge', params: { max: String(issue.maximum) } };
+  }
+  if (issue.code === 'invalid_type') {
+    if (given === undefined || given === null) return { key: 'fieldRequired', params: {} };
+    if (issue.expected === 'number' || issue.expected === 'int') return { key: 'fieldNotNumber', params: {} };
+  }
+  return { key: 'fieldInvalid', params: {} };
+}
+
+/** A request the contract refuses: its first bad field's own message, the generic one naming a field a person fills in, or a bad request. */
+function validationError(error: z.core.$ZodError, input: unknown, locale: LocaleCode): ApiError {
+  const [issue] = error.issues;
+  const field = String(issue?.path[0] ?? '');
+  if (fieldMessages[field]) return new ApiError(ErrorCode.BadRequest, fieldMessages[field]);
+  if (!issue || !fieldNames[field] || issue.path.length !== 1) return new ApiError(ErrorCode.BadRequest, 'badRequest');
+  const { key, params } = genericProblem(issue, (input as Record<string, unknown> | undefined)?.[field]);
+  return new ApiError(ErrorCode.BadRequest, key, { field: message(locale, fieldNames[field]), ...params });
 }
 
 /** An answer that breaks the contract is the server's bug: it fails loudly where tests and developers see it. */
@@ -91,8 +135,8 @@ export function registerRoute<R extends ApiRoute>(
   app: FastifyInstance,
   route: R,
   handler: (call: Call<R>) => Promise<Result<R>>,
-  /** A limit of its own instead of the API's per-address one, or none (for a caller that proves who it is by signature). */
-  options: { rateLimit?: { max: number; timeWindow: number } | false } = {},
+  /** A limit of its own instead of the API's per-address one (with its own refusal when that says more than "too fast"), or none (for a caller that proves who it is by signature). */
+  options: { rateLimit?: { max: number; timeWindow: number; errorResponseBuilder?: () => ApiError } | false } = {},
 ): void {
   const checkAnswers = app.config.NODE_ENV !== 'production';
   app.route({
@@ -117,10 +161,11 @@ export function registerRoute<R extends ApiRoute>(
               }
             : undefined,
     handler: async (request, reply) => {
-      const body = route.request.safeParse(await rawRequest(app, route, request));
-      if (!body.success) throw validationError(body.error);
+      const input = await rawRequest(app, route, request);
+      const body = route.request.safeParse(input);
+      if (!body.success) throw validationError(body.error, input, request.locale);
       const params = route.params ? route.params.safeParse(request.params) : { success: true as const, data: {} };
-      if (!params.success) throw validationError(params.error);
+      if (!params.success) throw validationError(params.error, request.params, request.locale);
       const auth = callers.get(request) ?? null;
 
       const result = await handler({ body: body.data, params: params.data, auth, request, reply } as Call<R>);

@@ -36,7 +36,7 @@ const databaseUnavailable = () => new ApiError(ErrorCode.Unavailable, 'unavailab
 function fromFastify(error: FastifyError): ApiError | null {
   const status = error.statusCode ?? 500;
   if (status === 413) return new ApiError(ErrorCode.PayloadTooLarge, 'payloadTooLarge');
-  if (status === 429) return new ApiError(ErrorCode.TooManyRequests, 'tooManyRequests');
+  if (status === 429) return new ApiError(ErrorCode.TooManyRequests, 'tooFast');
   if (status === 404) return new ApiError(ErrorCode.NotFound, 'notFound');
   if (status >= 400 && status < 500) return new ApiError(ErrorCode.BadRequest, 'badRequest');
   return null;

@@ -3,12 +3,14 @@
  * state from localStorage and, when logged in, swaps the login link for the
  * user's avatar and a menu with sign-out. The session store (and with it the
  * API client) is loaded only when it is needed: to refresh the user info of a
- * logged-in visitor once the page is idle, or to sign out.
+ * logged-in visitor once the page has loaded (its islands have started) —
+ * saying so when that fails — or to sign out.
  */
 import type { UserInfo } from '#contract/identity.ts';
 import { isTokenValid, type AuthToken } from '@/lib/auth-token.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
 import { readJson, signedInClass, storageKeys, writeJson } from '@/lib/storage.ts';
+import type { LoginNotice } from '@/stores/session.ts';
 
 function render(slot: HTMLElement, template: HTMLTemplateElement, user: UserInfo | null): void {
   slot.querySelector('[data-session-badge]')?.remove();
@@ -33,6 +35,23 @@ function render(slot: HTMLElement, template: HTMLTemplateElement, user: UserInfo
   slot.append(badge);
 }
 
+/**
+ * Says what the login check found, below the session's place in the header, until dismissed: the login
+ * ended (获取用户信息失败，请重新登录!, an alert by the login link), or the user info could not be fetched.
+ */
+function showNotice(notice: LoginNotice): void {
+  const box = document.querySelector<HTMLElement>('[data-session-notice]');
+  if (!box) return;
+  const ended = 'key' in notice && notice.key === 'session.userInfoFailed';
+  const texts = JSON.parse(box.dataset.texts!) as Record<string, string>;
+  const text = box.querySelector<HTMLElement>('[data-session-notice-text]')!;
+  box.classList.toggle('notice-error', ended);
+  text.setAttribute('role', ended ? 'alert' : 'status');
+  text.textContent = 'text' in notice ? notice.text : texts[notice.key];
+  box.hidden = false;
+  box.querySelector('[data-session-notice-close]')!.addEventListener('click', () => (box.hidden = true), { once: true });
+}
+
 export function mountSessionBadge(slot: HTMLElement): void {
   const template = slot.querySelector<HTMLTemplateElement>('template[data-session-template]');
   if (!template) return;
@@ -53,8 +72,8 @@ export function mountSessionBadge(slot: HTMLElement): void {
     session.$user.subscribe((current) => {
       if (shown !== (shown = JSON.stringify(current))) render(slot, template, current);
     });
-    await session.checkLoginState();
+    const { notice } = await session.checkLoginState();
+    if (notice) showNotice(notice);
   };
-  if ('requestIdleCallback' in window) requestIdleCallback(() => void refresh());
-  else setTimeout(() => void refresh(), 1);
+  void import('@/stores/loading.ts').then(({ whenLoaded }) => whenLoaded(() => void refresh()));
 }

@@ -20,6 +20,13 @@ export const sharedMessages = {
   'realtime.tokenFetchFailed': 'realtimeTokenFetchFailed',
   'realtime.noToken': 'realtimeNoToken',
   'realtime.error': 'genericError',
+  'form.required': 'fieldRequired',
+  'form.tooShort': 'fieldTooShort',
+  'form.tooLong': 'fieldTooLong',
+  'form.tooSmall': 'fieldTooSmall',
+  'form.tooLarge': 'fieldTooLarge',
+  'form.notNumber': 'fieldNotNumber',
+  'form.invalid': 'fieldInvalid',
 } as const satisfies Record<string, SharedMessageKey>;
 
 /** A locale's UI dictionary file with its shared messages added under their UI keys. */

@@ -17,6 +17,8 @@ export const storageKeys = {
   notice: 'beacon.notice',
   /** A quick login on its way through a provider: its key and where it goes back to (sessionStorage). */
   externalLogin: 'beacon.externalLogin',
+  /** The page files that were missing (a new deployment), each of which reloaded the page once (sessionStorage). */
+  chunkReload: 'beacon.chunkReload',
   /** The client seed of the instant raffle's provably fair draws: made once at random, changed by the user at will. */
   raffleClientSeed: 'beacon.raffleClientSeed',
 } as const;

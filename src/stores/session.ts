@@ -12,8 +12,9 @@
 import { atom, computed, onMount, type ReadableAtom, type WritableAtom } from 'nanostores';
 import type { ApiRoute, ResponseOf } from '#contract/api.ts';
 import { identity, type LoginResult, type UserInfo } from '#contract/identity.ts';
+import { httpStatusOf } from '#contract/errors.ts';
 import { call, onUnauthorized, type CallOptions } from '@/lib/api/client.ts';
-import { ApiFailure } from '@/lib/api/errors.ts';
+import { ApiFailure, failureMessage } from '@/lib/api/errors.ts';
 import { cacheTimes, clearQueryCache, createFetcherStore, mutateCache } from '@/lib/api/query.ts';
 import { isTokenValid, type AuthToken } from '@/lib/auth-token.ts';
 import { readJson, storageKeys, writeJson } from '@/lib/storage.ts';
@@ -51,10 +52,17 @@ const user = storedAtom<UserInfo>(storageKeys.user);
 export const $authToken: ReadableAtom<AuthToken | null> = token.$store;
 export const $user: ReadableAtom<UserInfo | null> = user.$store;
 
-// The 401 event means the login expired wherever it was noticed.
+/**
+ * What a login the server refused leaves to say: the user-info fetch's own
+ * message when that was the call refused (spec §8, key 401), 登录状态过期
+ * for any other.
+ */
+const refusalNotice = (route: ApiRoute) => (route === identity.refreshUserInfo ? 'session.userInfoFailed' : 'session.expired');
+
+// The 401 event means the login ended wherever it was noticed.
 onMount($authToken, () =>
-  onUnauthorized(() => {
-    if ($authToken.get()) void endLogin('session.expired');
+  onUnauthorized((route) => {
+    if ($authToken.get()) void endLogin(refusalNotice(route));
   }),
 );
 
@@ -163,13 +171,13 @@ async function endLogin(notice: string | null, { revoke = false, loginPath = log
 
 /**
  * Makes this page one that needs login: when any call is answered
- * 401 the page says 登录状态过期 and goes to login, to come back here
- * afterwards; when another tab logs out, it goes there without a word. Call it
- * before `checkLoginState`.
+ * 401 the page says 登录状态过期 (获取用户信息失败，请重新登录! for the
+ * user info) and goes to login, to come back here afterwards; when another
+ * tab logs out, it goes there without a word. Call it before `checkLoginState`.
  */
 export function requireLogin(loginPath: string): void {
   loginPathOfPage = loginPath;
-  onUnauthorized(() => void endLogin('session.expired'));
+  onUnauthorized((route) => void endLogin(refusalNotice(route)));
   $authToken.listen((current) => {
     if (!current) goToLogin(null);
   });
@@ -194,33 +202,45 @@ export async function logout(options: { loginPath?: string } = {}): Promise<void
   if (!sentToLogin) location.reload();
 }
 
+/** What the visitor is told after the login check: the login ended because the user info was refused, or the user info could not be fetched. */
+export type LoginNotice = { key: 'session.userInfoFailed' } | ReturnType<typeof failureMessage>;
+
+/** What the login check on page load found: the user (null when logged out), and what to tell the visitor, if anything. */
+export interface LoginCheck {
+  user: UserInfo | null;
+  notice: LoginNotice | null;
+}
+
 /**
  * The login state on page load. Missing token: clear the user. Expired: clear, and
  * when this page needs login, say 登录状态过期 and go to login. Valid: fetch the
- * user info (cached) and store it. A token the server refuses is an expired
- * login, ended once like any 401; any other refusal logs out with
- * 获取用户信息失败，请重新登录!
+ * user info (cached) and store it. A refusal of the user info — a 401 (the token
+ * is refused), or any other — logs out with 获取用户信息失败，请重新登录!, said on
+ * this page and, when it needs login, on the login page; the token is revoked
+ * unless the server refused it already.
  */
-export async function checkLoginState(): Promise<UserInfo | null> {
+export async function checkLoginState(): Promise<LoginCheck> {
   const current = $authToken.get();
   if (!current) {
     if ($user.get()) user.save(null);
     goToLogin(null);
-    return null;
+    return { user: null, notice: null };
   }
   if (!isTokenValid(current)) {
     await endLogin('session.expired');
-    return null;
+    return { user: null, notice: null };
   }
   const result = await $userInfo.fetch();
   if ('data' in result) {
     user.save(result.data);
-    return result.data;
+    return { user: result.data, notice: null };
   }
-  // Only an answer from the server ends the login. A request cut off (offline, or the
-  // page unloading mid-answer) keeps the stored user: it is not a failed login.
-  const kind = result.error instanceof ApiFailure ? result.error.kind : 'unknown';
-  if (kind === 'network' || kind === 'unknown') return $user.get();
-  await endLogin(kind === 'unauthorized' ? 'session.expired' : 'session.userInfoFailed', { revoke: kind !== 'unauthorized' });
-  return null;
+  // Only the server's refusal ends the login. No answer (offline, or the page unloading mid-answer), one we cannot
+  // read, a rate limit or the server's own trouble (5xx) says nothing of the login: the stored user stays, but the
+  // visitor is told the user info was not fetched.
+  const error = result.error instanceof ApiFailure ? result.error : new ApiFailure('unknown');
+  const notRefused = error.kind === 'network' || error.kind === 'unknown' || error.kind === 'tooManyRequests' || httpStatusOf(error.code ?? 0) >= 500;
+  if (notRefused) return { user: $user.get(), notice: failureMessage(error) };
+  await endLogin('session.userInfoFailed', { revoke: error.kind !== 'unauthorized' });
+  return { user: null, notice: { key: 'session.userInfoFailed' } };
 }

@@ -178,7 +178,15 @@ for (const size of staffSizes) {
     // cdkeys: a batch of two made and shown, one key checked and revoked after a confirmation.
     await page.goto(localizePath(size.locale, '/admin/cdkeys'));
     const batch = `e2e-${size.name.replace(' ', '-')}-${Date.now()}`;
-    await page.getByLabel(t('console.cdkeys.name')).first().fill(batch);
+    // Issue 47, point 5: the browser's own checks of a field say the generic form messages, naming the field, in the page's language.
+    const name = page.getByLabel(t('console.cdkeys.name')).first();
+    const browserSays = () => name.evaluate((input: HTMLInputElement) => input.validationMessage);
+    await page.getByRole('button', { name: t('console.cdkeys.create') }).click();
+    expect(await browserSays()).toBe(t('form.required', { field: t('console.cdkeys.name') }));
+    await name.fill('Not a batch name');
+    await page.getByRole('button', { name: t('console.cdkeys.create') }).click();
+    expect(await browserSays()).toBe(t('form.invalid', { field: t('console.cdkeys.name') }));
+    await name.fill(batch);
     await page.getByLabel(t('console.cdkeys.count')).fill('2');
     await page.getByLabel(t('console.cdkeys.amountYuan')).fill('5');
     await page.getByRole('button', { name: t('console.cdkeys.create') }).click();

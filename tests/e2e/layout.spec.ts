@@ -53,8 +53,9 @@ for (const locale of locales) {
   }
 }
 
-// Issue 29, point 14: the spinner's 500 ms count from navigation, on every page whose island loads, even when its script is slow to come.
-for (const path of ['/en/accelerate', '/en/activate/cdkey', '/en/account/center/wallet']) {
+// Issue 29, point 14: the spinner's 500 ms count from navigation, on every page whose island loads, even when its script is slow to come
+// (issue 47: the profile and the cloud-idling page too).
+for (const path of ['/en/accelerate', '/en/activate/cdkey', '/en/account/center/wallet', '/en/account/center/info', '/en/account/center/steam/cloudidea']) {
   test(`${path}: the loading spinner shows once loading has lasted 500 ms since navigation, and goes when the island renders`, async ({ page }) => {
     // A signed-out visitor sees a sign-in prompt on these, with the island hidden: there is nothing to wait for.
     if (path !== '/en/accelerate') await signInAsDemo(page);

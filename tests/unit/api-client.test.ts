@@ -209,15 +209,34 @@ describe('failures', () => {
     expect(failureMessage(failure)).toEqual({ text });
   });
 
-  it('raise the 401 event and say the login expired', async () => {
+  it('raise the 401 event with the route refused, and say the login expired', async () => {
     const listener = vi.fn();
     const stop = onUnauthorized(listener);
-    handle = () => json({ code: 401, message: 'Unauthorized', data: null }, 401);
-    await expect(call(identity.refreshUserInfo, { body: {}, token: 'old' })).rejects.toMatchObject({ kind: 'unauthorized' });
-    expect(listener).toHaveBeenCalledOnce();
+    handle = () => json({ code: 401, message: '登录已过期，请重新登录。', data: null }, 401);
+    const expired = await call(identity.refreshUserInfo, { body: {}, token: 'old' }).catch((error: unknown) => error);
+    expect(expired).toMatchObject({ kind: 'unauthorized', code: 401 });
+    expect(failureMessage(expired)).toEqual({ text: '登录已过期，请重新登录。' });
+    expect(listener).toHaveBeenCalledExactlyOnceWith(identity.refreshUserInfo);
     stop();
-    await expect(call(identity.refreshUserInfo, { body: {}, token: 'old' })).rejects.toMatchObject({ kind: 'unauthorized' });
+    // A 401 without the server's words (a proxy's) is still a login that expired.
+    handle = () => new Response('', { status: 401 });
+    const bare = await call(identity.refreshUserInfo, { body: {}, token: 'old' }).catch((error: unknown) => error);
+    expect(failureMessage(bare)).toEqual({ key: 'api.loginExpired' });
     expect(listener).toHaveBeenCalledOnce();
+  });
+
+  // Issue 47, point 3: the server says "need to log in" to a call without a token; the site showed "login expired".
+  it('say a call made without a token needs a login, and end no login for it', async () => {
+    const listener = vi.fn();
+    const stop = onUnauthorized(listener);
+    handle = () => json({ code: 401, message: '需要登录。', data: null }, 401);
+    const refused = await call(identity.refreshUserInfo, { body: {} }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ kind: 'loginRequired', code: 401 });
+    expect(failureMessage(refused)).toEqual({ text: '需要登录。' });
+    handle = () => new Response('', { status: 401 });
+    expect(failureMessage(await call(identity.refreshUserInfo, { body: {} }).catch((error: unknown) => error))).toEqual({ key: 'api.loginRequired' });
+    expect(listener).not.toHaveBeenCalled();
+    stop();
   });
 
   it('map 429 to too many requests, in the server’s words for the limit when it gave some, and no answer to a network error', async () => {

@@ -7,10 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UserInfo } from '#contract/identity.ts';
 import { storageKeys } from '@/lib/storage.ts';
 
-const api = vi.hoisted(() => ({ call: vi.fn(), unauthorized: new Set<() => void>() }));
+const api = vi.hoisted(() => ({ call: vi.fn(), unauthorized: new Set<(route: unknown) => void>() }));
 vi.mock('@/lib/api/client.ts', () => ({
   call: api.call,
-  onUnauthorized: (listener: () => void) => {
+  onUnauthorized: (listener: (route: unknown) => void) => {
     api.unauthorized.add(listener);
     return () => api.unauthorized.delete(listener);
   },
@@ -144,9 +144,9 @@ describe('the session store', () => {
 
   it('forgets the login on a 401 anywhere, in storage too', async () => {
     page.loggedIn(validToken());
-    const { session } = await loadSession();
+    const { session, identity } = await loadSession();
     session.$isLoggedIn.subscribe(() => {});
-    for (const listener of api.unauthorized) listener();
+    for (const listener of api.unauthorized) listener(identity.logout);
     expect(session.$authToken.get()).toBeNull();
     expect(session.$user.get()).toBeNull();
     expect(page.stored(storageKeys.auth)).toBeNull();
@@ -187,7 +187,7 @@ describe('login state on page load', () => {
   it('clears user info that has no token', async () => {
     localStorage.setItem(storageKeys.user, JSON.stringify(user));
     const { session } = await loadSession();
-    expect(await session.checkLoginState()).toBeNull();
+    expect(await session.checkLoginState()).toEqual({ user: null, notice: null });
     expect(session.$user.get()).toBeNull();
     expect(page.stored(storageKeys.user)).toBeNull();
     expect(page.location.assign).not.toHaveBeenCalled();
@@ -204,7 +204,7 @@ describe('login state on page load', () => {
   it('clears an expired login, and stays when the page does not need one', async () => {
     page.loggedIn(expiredToken());
     const { session } = await loadSession();
-    expect(await session.checkLoginState()).toBeNull();
+    expect(await session.checkLoginState()).toEqual({ user: null, notice: null });
     expect(session.$authToken.get()).toBeNull();
     expect(session.$user.get()).toBeNull();
     expect(page.stored(storageKeys.auth)).toBeNull();
@@ -230,7 +230,7 @@ describe('login state on page load', () => {
     api.call.mockResolvedValue(fresh);
     const { session, identity } = await loadSession();
     session.requireLogin('/en/account/login');
-    expect(await session.checkLoginState()).toEqual(fresh);
+    expect(await session.checkLoginState()).toEqual({ user: fresh, notice: null });
     expect(api.call).toHaveBeenCalledWith(identity.refreshUserInfo, { body: { Refresh: true }, token: token.AccessToken });
     expect(session.$user.get()).toEqual(fresh);
     expect(page.stored(storageKeys.user)).toEqual(fresh);
@@ -245,58 +245,96 @@ describe('login state on page load', () => {
       return null;
     });
     session.requireLogin('/en/account/login');
-    expect(await session.checkLoginState()).toBeNull();
+    expect(await session.checkLoginState()).toEqual({ user: null, notice: { key: 'session.userInfoFailed' } });
     expect(page.notice()).toBe('session.userInfoFailed');
     expect(page.stored(storageKeys.auth)).toBeNull();
     expect(page.location.assign).toHaveBeenCalledWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
   });
 
+  /** As the real client does: a 401 to a call made with a token raises the 401 event with the route, then fails the call. */
+  const refuseEveryCall = (ApiFailure: Awaited<ReturnType<typeof loadSession>>['ApiFailure']) =>
+    api.call.mockImplementation(async (route: unknown) => {
+      for (const listener of [...api.unauthorized]) listener(route);
+      throw new ApiFailure('unauthorized', { code: 401, serverMessage: '登录已过期，请重新登录。' });
+    });
+
   // Issue 29, point 4: the page's 401 handler, the mounted store's and the failed user-info
   // check all see the same refusal; the customer must read one message and be sent once.
+  // Issue 47, point 3: that message is the user-info failure's own (spec §8, key 401), not 登录状态过期.
   it.each([
     ['the page asked for login before an island mounted the stores', false],
     ['an island mounted the stores before the page asked for login', true],
-  ])('ends a login the server refuses once, saying 登录状态过期: %s', async (_, mountedFirst) => {
+  ])('ends a login whose user info the server refuses with a 401 once, saying 获取用户信息失败，请重新登录!: %s', async (_, mountedFirst) => {
     page.loggedIn(validToken());
     const { session, ApiFailure } = await loadSession();
-    // As the real client does: every 401 answer raises the 401 event, then fails the call.
-    api.call.mockImplementation(async () => {
-      for (const listener of [...api.unauthorized]) listener();
-      throw new ApiFailure('unauthorized');
-    });
+    refuseEveryCall(ApiFailure);
     if (mountedFirst) session.$isLoggedIn.subscribe(() => {});
     session.requireLogin('/en/account/login');
     if (!mountedFirst) session.$isLoggedIn.subscribe(() => {});
-    // The layout and the header's badge both check the login as the page loads.
-    expect(await Promise.all([session.checkLoginState(), session.checkLoginState()])).toEqual([null, null]);
-    expect(page.notice()).toBe('session.expired');
+    // The layout and the header's badge both check the login as the page loads: the first finds it refused, the second none left.
+    const [first, second] = await Promise.all([session.checkLoginState(), session.checkLoginState()]);
+    expect(first).toEqual({ user: null, notice: { key: 'session.userInfoFailed' } });
+    expect(second.user).toBeNull();
+    expect(page.notice()).toBe('session.userInfoFailed');
     expect(page.location.assign).toHaveBeenCalledExactlyOnceWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
     expect(page.stored(storageKeys.auth)).toBeNull();
   });
 
-  // Seen under load: the header's check saw the refusal before the page's script said it needs a login.
-  it('still says 登录状态过期 when the header noticed the refusal before the page asked for login', async () => {
+  // Every page fetches the user info of a logged-in visitor (the header's badge); one open to everyone stays, and says it.
+  it('logs out on a page open to everyone when the user info is refused with a 401, and says 获取用户信息失败，请重新登录!', async () => {
     page.loggedIn(validToken());
     const { session, ApiFailure } = await loadSession();
-    api.call.mockImplementation(async () => {
-      for (const listener of [...api.unauthorized]) listener();
-      throw new ApiFailure('unauthorized');
-    });
-    expect(await session.checkLoginState()).toBeNull();
+    refuseEveryCall(ApiFailure);
+    session.$isLoggedIn.subscribe(() => {});
+    expect(await session.checkLoginState()).toEqual({ user: null, notice: { key: 'session.userInfoFailed' } });
+    expect(session.$isLoggedIn.get()).toBe(false);
+    expect(page.stored(storageKeys.auth)).toBeNull();
     expect(page.location.assign).not.toHaveBeenCalled();
+  });
+
+  it('says 登录状态过期 when another call finds the login refused', async () => {
+    page.loggedIn(validToken());
+    const { session, identity, ApiFailure } = await loadSession();
+    refuseEveryCall(ApiFailure);
     session.requireLogin('/en/account/login');
-    await session.checkLoginState();
+    await session.authCall(identity.storeToken).catch(() => {});
     expect(page.notice()).toBe('session.expired');
     expect(page.location.assign).toHaveBeenCalledExactlyOnceWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
   });
 
-  it('keeps the login when the user info could not be reached (offline)', async () => {
+  // Seen under load: the header's check saw the refusal before the page's script said it needs a login.
+  it('still says why the login ended when the header noticed the refusal before the page asked for login', async () => {
+    page.loggedIn(validToken());
+    const { session, ApiFailure } = await loadSession();
+    refuseEveryCall(ApiFailure);
+    expect(await session.checkLoginState()).toEqual({ user: null, notice: { key: 'session.userInfoFailed' } });
+    expect(page.location.assign).not.toHaveBeenCalled();
+    session.requireLogin('/en/account/login');
+    await session.checkLoginState();
+    expect(page.notice()).toBe('session.userInfoFailed');
+    expect(page.location.assign).toHaveBeenCalledExactlyOnceWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
+  });
+
+  // Issue 47, point 3: the login stays, but the check does not pass for a success.
+  it('keeps the login when the user info could not be reached (offline), and says it was not fetched', async () => {
     page.loggedIn(validToken());
     const { session, ApiFailure } = await loadSession();
     api.call.mockRejectedValue(new ApiFailure('network'));
     session.requireLogin('/en/account/login');
-    expect(await session.checkLoginState()).toEqual(user);
+    expect(await session.checkLoginState()).toEqual({ user, notice: { key: 'api.networkError' } });
     expect(session.$isLoggedIn.get()).toBe(true);
     expect(page.location.assign).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['a rate limit', 'tooManyRequests', 429, '操作太快了，请稍后再试。'],
+    ['the server’s own trouble', 'server', 503, 'The service is not answering right now. Please try again in a moment.'],
+  ] as const)('keeps the login when the user info is not given for %s, and says so in the server’s words', async (_, kind, code, serverMessage) => {
+    page.loggedIn(validToken());
+    const { session, ApiFailure } = await loadSession();
+    api.call.mockRejectedValue(new ApiFailure(kind, { code, serverMessage }));
+    expect(await session.checkLoginState()).toEqual({ user, notice: { text: serverMessage } });
+    expect(session.$isLoggedIn.get()).toBe(true);
+    expect(page.stored(storageKeys.auth)).not.toBeNull();
   });
 });

@@ -13,7 +13,7 @@ import { registerRoute } from '../../http/route.ts';
 import { StorageError, type FileStore } from '../../services/file-store.ts';
 import { contactOf } from './account-codes.ts';
 import { renderAvatar } from './avatars.ts';
-import { consumeCode, sendCode, type CodePurpose } from './codes.ts';
+import { codeSendLimit, consumeCode, sendCode, type CodePurpose } from './codes.ts';
 import { createEmailLink, linkOwner, linkRefusal, useLink } from './email-links.ts';
 import { loginHistory } from './login-history.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -141,7 +141,7 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
     app,
     accountCalls.sendOwnCode,
     async ({ auth, body, request }) => sendCode(app, body.Channel, ownContact(await userRow(auth.userId), body.Channel), 'account', request),
-    sendLimit,
+    codeSendLimit(perMinute),
   );
 
   registerRoute(

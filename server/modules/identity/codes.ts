@@ -22,7 +22,7 @@ import type { Config } from '../../config.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { verificationCodes } from '../../db/schema/identity.ts';
 import { addressGroup } from '../../http/address-group.ts';
-import { ApiError, limitReached } from '../../http/api-error.ts';
+import { ApiError, limitReached, tooManyRequests } from '../../http/api-error.ts';
 import type { CodeCheck } from '../../http/auth.ts';
 import type { MessageKind } from '../../messages/kinds.ts';
 import type { Channel } from '../../messages/messenger.ts';
@@ -168,6 +168,14 @@ export async function withdrawCode(db: Database, issued: IssuedCode): Promise<vo
     if (issued.solution !== null) await forgetSolution(tx, issued.solution);
   });
 }
+
+/**
+ * The per-address limit of the calls that send a code: a quarter of the logins' (`perMinute`). Its refusal is the SMS
+ * flow's "too many requests, take a break" (spec §8); every other limit's refusal is "too fast".
+ */
+export const codeSendLimit = (perMinute: number) => ({
+  rateLimit: { max: Math.floor(perMinute / 4), timeWindow: 60_000, errorResponseBuilder: () => tooManyRequests('route', 'tooManyRequests') },
+});
 
 /** The message each purpose's code goes in. */
 const codeKinds = { login: 'loginCode', account: 'accountCode' } as const satisfies Record<CodePurpose, MessageKind>;

@@ -13,7 +13,7 @@ import { storeBase, storeIntrospectionSecret } from '../../services/store-settin
 import { message } from '../../i18n/messages.ts';
 import type { Transaction } from '../../db/database.ts';
 import { clientOf } from './client-info.ts';
-import { consumeCode, sendCode } from './codes.ts';
+import { codeSendLimit, consumeCode, sendCode } from './codes.ts';
 import { deviceLoginRoutes } from './device-login.ts';
 import { redeemTicket } from './external/accounts.ts';
 import { externalLoginRoutes } from './external/routes.ts';
@@ -67,8 +67,18 @@ export async function identityRoutes(app: FastifyInstance, sessions: SessionStor
     return loginResult(outcome.userId, outcome.tokens, { fresh: true });
   }
 
-  registerRoute(app, identity.sendSmsCode, ({ body, request }) => sendCode(app, 'sms', body.Phone, 'login', request, body.ProofOfWork), sendLimit);
-  registerRoute(app, identity.sendEmailCode, ({ body, request }) => sendCode(app, 'email', body.Email, 'login', request, body.ProofOfWork), sendLimit);
+  registerRoute(
+    app,
+    identity.sendSmsCode,
+    ({ body, request }) => sendCode(app, 'sms', body.Phone, 'login', request, body.ProofOfWork),
+    codeSendLimit(perMinute),
+  );
+  registerRoute(
+    app,
+    identity.sendEmailCode,
+    ({ body, request }) => sendCode(app, 'email', body.Email, 'login', request, body.ProofOfWork),
+    codeSendLimit(perMinute),
+  );
   // Making a challenge costs the server one key derivation: as often as codes may be asked for.
   registerRoute(
     app,

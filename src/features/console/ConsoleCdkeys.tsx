@@ -34,7 +34,7 @@ function NewBatch({ cdkeys, t }: { cdkeys: Cdkeys; t: T }) {
       <form className="form" onSubmit={submit}>
         <label>
           {t('console.cdkeys.name')}
-          <input {...field('name')} required pattern="[a-z0-9-]{1,40}" />
+          <input {...field('name')} required pattern="[a-z0-9\-]{1,40}" />
           <span className="hint">{t('console.cdkeys.nameHint')}</span>
         </label>
         <label>

@@ -6,11 +6,12 @@
  * says until when.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
 import { LoginLink, Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Translate, type UiKey } from '@/i18n/strings.ts';
+import { sayFormMessages } from '@/lib/form-messages.ts';
 import { browserConsole } from './environment.ts';
 import type { ConsoleStrings } from './strings.ts';
 
@@ -73,6 +74,9 @@ export function ConsoleGate({ t, locale, children }: Props) {
   const notice = useStore(browserConsole.$notice);
   const busy = useStore(browserConsole.$busy);
   useEffect(() => void browserConsole.check(), []);
+  // Every console form's required and patterned fields say the generic form messages, in the page's language.
+  const area = useRef<HTMLDivElement>(null);
+  useEffect(() => sayFormMessages(area.current!, t), [t]);
 
   const body = (() => {
     switch (step.step) {
@@ -177,7 +181,7 @@ export function ConsoleGate({ t, locale, children }: Props) {
   })();
 
   return (
-    <div className="console-area">
+    <div className="console-area" ref={area}>
       {session && step.step === 'ready' && (
         <p className="console-who" data-console-who>
           <span>{t('console.signedInAs', { name: session.Nickname, role: t(`console.role.${session.Role}`) })}</span>

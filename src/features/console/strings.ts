@@ -18,6 +18,7 @@ export const consoleStrings = (locale: LocaleCode) =>
     'status.incidents',
     'status.change',
     'api',
+    'form',
     'common',
   ]);
 

@@ -31,10 +31,11 @@ export type Call = <R extends ApiRoute>(route: R, options?: CallOptions<R>) => P
 
 const unauthorizedEvent = new EventTarget();
 
-/** Runs `listener` whenever a call is answered 401 (the login expired). */
-export function onUnauthorized(listener: () => void): () => void {
-  unauthorizedEvent.addEventListener('unauthorized', listener);
-  return () => unauthorizedEvent.removeEventListener('unauthorized', listener);
+/** Runs `listener` whenever a call made with a token is answered 401 (the login expired), with the route refused. */
+export function onUnauthorized(listener: (route: ApiRoute) => void): () => void {
+  const heard = (event: Event) => listener((event as CustomEvent<ApiRoute>).detail);
+  unauthorizedEvent.addEventListener('unauthorized', heard);
+  return () => unauthorizedEvent.removeEventListener('unauthorized', heard);
 }
 
 /** Where a call goes; also the address a browser is sent to for a call it makes by navigating (a quick login's start). */
@@ -133,9 +134,12 @@ async function attempt<R extends ApiRoute>(route: R, options: CallOptions<R>, { 
     const words = serverWords(await readBody(response, sealer).catch(() => null));
     throw new ApiFailure('tooManyRequests', { ...words, retryAfterMs: retryAfter > 0 ? retryAfter * 1000 : undefined });
   }
+  // A call made without a token needs a login, and no login ended; a token the server refused is a login that did, which the 401 event tells the session.
   if (response.status === 401) {
-    unauthorizedEvent.dispatchEvent(new Event('unauthorized'));
-    throw new ApiFailure('unauthorized');
+    const words = serverWords(await readBody(response, sealer).catch(() => null)) ?? {};
+    if (!options.token) throw new ApiFailure('loginRequired', words);
+    unauthorizedEvent.dispatchEvent(new CustomEvent('unauthorized', { detail: route }));
+    throw new ApiFailure('unauthorized', words);
   }
   const body = await readBody(response, sealer);
   if (route.shape === 'raw') {

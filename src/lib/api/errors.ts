@@ -1,14 +1,18 @@
 /**
- * How a failed call reads to the user: 429 → the server's words
- * for the limit it hit, else too fast; 401 → login expired (and the 401
- * event); no answer → network error; an answer we cannot read → unknown
- * error; otherwise the server's own message, already in the user's language.
+ * How a failed call reads to the user (spec §8): the server's own words
+ * whenever it gave some, already in the user's language — for a 429 the
+ * limit it hit (a code's resend wait, a daily cap, a cdkey lockout), or
+ * "too fast"; for a 401 "need to log in" or "login expired". Without them:
+ * 429 → too fast; 401 to a call made without a token → need to log in, to
+ * one whose token was refused → login expired (and the 401 event); no answer
+ * → network error; an answer we cannot read → unknown error.
  */
-export type FailureKind = 'tooManyRequests' | 'unauthorized' | 'network' | 'unknown' | 'server';
+export type FailureKind = 'tooManyRequests' | 'loginRequired' | 'unauthorized' | 'network' | 'unknown' | 'server';
 
 /** The dictionary key of each kind's message; `server` failures carry their own text. */
 export const failureMessageKeys = {
   tooManyRequests: 'api.tooManyRequests',
+  loginRequired: 'api.loginRequired',
   unauthorized: 'api.loginExpired',
   network: 'api.networkError',
   unknown: 'api.unknownError',
@@ -42,6 +46,6 @@ export class ApiFailure extends Error {
  */
 export function failureMessage(error: unknown): { text: string } | { key: FailureMessageKey } {
   if (!(error instanceof ApiFailure)) return { key: failureMessageKeys.unknown };
-  if ((error.kind === 'server' || error.kind === 'tooManyRequests') && error.serverMessage) return { text: error.serverMessage };
+  if (error.serverMessage) return { text: error.serverMessage };
   return { key: failureMessageKeys[error.kind] };
 }

@@ -60,7 +60,11 @@ describe('the desktop client', () => {
     const shown = await t.call(deviceCalls.describe, { params: { userCode: typed }, token: approver.AccessToken });
     expect(shown.body.data).toMatchObject({ UserCode: request.UserCode, Device: 'GAMING-PC · Windows 11' });
     const decided = await t.call(deviceCalls.decide, { body: { UserCode: typed, Approve: true }, token: approver.AccessToken, locale: 'ru' });
-    expect(decided.body).toMatchObject({ code: 200, data: { Approved: true }, message: 'Вход разрешён. Настольное приложение сейчас войдёт в аккаунт.' });
+    expect(decided.body).toMatchObject({
+      code: 200,
+      data: { Approved: true },
+      message: 'Вход разрешён. Настольное приложение сейчас выполнит вход; эту страницу можно закрыть.',
+    });
 
     const signedIn = await poll(request.DeviceCode);
     expect(signedIn).toMatchObject({ code: 200, data: { User: { Id: approver.User.Id } } });

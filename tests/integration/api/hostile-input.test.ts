@@ -26,7 +26,7 @@ import { externalLogin, keyPadding } from '#contract/external-login.ts';
 import { identity, support, system } from '#contract/identity.ts';
 import { idleGameCalls } from '#contract/idle-games.ts';
 import { raffleCalls } from '#contract/raffle.ts';
-import { pluginCalls } from '#contract/plugins.ts';
+import { pluginCalls, pluginRules } from '#contract/plugins.ts';
 import { serviceStatusEvent, statusCalls } from '#contract/status.ts';
 import { hubEvents, hubMethods } from '#contract/realtime.ts';
 import { loggedInUsers, startApp, type TestApp } from './harness.ts';
@@ -210,6 +210,40 @@ describe('control characters', () => {
   it('a NUL in a path parameter is a 400', async () => {
     const response = await t.call(identity.unbundleAccount, { params: { id: '1\u0000' }, token: await freshToken() });
     expect(response.status).toBe(400);
+  });
+});
+
+// Issue 47, point 5: a field a person fills in without a message of its own gets the generic form message (spec §5),
+// naming the field and the bound it broke, in the reader's language; before, every such field read "the request is not valid".
+describe('generic form messages', () => {
+  /** The message of a call's 400. */
+  async function refusal(route: ApiRoute, body: Record<string, unknown>, locale: string): Promise<string> {
+    const token = route.auth === 'required' ? await freshToken() : undefined;
+    const answer = await t.call(route, { body, params: wellFormedParams[route.path], token, locale });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: ErrorCode.BadRequest, data: null });
+    return answer.body.message;
+  }
+  const review = wellFormed[pluginCalls.save.path];
+
+  it('name the field and its bound: required, too long, too small or too large, not a number, not valid', async () => {
+    const { textMaxLength, ratingMax } = pluginRules;
+    expect(await refusal(pluginCalls.save, { ...review, Text: 'x'.repeat(textMaxLength + 1) }, 'en')).toBe(
+      `“Review” must be at most ${textMaxLength} characters long.`,
+    );
+    expect(await refusal(pluginCalls.save, { ...review, Rating: 0 }, 'ru')).toBe('Значение поля «Оценка» должно быть не меньше 1.');
+    expect(await refusal(pluginCalls.save, { ...review, Rating: ratingMax + 1 }, 'ja')).toBe(`「評価」は${ratingMax}以下にしてください。`);
+    expect(await refusal(pluginCalls.save, { ...review, Rating: 'four' }, 'es')).toBe('El campo «Valoración» debe ser un número entero.');
+    expect(await refusal(pluginCalls.save, { Text: 'Works.' }, 'zh-CN')).toBe('请填写“评分”。');
+    expect(await refusal(donationCalls.donate, { Amount: 100, Name: '   ' }, 'ko')).toBe('“표시할 이름” 항목을 입력해 주세요.');
+    expect(await refusal(activationCalls.redeem, { Key: 'K'.repeat(65) }, 'it')).toBe('Il campo «Cdkey» può contenere al massimo 64 caratteri.');
+    expect(await refusal(raffleCalls.forthwithRaffle, { ClientSeed: 'seed\u0000' }, 'zh-TW')).toBe('「用戶端種子」的格式不正確，請檢查。');
+  });
+
+  it('leave a field its own message, and a field nobody types a bad request', async () => {
+    expect(await refusal(accountCalls.updateNickname, { NickName: 'x'.repeat(201) }, 'en')).toMatch(/^A nickname must be \d+ to \d+ characters long\.$/);
+    expect(await refusal(identity.sendSmsCode, { Phone: 'abc' }, 'en')).toMatch(/^Please enter a valid phone number/);
+    expect(await refusal(commerceCalls.pay, { Method: 'x'.repeat(21) }, 'en')).toBe('The request is not valid. Please check what you entered.');
   });
 });
 

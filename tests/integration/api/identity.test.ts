@@ -439,6 +439,39 @@ describe('per-address rate limit', () => {
       await limited.close();
     }
   });
+
+  // Issue 47, point 3: a 429 that names no limit is the spec's "too fast"; the SMS flow's words are the code sends' alone.
+  it('says "too fast" past a limit that names none, and the SMS words only past the code sends’ own limit', async () => {
+    const shared = (code: string) => JSON.parse(readFileSync(`contract/messages/${code}.json`, 'utf8')) as Record<string, string>;
+    const limited = await startApp({ RATE_LIMIT_PER_MINUTE: '2', IDENTITY_RATE_LIMIT_PER_MINUTE: '4' });
+    try {
+      const refusal = async (call: () => ReturnType<TestApp['call']>, times: number) => {
+        for (let i = 1; i < times; i++) expect((await call()).status).not.toBe(429);
+        const refused = await call();
+        expect(refused.status).toBe(429);
+        return refused.body;
+      };
+      // The API's own limit, and a login's stricter one: the spec's HTTP 429 text, in the page's language.
+      for (const [i, code] of ['zh-CN', 'en', 'ko'].entries())
+        expect(await refusal(() => limited.call(system.publicKey, { ip: `10.8.0.${i}`, locale: code }), 3)).toEqual({
+          code: 429,
+          message: shared(code).tooFast,
+          data: null,
+        });
+      const login = () =>
+        limited.call(identity.loginByPassword, {
+          body: { Account: 'nobody@example.com', Password: 'not the password', DeviceId: device },
+          ip: '10.8.1.1',
+          locale: 'zh-CN',
+        });
+      expect(await refusal(login, 5)).toMatchObject({ code: 429, message: '操作太快了，请稍后再试。' });
+      // A code send's own limit (a quarter of the logins'): the SMS flow's words.
+      const send = () => limited.call(identity.sendSmsCode, { body: { Phone: newPhone() }, ip: '10.8.2.1', locale: 'zh-CN' });
+      expect(await refusal(send, 2)).toEqual({ code: 429, message: '请求过于频繁，请休息一下稍后再试。', data: null });
+    } finally {
+      await limited.close();
+    }
+  });
 });
 
 // Issue 43, points 7 and 8: SMS pumping costs the attacker, not the shop; no enumeration.
