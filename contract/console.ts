@@ -2,14 +2,14 @@
  * The operators' console (`/admin`): signing in with the normal login and a
  * second factor (TOTP, with recovery codes shown once), the console's own
  * short session, and running an operators' command from it. The console runs
- * exactly the commands `npm run admin` runs (contract/admin.ts `CommandResult`),
+ * exactly the commands `npm run admin` runs (contract/commands.ts),
  * each allowed from a role up.
  */
 import * as z from 'zod/mini';
 import { route } from './api.ts';
-import { Attachment, attachmentMaxBase64, CommandResult, OperatorRole, operatorRoles } from './admin.ts';
+import { Attachment, attachmentMaxBase64, CommandAnswer, OperatorRole, operatorRoles } from './admin.ts';
 import { facts, periodMs } from './facts.ts';
-import { Empty, multilineText, text } from './fields.ts';
+import { Empty, text } from './fields.ts';
 import { Code } from './identity.ts';
 
 /** Whether a role includes another: each role includes the ones before it in `operatorRoles`. */
@@ -33,6 +33,9 @@ export const consoleSessionLimits = {
 
 /** The header every console call but a read sends, with the session's `Csrf` value: a page on another site cannot know it. */
 export const consoleCsrfHeader = 'x-console-csrf';
+
+/** The console session's cookie (http-only: the page never reads it). */
+export const consoleCookie = 'beacon_console';
 
 /** Where the console session's cookie is sent: the console's calls and nothing else. */
 export const consolePath = '/api/console';
@@ -121,8 +124,9 @@ export const consoleCalls = {
   }),
   signOut: route({ method: 'DELETE', path: '/console/session', encrypted: false, auth: 'console', shape: 'envelope', request: Empty, response: z.null() }),
   /**
-   * One operators' command, by its words as `npm run admin` takes them; refused unless the session's role may run it.
-   * `Attachment` is a file the command takes where the CLI would read one from disk (a raffle's cover), as base64.
+   * One operators' command by its name and arguments, as its declaration in contract/commands/ takes them; refused unless
+   * the session's role includes the declaration's. `Attachment` is a file the command takes where the CLI would read one
+   * from disk (a raffle's cover), as base64. The answer is the command's result (`ResultOf` its declaration).
    */
   run: route({
     method: 'POST',
@@ -130,12 +134,8 @@ export const consoleCalls = {
     encrypted: false,
     auth: 'console',
     shape: 'envelope',
-    request: z.object({
-      // A word may be a whole raffle definition (JSON, in every language).
-      Command: z.array(multilineText(z.maxLength(50_000))).check(z.minLength(1), z.maxLength(100)),
-      Attachment: z.optional(Attachment),
-    }),
-    response: CommandResult,
+    request: z.object({ Command: text(z.maxLength(100)), Args: z.unknown(), Attachment: z.optional(Attachment) }),
+    response: CommandAnswer,
     maxBodyBytes: attachmentMaxBase64 + 200_000,
   }),
 };

@@ -1,7 +1,7 @@
 /**
- * The `{{name}}` placeholders of every message catalog — the server's
- * (`server/i18n/*.json`) and the site's (`content/i18n/*.json`) — filled in
- * one way on both sides. A placeholder with no value becomes empty.
+ * The `{{name}}` placeholders of every string of the dictionaries
+ * (`content/i18n/*.json`), the server's and the site's alike, filled in one
+ * way on both sides. A placeholder with no value becomes empty.
  */
 
 /** A `{{name}}` placeholder; the group is the name. */

@@ -137,8 +137,8 @@ const expand = (ranges: readonly (readonly [number, number])[]) => ranges.flatMa
 
 const taglines = Object.fromEntries(
   locales.map(({ code }) => {
-    const dictionary = JSON.parse(readFileSync(join(root, `content/i18n/${code}.json`), 'utf8')) as Record<string, string>;
-    return [code, fillFacts(dictionary['site.tagline'] ?? '', code)];
+    const { site } = JSON.parse(readFileSync(join(root, `content/i18n/${code}.json`), 'utf8')) as { site: Record<string, string> };
+    return [code, fillFacts(site['site.tagline'] ?? '', code)];
   }),
 ) as Record<LocaleCode, string>;
 

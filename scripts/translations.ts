@@ -44,9 +44,9 @@ if (!values.summary) {
   }
   console.log('\nInterface strings (keys the locale lacks or whose source changed since)');
   for (const dictionary of status.dictionaries.filter((item) => shown.includes(item.locale))) {
-    const { folder, locale, total, missing, outdated } = dictionary;
+    const { part, locale, total, missing, outdated } = dictionary;
     if (!missing.length && !outdated.length) continue;
-    console.log(`  ${folder}/${locale}.json: ${missing.length} missing, ${outdated.length} outdated of ${total}`);
+    console.log(`  content/i18n/${locale}.json ${part}: ${missing.length} missing, ${outdated.length} outdated of ${total}`);
     if (values.locale) for (const key of [...missing.map((k) => `missing   ${k}`), ...outdated.map((k) => `outdated  ${k}`)]) console.log(`    ${key}`);
   }
 }

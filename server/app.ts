@@ -3,9 +3,8 @@
  * and the static site at / — from plugins in order: the outside world
  * (config, outbound HTTP, database, keys, Redis, messengers, the realtime hub, the metrics), the API's
  * common behaviour, then the modules, each owning its routes, hub methods and
- * clean-up. `main.ts` only listens. Closing the app closes everything it opened.
- * Every module's operators' commands come from command-app.ts, which the CLI
- * builds its own app from.
+ * clean-up (modules/index.ts, the one list of modules, which the CLI reads too
+ * for their commands). `main.ts` only listens. Closing the app closes everything it opened.
  */
 import { randomUUID } from 'node:crypto';
 import zlib from 'node:zlib';
@@ -15,19 +14,8 @@ import { encryption } from '#contract/crypto.ts';
 import { standInPages } from '#contract/dev.ts';
 import { registerCommands } from './command-app.ts';
 import { devStandInsAllowed, type Config } from './config.ts';
-import activation from './modules/activation/plugin.ts';
-import donation from './modules/donation/plugin.ts';
-import raffle from './modules/raffle/plugin.ts';
-import plugins from './modules/plugins/plugin.ts';
-import status from './modules/status/plugin.ts';
-import admin, { adminAccess } from './modules/admin/plugin.ts';
-import operatorsConsole from './modules/operators/console-routes.ts';
-import cloudIdle from './modules/cloud-idle/plugin.ts';
-import commerce from './modules/commerce/plugin.ts';
-import dev from './modules/dev/plugin.ts';
-import identity from './modules/identity/plugin.ts';
-import support from './modules/support/plugin.ts';
-import system from './modules/system/plugin.ts';
+import { adminAccess } from './modules/admin/plugin.ts';
+import { modulePlugins } from './modules/index.ts';
 import configPlugin from './plugins/config.ts';
 import database from './plugins/database.ts';
 import errors from './plugins/errors.ts';
@@ -35,6 +23,7 @@ import keys from './plugins/keys.ts';
 import locale from './plugins/locale.ts';
 import messengers from './plugins/messengers.ts';
 import metrics from './plugins/metrics.ts';
+import openapi from './plugins/openapi.ts';
 import outbound from './plugins/outbound.ts';
 import payments from './plugins/payments.ts';
 import redis from './plugins/redis.ts';
@@ -113,21 +102,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // The calls' larger answers are compressed on the fly; the hub's streams and polls are not (they must flow as they are written).
       await api.register(async (calls) => {
         await calls.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } });
-        await calls.register(identity);
-        await calls.register(system);
-        await calls.register(support);
-        await calls.register(cloudIdle);
-        await calls.register(commerce);
-        await calls.register(activation);
-        await calls.register(donation);
-        await calls.register(raffle);
-        await calls.register(plugins);
-        await calls.register(status);
-        await calls.register(admin);
-        await calls.register(operatorsConsole);
-        if (devStandInsAllowed(config)) await calls.register(dev);
+        for (const module of await modulePlugins('routes', config)) await calls.register(module);
       });
       await hubRoutes(api);
+      await api.register(openapi);
     },
     { prefix: '/api' },
   );

@@ -6,20 +6,9 @@
  * quickly and parses its words without opening anything.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { adminCommandRegistry, commandContext, type CommandContext } from './admin-command.ts';
+import { adminCommandRegistry } from './admin-command.ts';
 import type { Config } from './config.ts';
-import type { Actor } from './db/audit.ts';
-import activationCommands from './modules/activation/commands.ts';
-import adminCommands from './modules/admin/commands.ts';
-import cloudIdleCommands from './modules/cloud-idle/commands.ts';
-import commerceCommands from './modules/commerce/commands.ts';
-import donationCommands from './modules/donation/commands.ts';
-import identityCommands from './modules/identity/commands.ts';
-import operatorsCommands from './modules/operators/commands.ts';
-import pluginsCommands from './modules/plugins/commands.ts';
-import raffleCommands from './modules/raffle/commands.ts';
-import statusCommands from './modules/status/commands.ts';
-import systemCommands from './modules/system/commands.ts';
+import { modulePlugins } from './modules/index.ts';
 import configPlugin from './plugins/config.ts';
 import database from './plugins/database.ts';
 import keys from './plugins/keys.ts';
@@ -30,28 +19,10 @@ import redis from './plugins/redis.ts';
 import uploads from './plugins/uploads.ts';
 import { publisher } from './realtime/pusher.ts';
 
-/**
- * Every module's operators' commands plugin, in the order the usage text lists them. The server's
- * admin endpoint and the CLI take their commands from these same plugins; a module adds a command
- * in its own commands.ts.
- */
-const commandPlugins = [
-  identityCommands,
-  cloudIdleCommands,
-  commerceCommands,
-  activationCommands,
-  donationCommands,
-  raffleCommands,
-  pluginsCommands,
-  statusCommands,
-  operatorsCommands,
-  systemCommands,
-  adminCommands,
-];
-
+/** The registry and every module's command handlers (modules/index.ts): the server's and the CLI's alike. */
 export async function registerCommands(app: FastifyInstance): Promise<void> {
   await app.register(adminCommandRegistry);
-  for (const plugin of commandPlugins) await app.register(plugin);
+  for (const plugin of await modulePlugins('commands')) await app.register(plugin);
 }
 
 /**
@@ -80,7 +51,7 @@ function warningText(line: string): string {
  * outbox here is the CLI's own, which prints what it keeps), the payment provider (the sandbox's
  * lives inside a server, so it is not reachable), and the uploads' folder or bucket. Closing the app closes them.
  */
-export async function openForCommands(app: FastifyInstance, config: Config, actor: Actor, attachment: Buffer | null = null): Promise<CommandContext> {
+export async function openForCommands(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(configPlugin, { config });
   await app.register(database, { forCommands: true });
   await app.register(keys);
@@ -91,5 +62,4 @@ export async function openForCommands(app: FastifyInstance, config: Config, acto
   await app.register(payments);
   await app.register(uploads);
   await app.ready();
-  return commandContext(app, actor, 'en', attachment);
 }

@@ -1,15 +1,18 @@
 /**
  * `npm run admin -- <command> [--json]`: the operators' command (README.md
  * next to this file). Exit codes: 0 done, 1 failed or not found, 2 usage.
- * The commands are the modules' own, from the same plugins as the server's
- * (`commandApp`); each formats its own result.
+ * The words are parsed here into the command's arguments, against its
+ * declaration (contract/commands/); the modules' handlers — the same plugins
+ * as the server's (`commandApp`) — run it and format its result.
  */
 import path from 'node:path';
-import type { CommandResult } from '#contract/admin.ts';
-import { sentFromShell, usage, UsageError, type AnyCommand } from '../admin-command.ts';
+import { checkArgs, findCommand, usage, UsageError } from '#contract/command.ts';
+import { operatorCommands } from '#contract/commands.ts';
+import type { CommandHandler } from '../admin-command.ts';
 import { commandApp } from '../command-app.ts';
 import { loadConfig, type Config } from '../config.ts';
-import { CliError, runAdminCommand } from './run.ts';
+import { shellActor } from '../db/audit.ts';
+import { CliError, operator, runAdminCommand, type SentCommand } from './run.ts';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -17,21 +20,18 @@ const json = args.includes('--json');
 const isBackupFile = (arg: string, i: number, all: string[]) => all[0] === 'backup' && i > 0 && !arg.startsWith('--');
 const words = args.filter((arg) => arg !== '--json').map((arg, i, all) => (isBackupFile(arg, i, all) ? path.resolve(arg) : arg));
 const app = await commandApp();
-const commands = app.adminCommands;
 
-/** The command the words name, and how to run it: a local one here, any other where the database is. */
-function parseOrExit(): { command: AnyCommand; run: () => Promise<CommandResult> } {
+/** The command the words name, its handler and what goes where the database is: its arguments, and the file its words name, read here. */
+function parseOrExit(): { handler: CommandHandler; sent: SentCommand } {
   try {
-    const found = commands.find(words);
-    if (!found) throw new UsageError(`unknown command "${words.join(' ')}"`);
-    const { command, rest } = found;
-    if (command.local) return { command, run: command.parse(rest) };
-    const sent = sentFromShell(command, rest);
-    const run = command.parse(sent.rest);
-    return { command, run: () => runAdminCommand(configOrExit(), app, run, sent) };
+    const found = findCommand(operatorCommands, words);
+    const handler = found && app.adminCommands.get(found.command.name);
+    if (!found || !handler) throw new UsageError(`unknown command "${words.join(' ')}"`);
+    const read = handler.readFiles?.(found.rest) ?? { rest: found.rest, attachment: null };
+    return { handler, sent: { command: found.command.name, args: checkArgs(found.command, found.command.words(read.rest)), attachment: read.attachment } };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`${error.message}\n\n${usage(commands.all)}`);
+    console.error(`${error.message}\n\n${usage(operatorCommands)}`);
     process.exit(2);
   }
 }
@@ -47,18 +47,20 @@ function configOrExit(): Config {
 }
 
 if (words.length === 0 || ['help', '--help', '-h'].includes(words[0])) {
-  console.log(usage(commands.all));
+  console.log(usage(operatorCommands));
 } else {
-  const { command, run } = parseOrExit();
+  const { handler, sent } = parseOrExit();
   try {
-    const result = await run();
-    const found = command.found?.(result) ?? true;
+    const result = handler.command.local
+      ? await handler.run(app, sent.args, { actor: shellActor(operator(), null), locale: 'en', attachment: null })
+      : await runAdminCommand(configOrExit(), app, sent);
+    const found = handler.found?.(result) ?? true;
     if (json) console.log(JSON.stringify(result, null, 2));
-    else (found ? console.log : console.error)(command.format(result));
+    else (found ? console.log : console.error)(handler.format(result));
     if (!found) process.exitCode = 1;
   } catch (error) {
     // Failures the operator can act on are told plainly; anything else keeps its stack.
-    if (!(error instanceof CliError)) throw error;
+    if (!(error instanceof CliError) && !(error instanceof UsageError)) throw error;
     console.error(error.message);
     process.exitCode = 1;
   }

@@ -9,9 +9,9 @@
 import { existsSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import { admin, adminTokenHeader, type CommandResult } from '#contract/admin.ts';
+import { admin, adminTokenHeader, type CommandAnswer } from '#contract/admin.ts';
 import { SUCCESS } from '#contract/envelope.ts';
-import type { RunCommand, SentCommand } from '../admin-command.ts';
+import { runCommand } from '../admin-command.ts';
 import { openForCommands } from '../command-app.ts';
 import type { Config } from '../config.ts';
 import { shellActor } from '../db/audit.ts';
@@ -21,13 +21,20 @@ import { adminFilePath, databaseFingerprint, readAdminFile, type AdminEndpoint }
 import { StartupError } from '../startup-error.ts';
 
 /** Who runs this CLI, for the audit log: the account and machine of its process. */
-const operator = () => `${userInfo().username}@${hostname()}`;
+export const operator = (): string => `${userInfo().username}@${hostname()}`;
 
 /** A failure the operator can act on; printed as is, without a stack. */
 export class CliError extends Error {}
 
-/** `sent` is handed to the server when one is running; `app` is the CLI's `commandApp`. */
-export async function runAdminCommand(config: Config, app: FastifyInstance, run: RunCommand, sent: SentCommand): Promise<CommandResult> {
+/** A command as the CLI hands it where the database is: its name, its arguments, and the file its words named, read on the operator's side. */
+export interface SentCommand {
+  command: string;
+  args: unknown;
+  attachment: Buffer | null;
+}
+
+/** `sent` is handed to the server when one is running, else run on `app`, the CLI's `commandApp`, opened here. */
+export async function runAdminCommand(config: Config, app: FastifyInstance, sent: SentCommand): Promise<CommandAnswer> {
   const endpoint = readAdminFile(config.DATA_DIR);
   if (endpoint?.database === databaseFingerprint(config.DATABASE_URL)) {
     const answer = await runThroughServer(config, endpoint, sent);
@@ -40,9 +47,8 @@ export async function runAdminCommand(config: Config, app: FastifyInstance, run:
   // Opening a folder that does not exist would create an empty database there.
   if (url.startsWith('file://') && !existsSync(pgliteFolder(url))) throw new CliError(`There is no database at ${pgliteFolder(url)} (DATABASE_URL=${url}).`);
 
-  let context;
   try {
-    context = await openForCommands(app, config, shellActor(operator(), null), sent.attachment);
+    await openForCommands(app, config);
   } catch (error) {
     // What opened before the failure (the database) is closed, so the command ends.
     await app.close();
@@ -53,21 +59,22 @@ export async function runAdminCommand(config: Config, app: FastifyInstance, run:
     throw error;
   }
   try {
-    return await run(context);
+    const caller = { actor: shellActor(operator(), null), locale: 'en' as const, attachment: sent.attachment };
+    return (await runCommand(app, sent.command, sent.args, caller, null)) as CommandAnswer;
   } finally {
     await app.close();
   }
 }
 
 /** The server's answer; null when nothing listens there (a file left by a server that was killed). */
-async function runThroughServer(config: Config, endpoint: AdminEndpoint, { words, attachment }: SentCommand): Promise<CommandResult | null> {
+async function runThroughServer(config: Config, endpoint: AdminEndpoint, { command, args, attachment }: SentCommand): Promise<CommandAnswer | null> {
   const url = `http://127.0.0.1:${endpoint.port}/api${admin.run.path}`;
   let response: Response;
   try {
     response = await fetch(url, {
       method: admin.run.method,
       headers: { 'content-type': 'application/json', [adminTokenHeader]: endpoint.token },
-      body: JSON.stringify({ command: words, actor: operator(), attachment: attachment?.toString('base64') }),
+      body: JSON.stringify({ command, args, actor: operator(), attachment: attachment?.toString('base64') }),
       signal: AbortSignal.timeout(30_000),
     });
   } catch {

@@ -1,8 +1,10 @@
 /**
- * The server's own user-facing messages, one JSON catalog per locale in this
- * folder, joined by the error messages it shares with the site
- * (contract/messages.ts). The client sends its locale in Accept-Language, so
- * errors reach the user in the language of the page they are on.
+ * The server's own user-facing messages and those it shares with the site
+ * (contract/messages.ts): the `server` and `messages` parts of each locale's
+ * dictionary, content/i18n/<locale>.json, read once when the server starts
+ * (the site's parts are dropped). The client sends its locale in
+ * Accept-Language, so errors reach the user in the language of the page they
+ * are on.
  */
 import { readFileSync } from 'node:fs';
 import { fillFacts } from '#contract/facts.ts';
@@ -10,17 +12,15 @@ import { interpolate } from '#contract/interpolate.ts';
 import type { SharedMessageKey } from '#contract/messages.ts';
 import { acceptedLanguages, defaultLocale, localeCodes, preferredLocale, type LocaleCode } from '#contract/locales.ts';
 
-export type MessageKey = keyof typeof import('./en.json') | SharedMessageKey;
+export type MessageKey = keyof (typeof import('../../content/i18n/en.json'))['server'] | SharedMessageKey;
 type Catalog = Record<MessageKey, string>;
 
-const readCatalog = (url: URL) => JSON.parse(readFileSync(url, 'utf8')) as Partial<Catalog>;
+function readCatalog(code: LocaleCode): Catalog {
+  const { server, messages } = JSON.parse(readFileSync(new URL(`../../content/i18n/${code}.json`, import.meta.url), 'utf8')) as Record<string, Catalog>;
+  return { ...messages, ...server };
+}
 
-const catalogs = Object.fromEntries(
-  localeCodes.map((code) => [
-    code,
-    { ...readCatalog(new URL(`../../contract/messages/${code}.json`, import.meta.url)), ...readCatalog(new URL(`./${code}.json`, import.meta.url)) } as Catalog,
-  ]),
-) as Record<LocaleCode, Catalog>;
+const catalogs = Object.fromEntries(localeCodes.map((code) => [code, readCatalog(code)])) as Record<LocaleCode, Catalog>;
 
 /** One of our locales for an Accept-Language header, by the rule the site follows too. */
 export function negotiateLocale(header: string | undefined): LocaleCode {

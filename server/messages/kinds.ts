@@ -1,6 +1,6 @@
 /**
  * Every message the product sends by SMS or e-mail: a kind with named
- * parameters and, per locale, a text in the server's catalogs (server/i18n).
+ * parameters and, per locale, a text in the server's messages (server/i18n/messages.ts).
  * A provider turns a kind into what it sends: the outbox and the HTTP gateway
  * a rendered text, Aliyun and Tencent Cloud a pre-approved template and its
  * parameters (in the order given here, which Tencent's `{1}`, `{2}` follow),

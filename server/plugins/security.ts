@@ -13,6 +13,7 @@ import { encryption } from '#contract/crypto.ts';
 import { addressGroup } from '../http/address-group.ts';
 import { tooManyRequests } from '../http/api-error.ts';
 import { redisOrMemoryStore } from '../http/rate-limit-store.ts';
+import { inlineScriptHashes } from '../site/csp.ts';
 
 export async function securityHeaders(app: FastifyInstance): Promise<void> {
   await app.register(helmet, {
@@ -58,4 +59,21 @@ export async function apiProtection(api: FastifyInstance): Promise<void> {
     // A route with a limit of its own (logins, code sends…) has `rateLimit` in its config.
     errorResponseBuilder: (request) => tooManyRequests(request.routeOptions.config.rateLimit ? 'route' : 'global'),
   });
+}
+
+/**
+ * The one HTML page under the API, its reference (plugins/openapi.ts), instead of the API's "nothing runs": its renderer's
+ * script and stylesheet from this origin, its one inline script by hash, the document fetched from here; nothing else.
+ */
+export function referencePagePolicy(html: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'self' ${inlineScriptHashes(html).join(' ')}`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }

@@ -6,13 +6,9 @@
  * user to login.
  */
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
-import type { UiKey } from '@/i18n/strings.ts';
 import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import type { Notice, NoticeParams } from '@/stores/action.ts';
 import { loginUrl } from '@/stores/session.ts';
-
-/** The `api.*` keys an island must be handed for failure messages. */
-export type FailureKey = Extract<UiKey, `api.${string}`>;
 
 /**
  * An action's outcome (a store's `$notice`): a success is a polite status, a

@@ -42,7 +42,7 @@ function render(slot: HTMLElement, template: HTMLTemplateElement, user: UserInfo
 function showNotice(notice: LoginNotice): void {
   const box = document.querySelector<HTMLElement>('[data-session-notice]');
   if (!box) return;
-  const ended = 'key' in notice && notice.key === 'session.userInfoFailed';
+  const ended = 'key' in notice && notice.key === 'messages.userInfoFailed';
   const texts = JSON.parse(box.dataset.texts!) as Record<string, string>;
   const text = box.querySelector<HTMLElement>('[data-session-notice-text]')!;
   box.classList.toggle('notice-error', ended);

@@ -7,11 +7,9 @@
  * (`Strings<K>`), the types already rule it out.
  */
 import { interpolate } from '#contract/interpolate.ts';
-import type { Strings, UiKey } from './t.ts';
+import type { Strings, Translate, UiKey } from './t.ts';
 
-export type { Strings, UiKey };
-
-export type Translate<K extends UiKey> = (key: K, params?: Record<string, string | number>) => string;
+export type { Strings, Translate, UiKey };
 
 /** The translate function over `strings`: its keys are `K` when the island named them, any UI key otherwise. */
 export function translator<K extends UiKey = never>(strings: Strings<K>): Translate<[K] extends [never] ? UiKey : K> {

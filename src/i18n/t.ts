@@ -1,15 +1,19 @@
 import { fillFacts } from '#contract/facts.ts';
-import { placeholder } from '#contract/interpolate.ts';
-import i18next, { type TFunction } from 'i18next';
-import type { SharedMessageKey } from '#contract/messages.ts';
-import { sharedMessages, withSharedMessages } from './shared-messages.ts';
-import type en from '../../content/i18n/en.json';
+import { interpolate, placeholder } from '#contract/interpolate.ts';
+import type dictionary from '../../content/i18n/en.json';
 import { defaultLocale, type LocaleCode } from './locales.ts';
 
 type Dictionary = Record<string, string>;
+type Parts = typeof dictionary;
+type Prefixed<P extends string, K> = K extends string ? `${P}.${K}` : never;
 
-/** A UI string's key: every dictionary has exactly the English one's keys (tests/unit/dictionaries.test.ts). */
-export type UiKey = keyof typeof en | keyof typeof sharedMessages;
+/**
+ * A UI string's key: the `site` part's keys as they are, the `console` and
+ * `messages` parts' under their part's name (`console.orders.title`,
+ * `messages.tooFast`). Every locale has exactly the English keys
+ * (tests/unit/dictionaries.test.ts).
+ */
+export type UiKey = keyof Parts['site'] | Prefixed<'console', keyof Parts['console']> | Prefixed<'messages', keyof Parts['messages']>;
 
 /** The dotted prefixes of a key: `login.tab.sms` → `login` | `login.tab`. */
 type PrefixesOf<K extends string> = K extends `${infer Head}.${infer Rest}` ? Head | `${Head}.${PrefixesOf<Rest>}` : never;
@@ -27,26 +31,39 @@ export type KeysUnder<N extends string> = Extract<UiKey, N | `${N}.${string}`>;
  */
 export type Strings<K extends UiKey = never> = Readonly<Record<K, string>> & { readonly [P in UiKey]?: string };
 
-const files = import.meta.glob<Dictionary>('../../content/i18n/*.json', { eager: true, import: 'default' });
-const sharedFiles = import.meta.glob<Record<SharedMessageKey, string>>('../../contract/messages/*.json', { eager: true, import: 'default' });
+/** A translate function over the keys `K`: `{{name}}` placeholders filled from `params` (contract/interpolate.ts). */
+export type Translate<K extends UiKey> = (key: K, params?: Record<string, string | number>) => string;
+
+// The site's parts of each locale's dictionary, not the server's: Vite imports a JSON file's top-level keys by name.
+const parts = {
+  site: import.meta.glob<Dictionary>('../../content/i18n/*.json', { eager: true, import: 'site' }),
+  console: import.meta.glob<Dictionary>('../../content/i18n/*.json', { eager: true, import: 'console' }),
+  messages: import.meta.glob<Dictionary>('../../content/i18n/*.json', { eager: true, import: 'messages' }),
+};
 
 const filledDictionaries = new Map<LocaleCode, Dictionary>();
 
 /**
- * The UI dictionary of a locale (content/i18n/<code>.json and the shared
- * messages), flat dotted keys, with its `{{group.fact}}` placeholders filled
- * from content/facts.json; the `{{name}}` parameters stay for the caller.
+ * The UI dictionary of a locale (content/i18n/<code>.json: its `site` part,
+ * and its `console` and `messages` parts under their names), flat dotted
+ * keys, with its `{{group.fact}}` placeholders filled from content/facts.json;
+ * the `{{name}}` parameters stay for the caller.
  */
 export function dictionaryOf(code: LocaleCode): Dictionary {
-  let dictionary = filledDictionaries.get(code);
-  if (!dictionary) {
-    const source = files[`../../content/i18n/${code}.json`];
-    const shared = sharedFiles[`../../contract/messages/${code}.json`];
-    if (!source || !shared) throw new Error(`No UI dictionary for locale "${code}"`);
-    dictionary = Object.fromEntries(Object.entries(withSharedMessages(source, shared)).map(([key, text]) => [key, fillFacts(text, code)]));
-    filledDictionaries.set(code, dictionary);
+  let filled = filledDictionaries.get(code);
+  if (!filled) {
+    const file = `../../content/i18n/${code}.json`;
+    const [site, operators, messages] = [parts.site[file], parts.console[file], parts.messages[file]];
+    if (!site || !operators || !messages) throw new Error(`No UI dictionary for locale "${code}"`);
+    const entries = [
+      ...Object.entries(site),
+      ...Object.entries(operators).map(([key, text]) => [`console.${key}`, text]),
+      ...Object.entries(messages).map(([key, text]) => [`messages.${key}`, text]),
+    ];
+    filled = Object.fromEntries(entries.map(([key, text]) => [key, fillFacts(text, code)]));
+    filledDictionaries.set(code, filled);
   }
-  return dictionary;
+  return filled;
 }
 
 /**
@@ -64,42 +81,28 @@ export function stringsFor<const N extends UiName>(code: LocaleCode, names: read
   return Object.fromEntries(picked.flat()) as Strings<KeysUnder<N>>;
 }
 
+/** A UI string of the locale, or an error naming the key: a page never shows a raw key. */
+function template(code: LocaleCode, key: UiKey): string {
+  const text = dictionaryOf(code)[key];
+  if (text === undefined) throw new Error(`Missing UI string "${key}" in content/i18n/${code}.json`);
+  return text;
+}
+
 /**
  * A translated sentence cut at its `{{name}}` placeholders: text at even
  * indexes, placeholder names at odd ones. For a page that fills placeholders
  * with markup (links), which interpolating into a string cannot do safely.
  */
 export function sentenceParts(code: LocaleCode, key: UiKey): string[] {
-  const template = dictionaryOf(code)[key];
-  if (template === undefined) throw new Error(`Missing UI string "${key}" in content/i18n/${code}.json`);
   // Splitting keeps the placeholders' names, as the pattern captures them.
-  return template.split(placeholder);
+  return template(code, key).split(placeholder);
 }
 
-const translators = new Map<LocaleCode, TFunction>();
-
 /**
- * The translate function of a locale. A key missing from the dictionary fails
- * the build instead of printing the raw key on a page.
+ * The translate function of a page in a locale: typed by the keys, as an
+ * island's is (src/i18n/strings.ts), so a mistyped key does not type-check,
+ * and a key built at run time that is missing fails the build.
  */
-export function useTranslations(code: LocaleCode = defaultLocale): TFunction {
-  let t = translators.get(code);
-  if (!t) {
-    const instance = i18next.createInstance();
-    instance.init({
-      lng: code,
-      fallbackLng: false,
-      resources: { [code]: { translation: dictionaryOf(code) } },
-      keySeparator: false,
-      nsSeparator: false,
-      initAsync: false,
-      interpolation: { escapeValue: false },
-      parseMissingKeyHandler: (key: string) => {
-        throw new Error(`Missing UI string "${key}" in content/i18n/${code}.json`);
-      },
-    });
-    t = instance.getFixedT(code);
-    translators.set(code, t);
-  }
-  return t;
+export function useTranslations(code: LocaleCode = defaultLocale): Translate<UiKey> {
+  return (key, params) => interpolate(template(code, key), params);
 }

@@ -1,7 +1,9 @@
+import type { UiKey } from '@/i18n/strings.ts';
+
 /** The account centre's pages, in menu order, with their UI string keys. */
 export interface AccountMenuItem {
   path: string;
-  key: string;
+  key: UiKey;
   children?: AccountMenuItem[];
 }
 

@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { Translate, UiKey } from '@/i18n/strings.ts';
 import { enumItems, type EnumItem } from './enum.ts';
 
 /** Article category codes; ALL is the unfiltered list. */
@@ -9,7 +9,7 @@ export type ArticleCategory = (typeof articleCategories)[number];
 export const articlesPerPage = 24;
 
 /** The categories as enum items, names in the reader's language. */
-export function categoryItems(t: TFunction): EnumItem<ArticleCategory>[] {
+export function categoryItems(t: Translate<UiKey>): EnumItem<ArticleCategory>[] {
   return enumItems(articleCategories.map((c) => [c, t(`article.category.${c}`)] as const));
 }
 

@@ -3,7 +3,7 @@
  * date and the keys of its items — and each locale's file translates that
  * list, so every language describes the same changes (tests/unit/content-facts.test.ts).
  */
-import type { TFunction } from 'i18next';
+import type { Translate, UiKey } from '@/i18n/strings.ts';
 import index from '../../content/changelog/index.json';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { localizedEntries } from './content.ts';
@@ -55,7 +55,7 @@ function itemHtml(text: string): string {
 }
 
 /** A release's changes as HTML, a heading and a list per kind; the page and the feeds show the same. */
-export function changesHtml(release: Release, t: TFunction): string {
+export function changesHtml(release: Release, t: Translate<UiKey>): string {
   return release.sections
     .map(({ kind, items }) => `<h3>${t(`changelog.kind.${kind}`)}</h3><ul>${items.map((item) => `<li>${itemHtml(item)}</li>`).join('')}</ul>`)
     .join('');

@@ -8,9 +8,19 @@
  * field it refuses that has none (server/http/route.ts).
  */
 import type { Translate } from '@/i18n/strings.ts';
-import type { KeysUnder } from '@/i18n/t.ts';
 
-export type FormKey = KeysUnder<'form'>;
+/** The generic messages, shared with the server: what a page hands down to an island with a form (`stringsFor`). */
+export const formMessageKeys = [
+  'messages.fieldRequired',
+  'messages.fieldTooShort',
+  'messages.fieldTooLong',
+  'messages.fieldTooSmall',
+  'messages.fieldTooLarge',
+  'messages.fieldNotNumber',
+  'messages.fieldInvalid',
+] as const;
+
+export type FormKey = (typeof formMessageKeys)[number];
 
 type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
@@ -29,13 +39,13 @@ export function validityMessage(field: Field, t: Translate<FormKey>): string | n
   const { validity } = field;
   const name = fieldName(field);
   if (!name) return null;
-  if (validity.valueMissing) return t('form.required', { field: name });
-  if (validity.tooShort && 'minLength' in field) return t('form.tooShort', { field: name, min: field.minLength });
-  if (validity.tooLong && 'maxLength' in field) return t('form.tooLong', { field: name, max: field.maxLength });
-  if (validity.rangeUnderflow && 'min' in field) return t('form.tooSmall', { field: name, min: field.min });
-  if (validity.rangeOverflow && 'max' in field) return t('form.tooLarge', { field: name, max: field.max });
-  if (validity.badInput && field.type === 'number') return t('form.notNumber', { field: name });
-  if (validity.badInput || validity.typeMismatch || validity.patternMismatch || validity.stepMismatch) return t('form.invalid', { field: name });
+  if (validity.valueMissing) return t('messages.fieldRequired', { field: name });
+  if (validity.tooShort && 'minLength' in field) return t('messages.fieldTooShort', { field: name, min: field.minLength });
+  if (validity.tooLong && 'maxLength' in field) return t('messages.fieldTooLong', { field: name, max: field.maxLength });
+  if (validity.rangeUnderflow && 'min' in field) return t('messages.fieldTooSmall', { field: name, min: field.min });
+  if (validity.rangeOverflow && 'max' in field) return t('messages.fieldTooLarge', { field: name, max: field.max });
+  if (validity.badInput && field.type === 'number') return t('messages.fieldNotNumber', { field: name });
+  if (validity.badInput || validity.typeMismatch || validity.patternMismatch || validity.stepMismatch) return t('messages.fieldInvalid', { field: name });
   return null;
 }
 

@@ -8,6 +8,7 @@
 import type { ImageMetadata } from 'astro';
 import { pluginCatalogue } from '#contract/plugins.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
+import type { KeysUnder } from '@/i18n/t.ts';
 import { localizedEntries, type LocalizedEntry } from './content.ts';
 import { loadReleases } from './releases.ts';
 
@@ -15,6 +16,12 @@ export type PluginFacts = (typeof pluginCatalogue.plugins)[number];
 
 export const pluginCategories = ['all', ...pluginCatalogue.categories] as const;
 export type PluginCategory = (typeof pluginCategories)[number];
+
+/** The UI string naming a category of catalogue.json, whose names are plain strings to TypeScript: one without its string fails the build. */
+export const categoryKey = (category: string) => `plugin.category.${category}` as KeysUnder<'plugin.category'>;
+
+/** The UI string naming a platform of catalogue.json, as `categoryKey`. */
+export const platformKey = (platform: string) => `platform.${platform}` as KeysUnder<'platform'>;
 
 /** A list page: /plugin, /plugin/page/2, /plugin/category/security/page/2. */
 export function pluginListPath(category: PluginCategory, page: number): string {

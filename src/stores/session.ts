@@ -57,7 +57,7 @@ export const $user: ReadableAtom<UserInfo | null> = user.$store;
  * message when that was the call refused (spec §8, key 401), 登录状态过期
  * for any other.
  */
-const refusalNotice = (route: ApiRoute) => (route === identity.refreshUserInfo ? 'session.userInfoFailed' : 'session.expired');
+const refusalNotice = (route: ApiRoute) => (route === identity.refreshUserInfo ? 'messages.userInfoFailed' : 'messages.loginExpired');
 
 // The 401 event means the login ended wherever it was noticed.
 onMount($authToken, () =>
@@ -203,7 +203,7 @@ export async function logout(options: { loginPath?: string } = {}): Promise<void
 }
 
 /** What the visitor is told after the login check: the login ended because the user info was refused, or the user info could not be fetched. */
-export type LoginNotice = { key: 'session.userInfoFailed' } | ReturnType<typeof failureMessage>;
+export type LoginNotice = { key: 'messages.userInfoFailed' } | ReturnType<typeof failureMessage>;
 
 /** What the login check on page load found: the user (null when logged out), and what to tell the visitor, if anything. */
 export interface LoginCheck {
@@ -227,7 +227,7 @@ export async function checkLoginState(): Promise<LoginCheck> {
     return { user: null, notice: null };
   }
   if (!isTokenValid(current)) {
-    await endLogin('session.expired');
+    await endLogin('messages.loginExpired');
     return { user: null, notice: null };
   }
   const result = await $userInfo.fetch();
@@ -241,6 +241,6 @@ export async function checkLoginState(): Promise<LoginCheck> {
   const error = result.error instanceof ApiFailure ? result.error : new ApiFailure('unknown');
   const notRefused = error.kind === 'network' || error.kind === 'unknown' || error.kind === 'tooManyRequests' || httpStatusOf(error.code ?? 0) >= 500;
   if (notRefused) return { user: $user.get(), notice: failureMessage(error) };
-  await endLogin('session.userInfoFailed', { revoke: error.kind !== 'unauthorized' });
-  return { user: null, notice: { key: 'session.userInfoFailed' } };
+  await endLogin('messages.userInfoFailed', { revoke: error.kind !== 'unauthorized' });
+  return { user: null, notice: { key: 'messages.userInfoFailed' } };
 }

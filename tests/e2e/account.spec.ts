@@ -201,7 +201,7 @@ test('signing out another device from the security page sends that device to log
   await second.locator('input[name=nickname]').fill('另一台设备');
   await second.getByRole('button', { name: say('zh-CN', 'account.edit.save') }).click();
   await expect(second).toHaveURL(/\/account\/login\?redirectUrl=%2Faccount%2Fcenter%2Fedit/);
-  await expect(second.getByText(say('zh-CN', 'session.expired'))).toBeVisible();
+  await expect(second.getByText(say('zh-CN', 'messages.loginExpired'))).toBeVisible();
   await first.close();
   await second.close();
 });

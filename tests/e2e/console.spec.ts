@@ -182,10 +182,10 @@ for (const size of staffSizes) {
     const name = page.getByLabel(t('console.cdkeys.name')).first();
     const browserSays = () => name.evaluate((input: HTMLInputElement) => input.validationMessage);
     await page.getByRole('button', { name: t('console.cdkeys.create') }).click();
-    expect(await browserSays()).toBe(t('form.required', { field: t('console.cdkeys.name') }));
+    expect(await browserSays()).toBe(t('messages.fieldRequired', { field: t('console.cdkeys.name') }));
     await name.fill('Not a batch name');
     await page.getByRole('button', { name: t('console.cdkeys.create') }).click();
-    expect(await browserSays()).toBe(t('form.invalid', { field: t('console.cdkeys.name') }));
+    expect(await browserSays()).toBe(t('messages.fieldInvalid', { field: t('console.cdkeys.name') }));
     await name.fill(batch);
     await page.getByLabel(t('console.cdkeys.count')).fill('2');
     await page.getByLabel(t('console.cdkeys.amountYuan')).fill('5');

@@ -43,6 +43,25 @@ test('the sitemap lists pages with hreflang alternates, and robots.txt points to
   expect(sitemap).not.toContain('/admin');
 });
 
+test('the API reference is for developers: out of the sitemap, noindex, and it draws the API from this server alone', async ({ page, request, baseURL }) => {
+  for (const file of ['/sitemap-index.xml', '/sitemap-0.xml']) expect(await (await request.get(file)).text(), file).not.toContain('/api/');
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+  });
+  page.on('request', (sent) => {
+    if (!sent.url().startsWith('data:') && new URL(sent.url()).origin !== new URL(baseURL!).origin) problems.push(`elsewhere: ${sent.url()}`);
+  });
+  await page.goto('/api/reference#/account/account.updateNickname');
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+  await expect(page.locator('.opblock-tag', { hasText: 'commerce' })).toBeVisible();
+  const call = page.locator('.opblock.is-open');
+  await expect(call).toContainText('/identity/v1/manage/nickname');
+  await expect(call).toContainText('account.updateNickname.request');
+  await expect(call).toContainText('EncryptionInvalid');
+  expect(problems).toEqual([]);
+});
+
 test('the operators’ console is for the shop’s staff: noindex, and not in the search index', async ({ page }) => {
   for (const path of ['/admin', '/en/admin/customers', '/ru/admin/orders']) {
     await page.goto(path);

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { localizePath, locales, redirects, routes } from './routes.ts';
+import { dictionary, localizePath, locales, redirects, routes } from './routes.ts';
 import { signInAsDemo } from './session.ts';
 
 /** The characters Astro escapes in text and attributes. */
@@ -57,8 +56,7 @@ test('pages carry canonical and hreflang alternates for every locale', async ({ 
   await expect(page.locator('meta[name="twitter:image"]')).toHaveAttribute('content', ogImage.href);
   await expect(page.locator('meta[property="og:image:width"]')).toHaveAttribute('content', '1200');
   await expect(page.locator('meta[property="og:image:height"]')).toHaveAttribute('content', '630');
-  const english = JSON.parse(readFileSync('content/i18n/en.json', 'utf8')) as Record<string, string>;
-  await expect(page.locator('meta[property="og:image:alt"]')).toHaveAttribute('content', english['site.tagline']);
+  await expect(page.locator('meta[property="og:image:alt"]')).toHaveAttribute('content', dictionary('en')['site.tagline']);
   const image = await page.request.get(ogImage.pathname);
   expect(image.status()).toBe(200);
   expect(image.headers()['content-type']).toMatch(/^image\/png/);

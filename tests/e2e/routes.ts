@@ -6,24 +6,23 @@ import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
 import { fillFacts } from '#contract/facts.ts';
 import { interpolate } from '#contract/interpolate.ts';
-import type { SharedMessageKey } from '#contract/messages.ts';
 import { localizePath, locales, type LocaleCode } from '../../src/i18n/locales.ts';
-import { withSharedMessages } from '../../src/i18n/shared-messages.ts';
+import { dictionary as parts, dictionarySource } from '../../src/lib/editorial/content-files.ts';
 
-const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>;
-const sharedOf = (locale: LocaleCode) => json(`contract/messages/${locale}.json`) as Record<SharedMessageKey, string>;
-
-/** A locale's UI dictionary as the build reads it: its file and the shared error messages. */
-export const dictionary = (locale: LocaleCode): Record<string, string> => withSharedMessages(json(`content/i18n/${locale}.json`), sharedOf(locale));
+/** A locale's UI dictionary as the build reads it (src/i18n/t.ts): the site's strings, and the shared messages as `messages.<key>`. */
+export const dictionary = (locale: LocaleCode): Record<string, string> => ({
+  ...dictionarySource(locale),
+  ...Object.fromEntries(Object.entries(parts(locale).messages).map(([key, text]) => [`messages.${key}`, text])),
+});
 
 /** A UI string as the page shows it: facts filled in, then the parameters. */
 export const say = (locale: LocaleCode, key: string, params: Record<string, string> = {}): string =>
   interpolate(fillFacts(dictionary(locale)[key], locale), params);
 
-/** A server message (server/i18n, or one it shares with the site) as the server sends it, facts filled in. */
+/** A server message (its own, or one it shares with the site) as the server sends it, facts filled in. */
 export const serverSays = (locale: LocaleCode, key: string): string => {
-  const messages: Record<string, string> = { ...sharedOf(locale), ...json(`server/i18n/${locale}.json`) };
-  return fillFacts(messages[key], locale);
+  const { server, messages } = parts(locale);
+  return fillFacts({ ...messages, ...server }[key], locale);
 };
 
 function frontmatter(collection: string, locale: LocaleCode, slug: string): Record<string, string> {

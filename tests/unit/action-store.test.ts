@@ -26,7 +26,7 @@ describe('an action behind an island', () => {
   it('names our message for a failure without words of its own, and clears it when the next action starts', async () => {
     const action = createAction<'saved'>();
     await action.run(() => Promise.reject(new ApiFailure('network')));
-    expect(action.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(action.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
     const next = action.run(() => Promise.resolve());
     expect(action.$notice.get()).toBeNull();
     await next;

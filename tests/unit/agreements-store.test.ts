@@ -69,7 +69,7 @@ describe('the agreements', () => {
     );
     const store = await shown(world);
     expect(store.$agreements.get()).toBeNull();
-    expect(store.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(store.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
   });
 
   it('offers to cancel only an agreement that is pending or active', () => {

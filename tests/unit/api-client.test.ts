@@ -221,7 +221,7 @@ describe('failures', () => {
     // A 401 without the server's words (a proxy's) is still a login that expired.
     handle = () => new Response('', { status: 401 });
     const bare = await call(identity.refreshUserInfo, { body: {}, token: 'old' }).catch((error: unknown) => error);
-    expect(failureMessage(bare)).toEqual({ key: 'api.loginExpired' });
+    expect(failureMessage(bare)).toEqual({ key: 'messages.unauthorized' });
     expect(listener).toHaveBeenCalledOnce();
   });
 
@@ -234,7 +234,7 @@ describe('failures', () => {
     expect(refused).toMatchObject({ kind: 'loginRequired', code: 401 });
     expect(failureMessage(refused)).toEqual({ text: '需要登录。' });
     handle = () => new Response('', { status: 401 });
-    expect(failureMessage(await call(identity.refreshUserInfo, { body: {} }).catch((error: unknown) => error))).toEqual({ key: 'api.loginRequired' });
+    expect(failureMessage(await call(identity.refreshUserInfo, { body: {} }).catch((error: unknown) => error))).toEqual({ key: 'messages.loginRequired' });
     expect(listener).not.toHaveBeenCalled();
     stop();
   });
@@ -247,7 +247,7 @@ describe('failures', () => {
     expect(locked).toMatchObject({ retryAfterMs: undefined });
     handle = () => new Promise((resolve) => resolve(new Response('', { status: 429, headers: { 'retry-after': '42' } })));
     const bare = await call(identity.refreshUserInfo, { body: {}, token: 'access' }).catch((error: unknown) => error);
-    expect(failureMessage(bare)).toEqual({ key: 'api.tooManyRequests' });
+    expect(failureMessage(bare)).toEqual({ key: 'messages.tooFast' });
     expect(bare).toMatchObject({ retryAfterMs: 42_000 });
     handle = () => Promise.reject(new TypeError('Failed to fetch'));
     await expect(call(identity.refreshUserInfo, { body: {}, token: 'access' })).rejects.toMatchObject({ kind: 'network' });

@@ -50,7 +50,7 @@ describe('linking a desktop order to the account', () => {
     expect(binding.$bound.get()).toBeNull();
     world.replies.set(commerceCalls.bindOrder, () => Promise.reject(new ApiFailure('network')));
     await binding.bind();
-    expect(binding.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(binding.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
   });
 
   it('asks nothing without a whole link', async () => {

@@ -211,7 +211,7 @@ describe('the e-mail address', () => {
     const world = getTestEnvironment({ replies: [[accountCalls.bindEmail, offline]] });
     const store = await shown(world);
     await store.bindEmail();
-    expect(store.email.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(store.email.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
     expect(world.env.location.assign).not.toHaveBeenCalled();
   });
 });
@@ -283,7 +283,7 @@ describe('a new number’s code that needs a proof of work', () => {
       { route: identity.sendSmsCode, body: { Phone: '13900000001' } },
       { route: identity.sendSmsCode, body: { Phone: '13900000001', ProofOfWork: 'cGF5bG9hZA==' } },
     ]);
-    expect(store.phone.$notice.get()).toEqual({ kind: 'ok', key: 'account.bind.codeSent' });
+    expect(store.phone.$notice.get()).toEqual({ kind: 'ok', key: 'messages.smsSent' });
     expect(store.challenge.$challenge.get()).toBeNull();
   });
 });

@@ -7,18 +7,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { accountCalls } from '#contract/account.ts';
-import type { CommandResult } from '#contract/admin.ts';
 import type { ApiRoute } from '#contract/api.ts';
+import { commerceCommands } from '#contract/commands/commerce.ts';
 import { consoleCalls, consoleCsrfHeader, type ConsoleSession } from '#contract/console.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import { createConsole } from '@/features/console/console-store.ts';
+import { createConsole, type RunCommand } from '@/features/console/console-store.ts';
 import { createCustomers } from '@/features/console/customers-store.ts';
 import { auditPageSize, createAudit } from '@/features/console/audit-store.ts';
-import { createCdkeys, createWords, emptyBatch } from '@/features/console/cdkeys-store.ts';
+import { createArgs, createCdkeys, emptyBatch } from '@/features/console/cdkeys-store.ts';
 import { createOrders, leftToRefund, noFilter } from '@/features/console/orders-store.ts';
 import { createRaffles, definitionTemplate } from '@/features/console/raffles-store.ts';
 import { createReviews } from '@/features/console/reviews-store.ts';
-import { createStatusBoard, statusWords } from '@/features/console/status-store.ts';
+import { createStatusBoard, statusArgs } from '@/features/console/status-store.ts';
 import type { Call } from '@/lib/api/client.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 
@@ -210,30 +210,30 @@ describe('console calls', () => {
       ]),
     );
     await console.signIn('123456');
-    expect(await console.run(['maintenance', 'status'])).toEqual({ command: 'maintenance status', maintenance: false });
+    expect(await console.run(commerceCommands.maintenanceStatus, {})).toEqual({ command: 'maintenance status', maintenance: false });
     expect(sent.at(-1)).toMatchObject({
       route: consoleCalls.run,
-      body: { Command: ['maintenance', 'status'] },
+      body: { Command: 'maintenance status', Args: {} },
       headers: { [consoleCsrfHeader]: 'csrf-value' },
       asCustomer: false,
     });
     ended = true;
-    await expect(console.run(['maintenance', 'status'])).rejects.toBeInstanceOf(ApiFailure);
+    await expect(console.run(commerceCommands.maintenanceStatus, {})).rejects.toBeInstanceOf(ApiFailure);
     expect(console.$step.get()).toEqual({ step: 'signIn' });
     expect(console.$session.get()).toBeNull();
   });
 });
 
-/** A stand-in for `run`: answers per command name (its first two words), recording the words. */
-function commands(answers: Record<string, (words: string[]) => unknown>) {
-  const ran: string[][] = [];
-  const run = async (words: string[]) => {
-    ran.push(words);
-    const answer = answers[words.slice(0, 2).join(' ')];
-    if (!answer) throw new Error(`unexpected command ${words.join(' ')}`);
-    return answer(words) as CommandResult;
+/** A stand-in for `run`: answers per command name, recording each command's name and arguments. */
+function commands(answers: Record<string, (args: Record<string, unknown>) => unknown>) {
+  const ran: Array<{ command: string; args: unknown }> = [];
+  const run: RunCommand = async (command, args) => {
+    ran.push({ command: command.name, args });
+    const answer = answers[command.name];
+    if (!answer) throw new Error(`unexpected command ${command.name}`);
+    return answer(args as Record<string, unknown>) as never;
   };
-  return { ran, run: run as never };
+  return { ran, run };
 }
 
 const user = {
@@ -272,11 +272,11 @@ describe('the customers area', () => {
     const customers = createCustomers(run);
     await customers.find(' 20261128000000000001 ');
     expect(ran).toEqual([
-      ['users', 'show', '20261128000000000001'],
-      ['wallet', 'show', '9'],
-      ['order', 'list', '--user', '9'],
-      ['cdkey', 'redeemed', '9'],
-      ['raffle', 'entered', '9'],
+      { command: 'users show', args: { user: '20261128000000000001' } },
+      { command: 'wallet show', args: { user: '9' } },
+      { command: 'order list', args: { user: '9' } },
+      { command: 'cdkey redeemed', args: { user: '9' } },
+      { command: 'raffle entered', args: { user: '9' } },
     ]);
     expect(customers.$customer.get()).toMatchObject({ user: { id: 9 }, orders: [{ Key: order.Key }] });
   });
@@ -307,7 +307,7 @@ describe('the orders area', () => {
     expect(orders.orderOutcome.$notice.get()).toEqual({ kind: 'ok', key: 'console.orders.refundPending' });
   });
 
-  it('lists by the filter’s words, and refunds the order shown, then shows it as it is now', async () => {
+  it('lists by the filter’s arguments, and refunds the order shown, then shows it as it is now', async () => {
     let state: 'paid' | 'refunded' = 'paid';
     const { ran, run } = commands({
       'order list': () => ({ command: 'order list', orders: [order] }),
@@ -320,13 +320,14 @@ describe('the orders area', () => {
     const orders = createOrders(run);
     await orders.list(noFilter);
     await orders.list({ state: 'paid', method: 'wallet', user: ' 9 ', since: '2026-11-01', until: '' });
-    expect(ran).toEqual([
-      ['order', 'list'],
-      ['order', 'list', '--state', 'paid', '--method', 'wallet', '--user', '9', '--since', '2026-11-01'],
+    // What the form leaves empty is not sent.
+    expect(JSON.parse(JSON.stringify(ran))).toStrictEqual([
+      { command: 'order list', args: {} },
+      { command: 'order list', args: { state: 'paid', method: 'wallet', user: '9', since: '2026-11-01' } },
     ]);
     await orders.show(order.Key);
     await orders.refund({ amount: 5000, to: 'wallet' });
-    expect(ran.at(-2)).toEqual(['order', 'refund', order.Key, '--amount', '5000', '--to', 'wallet']);
+    expect(ran.at(-2)).toEqual({ command: 'order refund', args: { order: order.Key, amount: 5000, to: 'wallet' } });
     expect(orders.$order.get()?.State).toBe('refunded');
     expect(orders.orderOutcome.$notice.get()).toEqual({ kind: 'ok', key: 'console.orders.refunded' });
   });
@@ -373,7 +374,7 @@ describe('refunds that need attention', () => {
     });
     const orders = createOrders(run);
     await orders.attention();
-    expect(ran).toEqual([['refund', 'attention']]);
+    expect(ran).toEqual([{ command: 'refund attention', args: {} }]);
     expect(orders.$attention.get()).toEqual([{ ...abnormal, orderKey: order.Key }]);
     await orders.show(order.Key);
     expect(leftToRefund(orders.$order.get()!)).toBe(3000);
@@ -394,9 +395,9 @@ describe('refunds that need attention', () => {
     await orders.show(order.Key);
     await orders.resolve(abnormal.refundNo, 'succeeded');
     expect(ran.slice(-3)).toEqual([
-      ['refund', 'resolve', abnormal.refundNo, 'succeeded'],
-      ['order', 'show', order.Key],
-      ['refund', 'attention'],
+      { command: 'refund resolve', args: { refund: abnormal.refundNo, resolution: 'succeeded' } },
+      { command: 'order show', args: { order: order.Key } },
+      { command: 'refund attention', args: {} },
     ]);
     expect(orders.$order.get()?.Refunds[0].state).toBe('succeeded');
     expect(orders.$attention.get()).toEqual([]);
@@ -421,17 +422,12 @@ describe('refunds that need attention', () => {
 });
 
 describe('the status area', () => {
-  it('sets a state with the notes that are not empty, each as --note-<locale>', () => {
-    expect(statusWords({ key: 'github', state: 'degraded', notes: { en: ' Slow ', ja: '', ru: 'Медленно' } })).toEqual([
-      'status',
-      'set',
-      'github',
-      'degraded',
-      '--note-en',
-      'Slow',
-      '--note-ru',
-      'Медленно',
-    ]);
+  it('sets a state with the notes that are not empty, trimmed, by locale', () => {
+    expect(statusArgs({ key: 'github', state: 'degraded', notes: { en: ' Slow ', ja: '', ru: 'Медленно' } })).toEqual({
+      service: 'github',
+      state: 'degraded',
+      notes: { en: 'Slow', ru: 'Медленно' },
+    });
   });
 
   it('loads the board and maintenance, and pauses payments', async () => {
@@ -446,7 +442,7 @@ describe('the status area', () => {
     await board.load();
     expect(board.$maintenance.get()).toBe(false);
     await board.setMaintenance(true);
-    expect(ran.at(-1)).toEqual(['maintenance', 'on']);
+    expect(ran.at(-1)).toEqual({ command: 'maintenance on', args: {} });
     expect(board.$maintenance.get()).toBe(true);
     expect(board.$notice.get()).toEqual({ kind: 'ok', key: 'console.status.maintenanceOn' });
   });
@@ -474,10 +470,10 @@ describe('the reviews area', () => {
     const reviews = createReviews(run);
     await reviews.load();
     await reviews.setHidden(4, true, ' advertising ');
-    expect(ran.at(-1)).toEqual(['evaluation', 'hide', '4', '--reason', 'advertising']);
+    expect(ran.at(-1)).toEqual({ command: 'evaluation hide', args: { id: 4, reason: 'advertising' } });
     expect(reviews.$reviews.get()?.[0].hidden).toBe(true);
     await reviews.setHidden(4, false, '');
-    expect(ran.at(-1)).toEqual(['evaluation', 'unhide', '4']);
+    expect(ran.at(-1)).toEqual({ command: 'evaluation unhide', args: { id: 4 } });
   });
 });
 
@@ -496,24 +492,24 @@ describe('the audit area', () => {
 
   it('finds lines by action and record, and pages back by the oldest line shown', async () => {
     const { ran, run } = commands({
-      'audit list': (words) => ({
+      'audit list': (args) => ({
         command: 'audit list',
-        entries: words.includes('--before') ? [line(1)] : Array.from({ length: auditPageSize }, (_, i) => line(100 - i)),
+        entries: args.before ? [line(1)] : Array.from({ length: auditPageSize }, (_, i) => line(100 - i)),
       }),
     });
     const audit = createAudit(run);
     await audit.find({ action: ' order refund ', target: '' });
-    expect(ran.at(-1)).toEqual(['audit', 'list', '--limit', String(auditPageSize), '--action', 'order refund']);
+    expect(ran.at(-1)).toEqual({ command: 'audit list', args: { limit: auditPageSize, action: 'order refund' } });
     expect(audit.$more.get()).toBe(true);
     await audit.older();
-    expect(ran.at(-1)).toEqual(['audit', 'list', '--limit', String(auditPageSize), '--action', 'order refund', '--before', String(100 - auditPageSize + 1)]);
+    expect(ran.at(-1)).toEqual({ command: 'audit list', args: { limit: auditPageSize, action: 'order refund', before: 100 - auditPageSize + 1 } });
     expect(audit.$entries.get()).toHaveLength(auditPageSize + 1);
     expect(audit.$more.get()).toBe(false);
   });
 
   it('gives a role, says so for nobody, and lists the roles again', async () => {
     const { ran, run } = commands({
-      'role grant': (words) => ({ command: 'role grant', key: words[2], userId: words[2] === 'nobody' ? null : 5, previous: null, role: 'support' }),
+      'role grant': (args) => ({ command: 'role grant', key: args.user, userId: args.user === 'nobody' ? null : 5, previous: null, role: 'support' }),
       'role list': () => ({ command: 'role list', operators: [] }),
     });
     const audit = createAudit(run);
@@ -521,8 +517,8 @@ describe('the audit area', () => {
     expect(audit.roles.$notice.get()).toEqual({ kind: 'error', key: 'console.audit.noSuchUser', params: { user: 'nobody' } });
     await audit.setRole(' 5 ', 'support');
     expect(ran.slice(-2)).toEqual([
-      ['role', 'grant', '5', 'support'],
-      ['role', 'list'],
+      { command: 'role grant', args: { user: '5', role: 'support' } },
+      { command: 'role list', args: {} },
     ]);
     expect(audit.roles.$notice.get()).toEqual({ kind: 'ok', key: 'console.audit.roleChanged' });
   });
@@ -531,9 +527,9 @@ describe('the audit area', () => {
     const locked = { userId: 5, phone: null, email: null, nickname: 'Ops', role: 'support' as const, grantedAt: '', lockedUntil: '2026-11-28T09:15:00.000Z' };
     let unlocked = false;
     const { ran, run } = commands({
-      'role unlock': (words) => {
+      'role unlock': (args) => {
         unlocked = true;
-        return { command: 'role unlock', key: words[2], userId: 5, unlocked: true };
+        return { command: 'role unlock', key: args.user, userId: 5, unlocked: true };
       },
       'role list': () => ({ command: 'role list', operators: [{ ...locked, lockedUntil: unlocked ? null : locked.lockedUntil }] }),
     });
@@ -542,8 +538,8 @@ describe('the audit area', () => {
     expect(audit.$operators.get()).toEqual([locked]);
     await audit.unlock(5);
     expect(ran.slice(-2)).toEqual([
-      ['role', 'unlock', '5'],
-      ['role', 'list'],
+      { command: 'role unlock', args: { user: '5' } },
+      { command: 'role list', args: {} },
     ]);
     expect(audit.$operators.get()).toEqual([{ ...locked, lockedUntil: null }]);
     expect(audit.roles.$notice.get()).toEqual({ kind: 'ok', key: 'console.audit.unlocked' });
@@ -551,35 +547,28 @@ describe('the audit area', () => {
 });
 
 describe('the cdkeys area', () => {
-  const products = [{ Code: 'steam-us', Kind: 'steamRecharge', Currency: 'USD', Active: true }] as unknown as Parameters<typeof createWords>[1];
+  const products = [{ Code: 'steam-us', Kind: 'steamRecharge', Currency: 'USD', Active: true }] as unknown as Parameters<typeof createArgs>[1];
 
-  it('writes the grant in the command’s words, and refuses a form that does not say one', () => {
-    expect(createWords({ ...emptyBatch, name: 'spring', count: '5', amount: '12.5' }, products)).toEqual([
-      'cdkey',
-      'create',
-      '--batch',
-      'spring',
-      '--count',
-      '5',
-      '--grants',
-      'wallet:1250',
-    ]);
-    expect(createWords({ ...emptyBatch, name: 'idle', kind: 'membership', days: '30', expires: '2027-06-30' }, products)).toEqual([
-      'cdkey',
-      'create',
-      '--batch',
-      'idle',
-      '--count',
-      '10',
-      '--grants',
-      'membership:30',
-      '--expires',
-      '2027-06-30',
-    ]);
-    expect(createWords({ ...emptyBatch, name: 'us', kind: 'steamRecharge', product: 'steam-us', amount: '10' }, products)?.[7]).toBe('steam:steam-us:1000');
-    expect(createWords({ ...emptyBatch, name: 'Spring Sale', amount: '5' }, products)).toBeNull();
-    expect(createWords({ ...emptyBatch, name: 'spring', amount: '0' }, products)).toBeNull();
-    expect(createWords({ ...emptyBatch, name: 'spring', kind: 'steamRecharge', product: 'steam-eu', amount: '10' }, products)).toBeNull();
+  it('turns the form into the command’s arguments, the grant in the smallest unit, and refuses a form that does not say one', () => {
+    expect(createArgs({ ...emptyBatch, name: 'spring', count: '5', amount: '12.5' }, products)).toStrictEqual({
+      batch: 'spring',
+      count: 5,
+      grant: { Kind: 'wallet', Amount: 1250 },
+    });
+    expect(createArgs({ ...emptyBatch, name: 'idle', kind: 'membership', days: '30', expires: '2027-06-30' }, products)).toStrictEqual({
+      batch: 'idle',
+      count: 10,
+      grant: { Kind: 'membership', Days: 30 },
+      expires: '2027-06-30',
+    });
+    expect(createArgs({ ...emptyBatch, name: 'us', kind: 'steamRecharge', product: 'steam-us', amount: '10' }, products)?.grant).toEqual({
+      Kind: 'steamRecharge',
+      Product: 'steam-us',
+      Amount: 1000,
+    });
+    expect(createArgs({ ...emptyBatch, name: 'Spring Sale', amount: '5' }, products)).toBeNull();
+    expect(createArgs({ ...emptyBatch, name: 'spring', amount: '0' }, products)).toBeNull();
+    expect(createArgs({ ...emptyBatch, name: 'spring', kind: 'steamRecharge', product: 'steam-eu', amount: '10' }, products)).toBeNull();
   });
 
   it('makes a batch and keeps its keys; a name taken is said in the operator’s words', async () => {
@@ -629,27 +618,74 @@ describe('the raffles area', () => {
   });
 
   it('sends the definition and the cover, and shows the command’s refusal', async () => {
-    const sent: Array<[string[], string | undefined]> = [];
+    const sent: Array<[string, unknown, string | undefined]> = [];
     let refuse = true;
-    const run = (async (words: string[], attachment?: string) => {
-      sent.push([words, attachment]);
-      if (words[1] === 'list') return { command: 'raffle list', raffles: [summary] };
-      return refuse
-        ? { command: 'raffle create', raffle: null, winners: [], refused: 'PublicSource: a registration raffle needs PublicSource', pushed: false }
-        : { command: 'raffle create', raffle: summary, winners: [], refused: null, pushed: false };
-    }) as never;
+    const run: RunCommand = async (command, args, attachment) => {
+      sent.push([command.name, args, attachment]);
+      if (command.name === 'raffle list') return { command: 'raffle list', raffles: [summary] } as never;
+      return (
+        refuse
+          ? { command: 'raffle create', raffle: null, winners: [], refused: 'Cover: not a PNG, JPEG or WebP image', pushed: false }
+          : { command: 'raffle create', raffle: summary, winners: [], refused: null, pushed: false }
+      ) as never;
+    };
     const raffles = createRaffles(run);
-    await raffles.create('{"Kind":"registration"}', 'aGVsbG8=');
-    expect(sent[0]).toEqual([['raffle', 'create', '--definition', '{"Kind":"registration"}'], 'aGVsbG8=']);
+    // The template with every text filled in: a definition the command takes.
+    const filled = definitionTemplate(Date.parse('2026-11-28T00:00:00Z')).replaceAll('""', '"Spring"');
+    await raffles.create(filled, 'aGVsbG8=');
+    expect(sent[0]).toEqual(['raffle create', { definition: JSON.parse(filled) }, 'aGVsbG8=']);
+    expect(raffles.$notice.get()).toEqual({ kind: 'error', key: 'console.raffles.refused', params: { reason: 'Cover: not a PNG, JPEG or WebP image' } });
+    refuse = false;
+    await raffles.create(filled);
+    expect(raffles.$raffle.get()?.raffle?.id).toBe(7);
+    expect(raffles.$raffles.get()).toHaveLength(1);
+    expect(raffles.$notice.get()).toEqual({ kind: 'ok', key: 'console.raffles.created' });
+  });
+
+  it('says what is wrong with a definition, as the command would, and sends nothing', async () => {
+    const { ran, run } = commands({});
+    const raffles = createRaffles(run);
+    await raffles.create('{"Kind": ');
+    expect(raffles.$notice.get()).toMatchObject({ kind: 'error', key: 'console.raffles.refused', params: { reason: expect.stringMatching(/^not JSON: /) } });
+    const template = JSON.parse(definitionTemplate().replaceAll('""', '"Spring"')) as Record<string, unknown>;
+    await raffles.create(JSON.stringify({ ...template, PublicSource: undefined }));
     expect(raffles.$notice.get()).toEqual({
       kind: 'error',
       key: 'console.raffles.refused',
       params: { reason: 'PublicSource: a registration raffle needs PublicSource' },
     });
-    refuse = false;
-    await raffles.create('{}');
-    expect(raffles.$raffle.get()?.raffle?.id).toBe(7);
-    expect(raffles.$raffles.get()).toHaveLength(1);
-    expect(raffles.$notice.get()).toEqual({ kind: 'ok', key: 'console.raffles.created' });
+    // The template as offered: every text still to write.
+    await raffles.create(definitionTemplate());
+    expect(raffles.$notice.get()).toMatchObject({ params: { reason: expect.stringMatching(/^Title\.zh-CN: /) } });
+    expect(ran).toEqual([]);
+  });
+
+  it('runs open, close, value and draw on the raffle shown, by its id', async () => {
+    const shown = { command: 'raffle show', raffle: summary, winners: [], refused: null, pushed: false };
+    const { ran, run } = commands({
+      'raffle show': () => shown,
+      'raffle list': () => ({ command: 'raffle list', raffles: [summary] }),
+      'raffle open': () => ({ ...shown, command: 'raffle open' }),
+      'raffle close': () => ({ ...shown, command: 'raffle close' }),
+      'raffle value': () => ({ ...shown, command: 'raffle value' }),
+      'raffle draw': () => ({ ...shown, command: 'raffle draw', refused: 'no public value' }),
+      'raffle entries': () => ({ command: 'raffle entries', raffleId: 7, entries: [] }),
+    });
+    const raffles = createRaffles(run);
+    await raffles.show(7);
+    await raffles.entries();
+    await raffles.open();
+    await raffles.close();
+    await raffles.enterValue('  01 02 03 ');
+    await raffles.draw();
+    expect(ran.filter((entry) => entry.command !== 'raffle list')).toEqual([
+      { command: 'raffle show', args: { id: 7 } },
+      { command: 'raffle entries', args: { id: 7 } },
+      { command: 'raffle open', args: { id: 7 } },
+      { command: 'raffle close', args: { id: 7 } },
+      { command: 'raffle value', args: { id: 7, value: '01 02 03' } },
+      { command: 'raffle draw', args: { id: 7 } },
+    ]);
+    expect(raffles.$notice.get()).toEqual({ kind: 'error', key: 'console.raffles.refused', params: { reason: 'no public value' } });
   });
 });

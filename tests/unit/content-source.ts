@@ -7,6 +7,7 @@ export const filesOf = (locale: LocaleCode): SourceFile[] => everyFileOf(locale)
 
 export {
   collections,
+  dictionary,
   dictionarySource,
   localeCodes,
   readableText,

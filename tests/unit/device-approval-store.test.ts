@@ -80,7 +80,7 @@ describe('finding a desktop sign-in', () => {
 
   it('says the login ended when the server no longer knows the visitor', async () => {
     const store = await shown('abcd-efgh', getTestEnvironment([[deviceCalls.describe, failing(new ApiFailure('unauthorized'))]]));
-    expect(store.$notice.get()).toEqual({ kind: 'error', key: 'api.loginExpired' });
+    expect(store.$notice.get()).toEqual({ kind: 'error', key: 'messages.unauthorized' });
   });
 });
 
@@ -126,7 +126,7 @@ describe('deciding a desktop sign-in', () => {
   it('says why the decision did not go through, and stays undecided', async () => {
     const store = await shown('abcdefgh', getTestEnvironment([[deviceCalls.decide, failing(new ApiFailure('network'))]]));
     await store.decide(false);
-    expect(store.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(store.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
     expect(store.$decided.get()).toBe(false);
   });
 });

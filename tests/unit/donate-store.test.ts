@@ -76,7 +76,7 @@ describe('the donation form', () => {
     ]);
     const store = await shown(world);
     expect(store.$balance.get()).toBeNull();
-    expect(store.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(store.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
   });
 
   it('reads a typed amount in yuan, and refuses one outside the bounds, naming them', async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { localeCodes, type LocaleCode } from '#contract/locales.ts';
 import { translator } from '../../src/i18n/strings.ts';
 import { stringsFor } from '../../src/i18n/t.ts';
-import { validityMessage } from '../../src/lib/form-messages.ts';
+import { formMessageKeys, validityMessage } from '../../src/lib/form-messages.ts';
 
 type Verdict = Partial<Record<keyof ValidityState, boolean>>;
 
@@ -31,7 +31,7 @@ function field(
   } as unknown as HTMLInputElement;
 }
 
-const t = (code: LocaleCode) => translator(stringsFor(code, ['form']));
+const t = (code: LocaleCode) => translator(stringsFor(code, formMessageKeys));
 
 describe('generic form messages', () => {
   it('name the field by its label’s own words and give the bound it breaks', () => {

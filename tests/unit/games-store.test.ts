@@ -61,7 +61,7 @@ describe('the game list', () => {
   it('says why the list did not load, and stays unloaded', async () => {
     const store = await shown(getTestEnvironment([], [[idleGameCalls.list, failing(new ApiFailure('network'))]]));
     expect(store.$games.get()).toBeNull();
-    expect(store.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(store.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
   });
 
   it('adds a game typed by name, names it, shows the list as answered and empties the field', async () => {
@@ -119,7 +119,7 @@ describe('the game list', () => {
   it('says why a game could not be removed, and keeps the list', async () => {
     const store = await shown(getTestEnvironment([dota], [[idleGameCalls.remove, failing(new ApiFailure('network'))]]));
     await store.remove(dota);
-    expect(store.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(store.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
     expect(store.$games.get()).toEqual([dota]);
   });
 });

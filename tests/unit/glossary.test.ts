@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { finder, prose } from '../../src/lib/editorial/checks.ts';
-import { dictionarySource, filesOf, localeCodes, readableText, sourceFile, type LocaleCode } from './content-source.ts';
+import { dictionary, dictionarySource, filesOf, localeCodes, readableText, sourceFile, type LocaleCode } from './content-source.ts';
 
 interface Glossary {
   register: string;
@@ -20,12 +20,8 @@ const glossaryOf = (locale: LocaleCode) => JSON.parse(readFileSync(`content/glos
 function textsOf(locale: LocaleCode): [string, string][] {
   return [
     ...filesOf(locale).map((file): [string, string] => [file.path, prose(readableText(file))]),
-    ...Object.entries(dictionarySource(locale)).map(([key, text]): [string, string] => [`content/i18n/${locale}.json ${key}`, prose(text)]),
-    ...['contract/messages', 'server/i18n'].flatMap((folder) =>
-      Object.entries(JSON.parse(readFileSync(`${folder}/${locale}.json`, 'utf8')) as Record<string, string>).map(([key, text]): [string, string] => [
-        `${folder}/${locale}.json ${key}`,
-        prose(text),
-      ]),
+    ...Object.entries(dictionary(locale)).flatMap(([part, strings]) =>
+      Object.entries(strings).map(([key, text]): [string, string] => [`content/i18n/${locale}.json ${part} ${key}`, prose(text)]),
     ),
   ];
 }

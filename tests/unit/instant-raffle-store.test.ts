@@ -89,7 +89,7 @@ describe('drawing', () => {
       throw new ApiFailure('network');
     });
     await page.draw();
-    expect(page.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(page.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
     expect(page.$outcome.get()).toBeNull();
     expect(page.$busy.get()).toBe(false);
   });

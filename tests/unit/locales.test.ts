@@ -25,9 +25,8 @@ describe('locale table', () => {
     expect(new Set(locales.map((l) => l.segment)).size).toBe(locales.length);
   });
 
-  it('has a site and a server dictionary for every locale, and none for a locale it lacks', () => {
+  it('has a dictionary for every locale, and none for a locale it lacks', () => {
     expect(dictionaries('content/i18n/').sort()).toEqual([...localeCodes].sort());
-    expect(dictionaries('server/i18n/').sort()).toEqual([...localeCodes].sort());
   });
 
   it('writes right to left only for he, ar, fa and ku', () => {

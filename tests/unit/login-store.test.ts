@@ -155,7 +155,7 @@ describe('sending a code', () => {
 
     await form.sendCode();
     expect(world.calls).toEqual([{ route: identity.sendSmsCode, body: { Phone: '13800000000' } }]);
-    expect(form.$message.get()).toEqual({ kind: 'info', key: 'login.codeSent' });
+    expect(form.$message.get()).toEqual({ kind: 'info', key: 'messages.smsSent' });
     expect(form.$countdown.get()).toBe(60);
     expect(form.$busy.get()).toBe(false);
 
@@ -197,7 +197,7 @@ describe('sending a code', () => {
     const form = readyForm(world);
     await form.sendCode();
     expect(form.$countdown.get()).toBe(0);
-    expect(form.$message.get()).toEqual({ kind: 'error', key: 'api.tooManyRequests' });
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'messages.tooFast' });
   });
 
   it('says which limit an SMS code hit in the server’s words, not only "too fast"', async () => {
@@ -272,7 +272,7 @@ describe('a code that needs a proof of work', () => {
     await sending;
     expect(world.calls.at(-1)).toEqual({ route: identity.sendSmsCode, body: { Phone: '13800000000', ProofOfWork: 'c29sdmVk' } });
     expect(form.challenge.$challenge.get()).toBeNull();
-    expect(form.$message.get()).toEqual({ kind: 'info', key: 'login.codeSent' });
+    expect(form.$message.get()).toEqual({ kind: 'info', key: 'messages.smsSent' });
     expect(form.$countdown.get()).toBe(60);
     expect(form.$busy.get()).toBe(false);
   });
@@ -312,7 +312,7 @@ describe('a code that needs a proof of work', () => {
     });
     const form = readyForm(world);
     await form.sendCode();
-    expect(form.$message.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
     expect(form.challenge.$challenge.get()).toBeNull();
     expect(form.$busy.get()).toBe(false);
   });
@@ -335,12 +335,12 @@ describe('failures', () => {
   });
 
   it.each([
-    [new ApiFailure('tooManyRequests'), 'api.tooManyRequests'],
-    [new ApiFailure('network'), 'api.networkError'],
-    [new ApiFailure('unknown'), 'api.unknownError'],
-    [new ApiFailure('unauthorized'), 'api.loginExpired'],
-    [new ApiFailure('server'), 'api.unknownError'],
-    [new TypeError('something else broke'), 'api.unknownError'],
+    [new ApiFailure('tooManyRequests'), 'messages.tooFast'],
+    [new ApiFailure('network'), 'messages.networkError'],
+    [new ApiFailure('unknown'), 'messages.unknownError'],
+    [new ApiFailure('unauthorized'), 'messages.unauthorized'],
+    [new ApiFailure('server'), 'messages.unknownError'],
+    [new TypeError('something else broke'), 'messages.unknownError'],
   ])('maps %o to %s', async (failure, key) => {
     const world = getTestEnvironment();
     world.replies.set(identity.loginOrRegister, () => {
@@ -523,9 +523,9 @@ describe('logging in', () => {
 
 describe('arriving on the page', () => {
   it('shows the notice another page left, once', () => {
-    const world = getTestEnvironment({ notice: 'session.expired' });
+    const world = getTestEnvironment({ notice: 'messages.loginExpired' });
     const form = createLoginForm(world.env, englishSite);
-    expect(form.$message.get()).toEqual({ kind: 'error', key: 'session.expired' });
+    expect(form.$message.get()).toEqual({ kind: 'error', key: 'messages.loginExpired' });
     expect(world.env.session.takeNotice()).toBeNull();
   });
 

@@ -1,19 +1,19 @@
 /**
  * The SMS templates an operator submits to Aliyun or Tencent Cloud for
- * approval are the product's own texts (server/i18n), facts filled in: the
+ * approval are the product's own texts (the `server` part of content/i18n), facts filled in: the
  * list in docs/operators.md is checked against them here, so a text changed in
  * a catalog cannot leave the documented template behind unnoticed.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { localeCodes } from '#contract/locales.ts';
+import { localeCodes, type LocaleCode } from '#contract/locales.ts';
 import { messageKinds, smsKinds } from '../../server/messages/kinds.ts';
 import { smsTemplate } from '../../server/messages/render.ts';
+import { dictionary } from '../../src/lib/editorial/content-files.ts';
 
 const operatorsDoc = readFileSync(path.join(import.meta.dirname, '../../docs/operators.md'), 'utf8');
-const catalog = (locale: string) =>
-  JSON.parse(readFileSync(path.join(import.meta.dirname, `../../server/i18n/${locale}.json`), 'utf8')) as Record<string, string>;
+const catalog = (locale: LocaleCode) => dictionary(locale).server;
 
 /** The templates as docs/operators.md lists them: per kind, its parameters and each provider's text, domestic (zh-CN) and international (en). */
 function templateList(): string {

@@ -25,8 +25,8 @@ function missing(text: string, fonts: OgFontKey[]): string[] {
 
 describe('share image fonts', () => {
   test.each(localeCodes)('%s: every character of site.tagline is in the committed fonts', (locale) => {
-    const dictionary = JSON.parse(readFileSync(`content/i18n/${locale}.json`, 'utf8')) as Record<string, string>;
-    const tagline = fillFacts(dictionary['site.tagline'] ?? '', locale);
+    const { site } = JSON.parse(readFileSync(`content/i18n/${locale}.json`, 'utf8')) as { site: Record<string, string> };
+    const tagline = fillFacts(site['site.tagline'] ?? '', locale);
     const fonts = taglineFonts(locale);
     expect(
       missing(tagline, fonts),

@@ -101,7 +101,7 @@ describe('an order’s page', () => {
     await vi.waitFor(() => expect(store.$notice.get()).toEqual({ kind: 'error', text: 'The server is busy.' }));
     failure = new ApiFailure('network');
     world.following.changed();
-    await vi.waitFor(() => expect(store.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' }));
+    await vi.waitFor(() => expect(store.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' }));
     expect(store.$order.get()).toBeNull();
     expect(store.$missing.get()).toBeNull();
   });

@@ -68,7 +68,7 @@ describe('a paged list', () => {
     const list = createOrderList(world.env);
     const stop = await shown(list);
     expect(list.$page.get()).toBeNull();
-    expect(list.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(list.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
     stop();
   });
 

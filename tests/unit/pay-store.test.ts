@@ -185,7 +185,7 @@ describe('opening the pay page', () => {
     const page = createPayPage(world.env);
     page.$order.listen(() => {});
     await world.changed(key);
-    expect(page.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(page.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
     expect(page.$busy.get()).toBe(false);
     expect(page.$order.get()).toBeNull();
 
@@ -276,7 +276,7 @@ describe('paying', () => {
 
     world.replies.set(commerceCalls.pay, () => Promise.reject(new ApiFailure('network')));
     await page.pay('wallet');
-    expect(page.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(page.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
   });
 
   it("shows the code of one provider, then the other's in its place", async () => {

@@ -80,7 +80,7 @@ describe('the phone page after scanning', () => {
 
     world.replies.set(paymentSandbox.act, () => Promise.reject(new ApiFailure('network')));
     await page.act('decline');
-    expect(page.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(page.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
   });
 });
 

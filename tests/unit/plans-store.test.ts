@@ -66,7 +66,7 @@ describe('the cloud-idling plans', () => {
     plans.$plans.listen(() => {});
     await flush();
     expect(plans.$plans.get()).toBeNull();
-    expect(plans.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(plans.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
   });
 
   it('buys a plan once and goes on to pay its order, in the page’s language', async () => {

@@ -152,7 +152,7 @@ describe('the user’s own review and reports', () => {
     }));
     reviews.edit();
     await reviews.remove();
-    expect(reviews.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(reviews.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
     expect(reviews.$stars.get()).toBe(3);
 
     const { pluginCalls } = await import('#contract/plugins.ts');
@@ -183,6 +183,6 @@ describe('the user’s own review and reports', () => {
         throw new ApiFailure('network');
       },
     }));
-    await vi.waitFor(() => expect(reviews.$listFailure.get()).toEqual({ kind: 'error', key: 'api.networkError' }));
+    await vi.waitFor(() => expect(reviews.$listFailure.get()).toEqual({ kind: 'error', key: 'messages.networkError' }));
   });
 });

@@ -89,7 +89,7 @@ describe('the avatar', () => {
     world.env.readBase64.mockRejectedValueOnce(new Error('read failed'));
     const store = createProfile(world.env);
     await store.upload(image());
-    expect(store.avatar.$notice.get()).toEqual({ kind: 'error', key: 'api.unknownError' });
+    expect(store.avatar.$notice.get()).toEqual({ kind: 'error', key: 'messages.unknownError' });
     expect(world.calls).toEqual([]);
   });
 });
@@ -143,6 +143,6 @@ describe('the nickname', () => {
     const store = createProfile(world.env);
     await store.saveNickname();
     expect(world.calls).toEqual([{ route: accountCalls.updateNickname, body: { NickName: 'Gordon' } }]);
-    expect(store.nickname.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(store.nickname.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
   });
 });

@@ -82,7 +82,7 @@ describe('registering for a raffle', () => {
       throw new ApiFailure('network');
     });
     await board.register();
-    expect(board.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(board.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
     expect(board.$own.get()).toBeNull();
     expect(board.$busy.get()).toBe(false);
   });
@@ -121,7 +121,7 @@ describe('what the page shows instead of a raffle', () => {
       throw new ApiFailure('network');
     });
     const other = boardOf(failing);
-    await vi.waitFor(() => expect(other.board.$problem.get()).toEqual({ kind: 'error', key: 'api.networkError' }));
+    await vi.waitFor(() => expect(other.board.$problem.get()).toEqual({ kind: 'error', key: 'messages.networkError' }));
   });
 });
 

@@ -81,7 +81,7 @@ describe('the recharge form', () => {
     await flush();
     expect(form.$products.get()).toBeNull();
     expect(form.$choice.get()).toBeNull();
-    expect(form.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(form.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
   });
 });
 
@@ -139,7 +139,7 @@ describe('making the order', () => {
     expect(form.$notice.get()).toEqual({ kind: 'error', text: 'This Steam account cannot receive gifts' });
     world.replies.set(commerceCalls.createOrder, () => Promise.reject(new ApiFailure('network')));
     await form.submit();
-    expect(form.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(form.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
     expect(world.env.location.assign).not.toHaveBeenCalled();
   });
 });

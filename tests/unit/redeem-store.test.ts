@@ -83,6 +83,6 @@ describe('redeeming', () => {
     expect(form.$typed.get()).toBe(grouped);
     world.replies.set(activationCalls.redeem, () => Promise.reject(new ApiFailure('network')));
     await form.submit();
-    expect(form.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(form.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
   });
 });

@@ -95,7 +95,7 @@ describe('the security page', () => {
     expect(store.$sessions.get()).toBeNull();
     expect(store.$history.get()).toEqual([]);
     expect(store.$losses.get()).toBeNull();
-    expect(store.devices.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(store.devices.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
   });
 });
 
@@ -214,7 +214,7 @@ describe('deleting the account', () => {
   it('says why a code could not be sent, and tells the resend wait not to start', async () => {
     const store = await shown(getTestEnvironment([[accountCalls.sendOwnCode, offline]]));
     await expect(store.sendCode()).resolves.toBe(false);
-    expect(store.removal.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(store.removal.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
   });
 
   it('deletes nothing until the user ticks that it cannot be undone', async () => {

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+/** The server's messages: the `server` and `messages` parts of each locale's dictionary (content/i18n/<locale>.json). */
 import { describe, expect, it } from 'vitest';
-import { localeCodes } from '#contract/locales.ts';
+import { localeCodes, type LocaleCode } from '#contract/locales.ts';
 import { message, negotiateLocale } from '../../server/i18n/messages.ts';
+import { dictionary } from '../../src/lib/editorial/content-files.ts';
 
-const catalog = (code: string) => JSON.parse(readFileSync(`server/i18n/${code}.json`, 'utf8')) as Record<string, string>;
+const catalog = (code: LocaleCode) => dictionary(code).server;
 
 describe('server messages', () => {
   it('exist in all eight languages with the same keys and placeholders', () => {
@@ -13,6 +14,15 @@ describe('server messages', () => {
       expect(Object.keys(other), code).toEqual(Object.keys(en));
       for (const key of Object.keys(en)) expect(other[key].match(/\{\{\w+\}\}/g) ?? [], `${code} ${key}`).toEqual(en[key].match(/\{\{\w+\}\}/g) ?? []);
     }
+  });
+
+  it('are the dictionary’s server and shared messages, not the site’s strings', () => {
+    for (const code of localeCodes) {
+      expect(message(code, 'badRequest')).toBe(catalog(code).badRequest);
+      expect(message(code, 'tooFast')).toBe(dictionary(code).messages.tooFast);
+    }
+    // @ts-expect-error a site string is no server message
+    expect(() => message('en', 'nav.home')).toThrow();
   });
 
   it('follow the Accept-Language of the page', () => {

@@ -46,7 +46,7 @@ describe('the customer-service button', () => {
 
     const offline = createCustomerService(getWorld({ link: () => Promise.reject(new ApiFailure('network')) }));
     await offline.open();
-    expect(offline.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(offline.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
   });
 
   it('follows the session while the button is shown, so the stored login is read', () => {

@@ -218,7 +218,7 @@ describe('login state on page load', () => {
     const { session } = await loadSession();
     session.requireLogin('/en/account/login');
     await session.checkLoginState();
-    expect(page.notice()).toBe('session.expired');
+    expect(page.notice()).toBe('messages.loginExpired');
     expect(page.location.assign).toHaveBeenCalledWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
     expect(session.$isLoggedIn.get()).toBe(false);
   });
@@ -245,8 +245,8 @@ describe('login state on page load', () => {
       return null;
     });
     session.requireLogin('/en/account/login');
-    expect(await session.checkLoginState()).toEqual({ user: null, notice: { key: 'session.userInfoFailed' } });
-    expect(page.notice()).toBe('session.userInfoFailed');
+    expect(await session.checkLoginState()).toEqual({ user: null, notice: { key: 'messages.userInfoFailed' } });
+    expect(page.notice()).toBe('messages.userInfoFailed');
     expect(page.stored(storageKeys.auth)).toBeNull();
     expect(page.location.assign).toHaveBeenCalledWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
   });
@@ -273,9 +273,9 @@ describe('login state on page load', () => {
     if (!mountedFirst) session.$isLoggedIn.subscribe(() => {});
     // The layout and the header's badge both check the login as the page loads: the first finds it refused, the second none left.
     const [first, second] = await Promise.all([session.checkLoginState(), session.checkLoginState()]);
-    expect(first).toEqual({ user: null, notice: { key: 'session.userInfoFailed' } });
+    expect(first).toEqual({ user: null, notice: { key: 'messages.userInfoFailed' } });
     expect(second.user).toBeNull();
-    expect(page.notice()).toBe('session.userInfoFailed');
+    expect(page.notice()).toBe('messages.userInfoFailed');
     expect(page.location.assign).toHaveBeenCalledExactlyOnceWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
     expect(page.stored(storageKeys.auth)).toBeNull();
   });
@@ -286,7 +286,7 @@ describe('login state on page load', () => {
     const { session, ApiFailure } = await loadSession();
     refuseEveryCall(ApiFailure);
     session.$isLoggedIn.subscribe(() => {});
-    expect(await session.checkLoginState()).toEqual({ user: null, notice: { key: 'session.userInfoFailed' } });
+    expect(await session.checkLoginState()).toEqual({ user: null, notice: { key: 'messages.userInfoFailed' } });
     expect(session.$isLoggedIn.get()).toBe(false);
     expect(page.stored(storageKeys.auth)).toBeNull();
     expect(page.location.assign).not.toHaveBeenCalled();
@@ -298,7 +298,7 @@ describe('login state on page load', () => {
     refuseEveryCall(ApiFailure);
     session.requireLogin('/en/account/login');
     await session.authCall(identity.storeToken).catch(() => {});
-    expect(page.notice()).toBe('session.expired');
+    expect(page.notice()).toBe('messages.loginExpired');
     expect(page.location.assign).toHaveBeenCalledExactlyOnceWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
   });
 
@@ -307,11 +307,11 @@ describe('login state on page load', () => {
     page.loggedIn(validToken());
     const { session, ApiFailure } = await loadSession();
     refuseEveryCall(ApiFailure);
-    expect(await session.checkLoginState()).toEqual({ user: null, notice: { key: 'session.userInfoFailed' } });
+    expect(await session.checkLoginState()).toEqual({ user: null, notice: { key: 'messages.userInfoFailed' } });
     expect(page.location.assign).not.toHaveBeenCalled();
     session.requireLogin('/en/account/login');
     await session.checkLoginState();
-    expect(page.notice()).toBe('session.userInfoFailed');
+    expect(page.notice()).toBe('messages.userInfoFailed');
     expect(page.location.assign).toHaveBeenCalledExactlyOnceWith('/en/account/login?redirectUrl=%2Fen%2Faccount%2Fcenter%2Finfo');
   });
 
@@ -321,7 +321,7 @@ describe('login state on page load', () => {
     const { session, ApiFailure } = await loadSession();
     api.call.mockRejectedValue(new ApiFailure('network'));
     session.requireLogin('/en/account/login');
-    expect(await session.checkLoginState()).toEqual({ user, notice: { key: 'api.networkError' } });
+    expect(await session.checkLoginState()).toEqual({ user, notice: { key: 'messages.networkError' } });
     expect(session.$isLoggedIn.get()).toBe(true);
     expect(page.location.assign).not.toHaveBeenCalled();
   });

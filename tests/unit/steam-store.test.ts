@@ -95,7 +95,7 @@ describe('the linked Steam identity', () => {
     world.env.startLinking.mockRejectedValueOnce(new ApiFailure('network'));
     const store = shown(world);
     await store.link();
-    expect(store.$notice.get()).toEqual({ kind: 'error', key: 'api.networkError' });
+    expect(store.$notice.get()).toEqual({ kind: 'error', key: 'messages.networkError' });
     expect(store.$busy.get()).toBe(false);
   });
 

@@ -6,12 +6,12 @@ import { sentenceParts, stringsFor } from '@/i18n/t.ts';
 
 describe('stringsFor', () => {
   it('hands down the keys named and those under a prefix, in the page’s language', () => {
-    const strings = stringsFor('en', ['login.tab', 'api.networkError']);
+    const strings = stringsFor('en', ['login.tab', 'messages.networkError']);
     expect(strings).toEqual({
       'login.tab.sms': 'SMS login',
       'login.tab.quick': 'Quick login',
       'login.tab.password': 'Password login',
-      'api.networkError': 'Network error. Please check your connection and try again.',
+      'messages.networkError': 'Network error. Please check your connection and try again.',
     });
     expect(stringsFor('ja', ['login.tab'])['login.tab.sms']).not.toBe('SMS login');
   });
@@ -34,7 +34,7 @@ describe('translator', () => {
 
   it('throws for a key that was not handed down instead of showing the key', () => {
     const t = translator<never>(stringsFor('en', ['login']));
-    expect(() => t('api.networkError')).toThrow('UI string "api.networkError" was not handed down to this island');
+    expect(() => t('messages.networkError')).toThrow('UI string "messages.networkError" was not handed down to this island');
   });
 });
 

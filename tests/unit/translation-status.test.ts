@@ -4,11 +4,13 @@
  * string is missing until translated, outdated once its source changes after
  * it, done again once translated anew; a scaffolded translation is missing;
  * an edit not yet committed counts at once; content/translations.json's
- * `translatedThrough` forgives source changes made before it; and only a
- * missing interface string or a placeholder naming no fact is refused.
+ * `translatedThrough` forgives source changes made before it; a string's
+ * history follows it by part and key, across the files it was kept in before
+ * each locale had one dictionary; and only a missing interface string or a
+ * placeholder naming no fact is refused.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -32,7 +34,9 @@ function commit(seconds: number): void {
 }
 
 const article = (title: string, extra = '') => `---\ntitle: ${title}\n${extra}---\n\n## ${title}\n`;
-const strings = (entries: Record<string, string>) => `${JSON.stringify(entries, null, 2)}\n`;
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+/** A locale's dictionary with these strings in its `site` part (and its other parts, when given). */
+const strings = (site: Record<string, string>, parts: Record<string, Record<string, string>> = {}) => json({ site, ...parts });
 
 const day = 86_400;
 const t1 = 1_700_000_000;
@@ -96,8 +100,69 @@ describe('the translation status', () => {
     commit(t1 + day);
     write('content/i18n/zh-CN.json', strings({ 'home.title': '主页面', 'home.more': '更多', 'home.new': '新' }));
     commit(t1 + 2 * day);
-    const en = translationStatus(root).dictionaries.find((item) => item.folder === 'content/i18n' && item.locale === 'en')!;
-    expect(en).toEqual({ folder: 'content/i18n', locale: 'en', total: 3, missing: [], outdated: ['home.title'] });
+    const en = translationStatus(root).dictionaries.find((item) => item.part === 'site' && item.locale === 'en')!;
+    expect(en).toEqual({ part: 'site', locale: 'en', total: 3, missing: [], outdated: ['home.title'] });
+  });
+
+  it('follows a string by its part and key: the same key in another part is another string', () => {
+    write('content/i18n/zh-CN.json', strings({ 'home.title': '首页', 'home.more': '更多' }, { console: { 'home.title': '控制台' } }));
+    write('content/i18n/en.json', strings({ 'home.title': 'Home', 'home.more': 'More' }, { console: { 'home.title': 'Console' } }));
+    commit(t1 + day);
+    write('content/i18n/zh-CN.json', strings({ 'home.title': '主页', 'home.more': '更多' }, { console: { 'home.title': '控制台' } }));
+    commit(t1 + 2 * day);
+    const en = (part: string) => translationStatus(root).dictionaries.find((item) => item.part === part && item.locale === 'en')!.outdated;
+    expect(en('site')).toEqual(['home.title']);
+    expect(en('console')).toEqual([]);
+  });
+
+  it('keeps each string’s history when the strings move from their former files into the one dictionary', () => {
+    // Before issue 48: the site's strings flat (the console's under "console."), the server's and the shared messages in files of their own.
+    const before = (zh: Record<string, string>, en: Record<string, string>, server: [string, string], shared: [string, string]) => {
+      write('content/i18n/zh-CN.json', json(zh));
+      write('content/i18n/en.json', json(en));
+      write('server/i18n/zh-CN.json', json({ ok: server[0] }));
+      write('server/i18n/en.json', json({ ok: server[1] }));
+      write('contract/messages/zh-CN.json', json({ tooFast: shared[0] }));
+      write('contract/messages/en.json', json({ tooFast: shared[1] }));
+    };
+    before(
+      { 'home.title': '首页', 'console.title': '控制台' },
+      { 'home.title': 'Home', 'console.title': 'Console' },
+      ['成功', 'Success'],
+      ['太快了', 'Too fast'],
+    );
+    commit(t1 + day);
+    // The sources of a site string and a server message change; their English falls behind.
+    before(
+      { 'home.title': '主页', 'console.title': '控制台' },
+      { 'home.title': 'Home', 'console.title': 'Console' },
+      ['完成', 'Success'],
+      ['太快了', 'Too fast'],
+    );
+    commit(t1 + 2 * day);
+    // One commit moves every string, unchanged, into its part of the one dictionary.
+    rmSync(path.join(root, 'server'), { recursive: true });
+    rmSync(path.join(root, 'contract'), { recursive: true });
+    const parts = (zh: boolean) => ({
+      console: { title: zh ? '控制台' : 'Console' },
+      server: { ok: zh ? '完成' : 'Success' },
+      messages: { tooFast: zh ? '太快了' : 'Too fast' },
+    });
+    write('content/i18n/zh-CN.json', strings({ 'home.title': '主页' }, parts(true)));
+    write('content/i18n/en.json', strings({ 'home.title': 'Home' }, parts(false)));
+    commit(t1 + 3 * day);
+    const outdated = () =>
+      Object.fromEntries(
+        translationStatus(root)
+          .dictionaries.filter((item) => item.locale === 'en')
+          .map((item) => [item.part, item.outdated]),
+      );
+    // Still behind as before the move, and nothing else is: the move itself changed no string.
+    expect(outdated()).toEqual({ site: ['home.title'], console: [], server: ['ok'], messages: [] });
+    // A source changed after the move, in the one dictionary, is followed there.
+    write('content/i18n/zh-CN.json', strings({ 'home.title': '主页' }, { ...parts(true), messages: { tooFast: '操作太快了' } }));
+    commit(t1 + 4 * day);
+    expect(outdated()).toEqual({ site: ['home.title'], console: [], server: ['ok'], messages: ['tooFast'] });
   });
 
   it('refuses an interface string a locale lacks and a placeholder naming no fact, never a missing or outdated page', () => {
@@ -105,8 +170,8 @@ describe('the translation status', () => {
     expect(translationStatus(root).refusals).toEqual([
       // Every locale but the source lacks both keys here except English.
       ...['zh-TW', 'es', 'it', 'ja', 'ko', 'ru'].flatMap((locale) => [
-        `content/i18n/${locale}.json lacks "home.title" (content/i18n/zh-CN.json has it)`,
-        `content/i18n/${locale}.json lacks "home.more" (content/i18n/zh-CN.json has it)`,
+        `content/i18n/${locale}.json lacks site "home.title" (content/i18n/zh-CN.json has it)`,
+        `content/i18n/${locale}.json lacks site "home.more" (content/i18n/zh-CN.json has it)`,
       ]),
     ]);
     write('content/articles/en/guide.md', article('Guide', 'description: Renew within {{cloudIdle.refundWindw}}\n'));
@@ -118,7 +183,7 @@ describe('the translation status', () => {
     const run = () => spawnSync(process.execPath, [script, '--summary'], { cwd: root, encoding: 'utf8' });
     const refused = run();
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain('✗ content/i18n/ja.json lacks "home.title" (content/i18n/zh-CN.json has it)');
+    expect(refused.stderr).toContain('✗ content/i18n/ja.json lacks site "home.title" (content/i18n/zh-CN.json has it)');
     expect(refused.stdout).toContain('  en     pages 1 done, 0 outdated, 0 missing; interface strings 2 done, 0 outdated, 0 missing');
     // Missing and outdated pages are no refusal.
     write('content/i18n/zh-CN.json', strings({}));

@@ -6,13 +6,12 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { BackupCounts, CommandResult } from '#contract/admin.ts';
+import type { BackupCounts } from '#contract/admin.ts';
+import { adminCommands, backupForce } from '#contract/commands/admin.ts';
 import { recordAudit } from '../../db/audit.ts';
 import { BackupFileError, readBackupFile, restoreInto, takeSnapshot, writeBackupFile } from '../../db/backup.ts';
-import { UsageError, type AdminCommand, type LocalCommand, type ResultOf } from '../../admin-command.ts';
+import { handle } from '../../admin-command.ts';
 import type { Uploads } from '../../services/file-store.ts';
-
-const force = '--force';
 
 /** What a backup holds, in words. */
 const backupCounts = (counts: BackupCounts) =>
@@ -37,44 +36,39 @@ const usePgDump = (file: string, uploads: Uploads) =>
 /** Why `file` cannot be written, or null. */
 function fileProblem(file: string, replace: boolean): string | null {
   if (!existsSync(path.dirname(file))) return `Not saved: the folder ${path.dirname(file)} does not exist.`;
-  if (existsSync(file) && !replace) return `Not saved: ${file} exists already. Choose another name, or add ${force} to replace it.`;
+  if (existsSync(file) && !replace) return `Not saved: ${file} exists already. Choose another name, or add ${backupForce} to replace it.`;
   return null;
 }
 
-export const backupCommands: AdminCommand[] = [
-  {
-    name: 'backup',
-    usage: `backup <file> [${force}]         the database and uploaded files in one .tar.gz, taken by the running server if one runs`,
-    parse(rest) {
-      const files = rest.filter((word) => word !== force);
-      if (files.length !== 1 || files[0].startsWith('--')) throw new UsageError(`backup takes the file to write, and ${force} to replace one that exists`);
+export const backupCommands = [
+  handle(adminCommands.backup, {
+    async run(app, args, { actor }) {
+      const { pglite, uploads, db } = app;
       // The CLI sends an absolute path: this may run in a server with another working directory.
-      const file = path.resolve(files[0]);
-      return async ({ pglite, uploads, db, actor }): Promise<CommandResult> => {
-        if (!pglite) return { command: 'backup', file, saved: null, refused: usePgDump(file, uploads) };
-        const refused = fileProblem(file, rest.includes(force));
-        if (refused) return { command: 'backup', file, saved: null, refused };
-        const snapshot = await takeSnapshot(pglite, uploads);
-        try {
-          const bytes = await writeBackupFile(file, snapshot);
-          // After the snapshot, so the backup does not hold its own line: who took a copy of every customer's data, and where it went.
-          await recordAudit(db, actor, { action: 'backup', target: file, before: null, after: { bytes, counts: snapshot.counts } });
-          const uploadsBucket = 'bucket' in uploads.location ? uploads.location.bucket : null;
-          return { command: 'backup', file, saved: { bytes, counts: snapshot.counts, uploadsBucket }, refused: null };
-        } catch (error) {
-          // The file system's refusal (no permission, disk full) is the operator's to fix; the server may run as another user.
-          if (!(error as NodeJS.ErrnoException).syscall) throw error;
-          return { command: 'backup', file, saved: null, refused: `Not saved: ${(error as Error).message}.` };
-        }
-      };
+      const file = path.resolve(args.file);
+      if (!pglite) return { command: 'backup', file, saved: null, refused: usePgDump(file, uploads) };
+      const refused = fileProblem(file, args.force);
+      if (refused) return { command: 'backup', file, saved: null, refused };
+      const snapshot = await takeSnapshot(pglite, uploads);
+      try {
+        const bytes = await writeBackupFile(file, snapshot);
+        // After the snapshot, so the backup does not hold its own line: who took a copy of every customer's data, and where it went.
+        await recordAudit(db, actor, { action: 'backup', target: file, before: null, after: { bytes, counts: snapshot.counts } });
+        const uploadsBucket = 'bucket' in uploads.location ? uploads.location.bucket : null;
+        return { command: 'backup', file, saved: { bytes, counts: snapshot.counts, uploadsBucket }, refused: null };
+      } catch (error) {
+        // The file system's refusal (no permission, disk full) is the operator's to fix; the server may run as another user.
+        if (!(error as NodeJS.ErrnoException).syscall) throw error;
+        return { command: 'backup', file, saved: null, refused: `Not saved: ${(error as Error).message}.` };
+      }
     },
-    format(result: ResultOf<'backup'>) {
+    format(result) {
       if (!result.saved) return `${result.refused}`;
       const bucket = result.saved.uploadsBucket ? `\n\n${inBucket(result.saved.uploadsBucket)}` : '';
       return `Saved ${result.file} (${size(result.saved.bytes)}): ${backupCounts(result.saved.counts)}.${bucket}\n\n${keysBeside}`;
     },
-    found: (result: ResultOf<'backup'>) => result.refused === null,
-  },
+    found: (result) => result.refused === null,
+  }),
 ];
 
 const countsDiffer = (restored: BackupCounts, saved: BackupCounts) =>
@@ -82,47 +76,38 @@ const countsDiffer = (restored: BackupCounts, saved: BackupCounts) =>
     .filter((key) => restored[key] !== saved[key])
     .map((key) => `${key} ${restored[key]} (the backup recorded ${saved[key]})`);
 
-export const restoreCommands: LocalCommand[] = [
-  {
-    local: true,
-    name: 'restore',
-    usage:
-      'restore <file> --into <folder>\n                                  a backup into a new or empty folder (database in db/, files in uploads/); never through a server',
-    parse(rest) {
-      if (rest.length !== 3 || rest[1] !== '--into' || rest[0].startsWith('--') || rest[2].startsWith('--'))
-        throw new UsageError('restore takes the backup file and --into <folder>, a new or empty folder');
-      const file = path.resolve(rest[0]);
-      const into = path.resolve(rest[2]);
-      return async (): Promise<CommandResult> => {
-        const result = { command: 'restore' as const, file, into };
-        if (existsSync(into) && (!statSync(into).isDirectory() || readdirSync(into).length > 0))
-          return {
-            ...result,
-            counts: null,
-            refused: `Not restored: ${into} exists and is not an empty folder. Restore into a new one; a restore never replaces anything.`,
-          };
-        if (!existsSync(file)) return { ...result, counts: null, refused: `Not restored: there is no file ${file}.` };
-        let backup;
-        try {
-          backup = await readBackupFile(file);
-        } catch (error) {
-          if (error instanceof BackupFileError) return { ...result, counts: null, refused: `Not restored: ${error.message}` };
-          throw error;
-        }
-        const counts = await restoreInto(backup, into);
-        const differ = countsDiffer(counts, backup.counts);
+export const restoreCommands = [
+  handle(adminCommands.restore, {
+    async run(_app, args) {
+      const [file, into] = [path.resolve(args.file), path.resolve(args.into)];
+      const result = { command: 'restore' as const, file, into };
+      if (existsSync(into) && (!statSync(into).isDirectory() || readdirSync(into).length > 0))
         return {
           ...result,
-          counts,
-          refused: differ.length ? `Restored into ${into}, but it does not hold what the backup recorded: ${differ.join(', ')}. Do not use it.` : null,
+          counts: null,
+          refused: `Not restored: ${into} exists and is not an empty folder. Restore into a new one; a restore never replaces anything.`,
         };
+      if (!existsSync(file)) return { ...result, counts: null, refused: `Not restored: there is no file ${file}.` };
+      let backup;
+      try {
+        backup = await readBackupFile(file);
+      } catch (error) {
+        if (error instanceof BackupFileError) return { ...result, counts: null, refused: `Not restored: ${error.message}` };
+        throw error;
+      }
+      const counts = await restoreInto(backup, into);
+      const differ = countsDiffer(counts, backup.counts);
+      return {
+        ...result,
+        counts,
+        refused: differ.length ? `Restored into ${into}, but it does not hold what the backup recorded: ${differ.join(', ')}. Do not use it.` : null,
       };
     },
-    format(result: ResultOf<'restore'>) {
+    format(result) {
       if (!result.counts) return `${result.refused}`;
       if (result.refused) return `${result.refused}\nIt holds ${backupCounts(result.counts)}.`;
       return `Restored ${result.file} into ${result.into}: ${backupCounts(result.counts)}, as when it was saved.\n\nTo run the server on it, give it the same KEYS_SEALING_KEY (the keys came back with the database) or, when the keys are in a folder, copy that folder to ${path.join(result.into, 'keys')}, and start it with\n  DATA_DIR=${result.into} DATABASE_URL=file://${path.join(result.into, 'db')}`;
     },
-    found: (result: ResultOf<'restore'>) => result.refused === null,
-  },
+    found: (result) => result.refused === null,
+  }),
 ];

@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import type { MigrationStatus } from '#contract/admin.ts';
 import { migrationJournal } from '../../db/migrate.ts';
 import { rowsOf, type Database } from '../../db/database.ts';
-import { UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
+import { adminCommands } from '#contract/commands/admin.ts';
+import { handle } from '../../admin-command.ts';
 import { table, time } from '../../admin-text.ts';
 
 /**
@@ -22,18 +23,13 @@ async function migrationStatus(db: Database): Promise<MigrationStatus[]> {
   return migrationJournal().map((entry) => ({ tag: entry.tag, createdAt: new Date(entry.when).toISOString(), applied: applied.has(entry.when) }));
 }
 
-export const migrationCommands: AdminCommand[] = [
-  {
-    name: 'migrations status',
-    usage: 'migrations status               each migration and whether it is applied',
-    parse(rest) {
-      if (rest.length > 0) throw new UsageError('migrations status takes no arguments');
-      return async ({ db }) => ({ command: 'migrations status', migrations: await migrationStatus(db) });
-    },
-    format: (result: ResultOf<'migrations status'>) =>
+export const migrationCommands = [
+  handle(adminCommands.migrations, {
+    run: async (app) => ({ command: 'migrations status', migrations: await migrationStatus(app.db) }),
+    format: (result) =>
       table(
         ['MIGRATION', 'CREATED', 'APPLIED'],
         result.migrations.map((migration) => [migration.tag, time(migration.createdAt), migration.applied ? 'yes' : 'no']),
       ),
-  },
+  }),
 ];

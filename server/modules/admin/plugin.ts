@@ -8,12 +8,13 @@
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { admin } from '#contract/admin.ts';
+import { admin, type CommandAnswer } from '#contract/admin.ts';
+import { UsageError } from '#contract/command.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { isAdminCaller, newAdminToken } from './access.ts';
-import { commandContext, parseCommand, UsageError } from '../../admin-command.ts';
+import { runCommand } from '../../admin-command.ts';
 import { shellActor } from '../../db/audit.ts';
 
 declare module 'fastify' {
@@ -37,15 +38,14 @@ export const adminAccess = fp(
 export default fp(
   async (app) => {
     registerRoute(app, admin.run, async ({ body, request }) => {
-      let run;
+      const attachment = body.attachment === undefined ? null : Buffer.from(body.attachment, 'base64');
+      const caller = { actor: shellActor(body.actor ?? 'an unnamed operator', request.ip), locale: 'en' as const, attachment };
       try {
-        run = parseCommand(app.adminCommands.all, body.command);
+        return { data: (await runCommand(app, body.command, body.args, caller, null)) as CommandAnswer };
       } catch (error) {
         if (error instanceof UsageError) throw new ApiError(ErrorCode.BadRequest, 'badRequest');
         throw error;
       }
-      const attachment = body.attachment === undefined ? null : Buffer.from(body.attachment, 'base64');
-      return { data: await run(commandContext(app, shellActor(body.actor ?? 'an unnamed operator', request.ip), 'en', attachment)) };
     });
   },
   { name: 'admin', dependencies: ['admin-access', 'admin-commands', 'identity-commands', 'database', 'hub', 'payments', 'metrics'] },

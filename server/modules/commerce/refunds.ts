@@ -26,7 +26,6 @@
 import { and, asc, count, eq, gt, inArray, lt, ne, sql, sum } from 'drizzle-orm';
 import type { RefundEntry } from '#contract/admin.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import type { RefundLimits } from '../../admin-command.ts';
 import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { memberships, orders, payments, refunds } from '../../db/schema/commerce.ts';
@@ -53,6 +52,12 @@ export interface RefundRequest {
   amount: number | null;
   /** Where the money goes; an order paid from the wallet goes back to it either way. */
   to: 'wallet' | 'original';
+}
+
+/** A support user's refund limits (fen): what one order's refunds may come to with theirs, and what theirs may come to in 24 hours. */
+export interface RefundLimits {
+  perOrder: number;
+  perDay: number;
 }
 
 export interface Refunded {

@@ -1,12 +1,10 @@
-/** The operators' commands about donations: `donation list|hide|show`, to keep the sponsor page fit to read. */
-import type { DonationEntry } from '#contract/admin.ts';
-import { commandsPlugin, UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
+/** The operators' commands about donations (contract/commands/donation.ts): `donation list|hide|show`, to keep the sponsor page fit to read. */
+import { donationCommands, donationListLimit, type DonationEntry } from '#contract/commands/donation.ts';
+import { commandsPlugin, handle } from '../../admin-command.ts';
 import { orDash, table, time } from '../../admin-text.ts';
 import { namedDonations, setHidden, type DonationRow } from './donations.ts';
 
-const listLimit = 100;
-
-const described = (row: DonationRow) => ({
+const described = (row: DonationRow): DonationEntry => ({
   id: row.id,
   userId: row.userId,
   amount: row.amount,
@@ -14,11 +12,6 @@ const described = (row: DonationRow) => ({
   hidden: row.hiddenAt !== null,
   at: row.createdAt.toISOString(),
 });
-
-function oneId(name: string, rest: string[]): number {
-  if (rest.length !== 1 || !/^[1-9][0-9]{0,9}$/.test(rest[0])) throw new UsageError(`${name} takes one donation id (donation list shows them)`);
-  return Number(rest[0]);
-}
 
 const donationHeaders = ['ID', 'USER', 'FEN', 'NAME', 'HIDDEN', 'AT'];
 const donationRow = (entry: DonationEntry) => [
@@ -30,37 +23,25 @@ const donationRow = (entry: DonationEntry) => [
   time(entry.at),
 ];
 
-const visibility = (name: 'donation hide' | 'donation show', hidden: boolean): AdminCommand => ({
-  name,
-  role: 'operator',
-  usage: hidden ? 'donation hide <id>              take a name off the sponsor page' : 'donation show <id>              put a hidden name back',
-  parse(rest) {
-    const id = oneId(name, rest);
-    return async (context) => {
-      const row = await setHidden(context.db, context.actor, id, hidden);
-      return { command: name, donation: row && described(row) };
-    };
-  },
-  format({ donation }: ResultOf<'donation hide' | 'donation show'>) {
-    if (!donation) return 'No such donation (donation list shows the ids).';
-    return `${table(donationHeaders, [donationRow(donation)])}\n\n${donation.hidden ? 'The name is off the sponsor page.' : 'The name is on the sponsor page.'}`;
-  },
-  found: (result: ResultOf<'donation hide' | 'donation show'>) => result.donation !== null,
-});
-
-export const donationCommands: AdminCommand[] = [
-  {
-    name: 'donation list',
-    role: 'operator',
-    usage: `donation list                   the latest ${listLimit} named donations, hidden ones too`,
-    parse(rest) {
-      if (rest.length > 0) throw new UsageError('donation list takes nothing more');
-      return async (context) => ({ command: 'donation list', donations: (await namedDonations(context.db, listLimit)).map(described) });
+/** `donation hide` and `donation show`: the name off the sponsor page, or back on it. */
+const visibility = (declared: typeof donationCommands.hide | typeof donationCommands.show, hidden: boolean) =>
+  handle(declared, {
+    async run(app, { id }, { actor }) {
+      const row = await setHidden(app.db, actor, id, hidden);
+      return { command: declared.name, donation: row && described(row) };
     },
-    format: ({ donations }: ResultOf<'donation list'>) => (donations.length ? table(donationHeaders, donations.map(donationRow)) : 'No named donations.'),
-  },
-  visibility('donation hide', true),
-  visibility('donation show', false),
-];
+    format({ donation }) {
+      if (!donation) return 'No such donation (donation list shows the ids).';
+      return `${table(donationHeaders, [donationRow(donation)])}\n\n${donation.hidden ? 'The name is off the sponsor page.' : 'The name is on the sponsor page.'}`;
+    },
+    found: (result) => result.donation !== null,
+  });
 
-export default commandsPlugin('donation', donationCommands);
+export default commandsPlugin('donation', [
+  handle(donationCommands.list, {
+    run: async (app) => ({ command: 'donation list', donations: (await namedDonations(app.db, donationListLimit)).map(described) }),
+    format: ({ donations }) => (donations.length ? table(donationHeaders, donations.map(donationRow)) : 'No named donations.'),
+  }),
+  visibility(donationCommands.hide, true),
+  visibility(donationCommands.show, false),
+]);

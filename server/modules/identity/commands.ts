@@ -1,18 +1,16 @@
-/** The operators' commands about users: `users list` and `users show`. Every value is plain JSON (dates as ISO strings). */
+/** The operators' commands about users (contract/commands/identity.ts). Every value is plain JSON (dates as ISO strings). */
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { UserDetail, UserSummary } from '#contract/admin.ts';
+import { identityCommands } from '#contract/commands/identity.ts';
 import type { Database } from '../../db/database.ts';
 import { externalAccounts, sessions, users } from '../../db/schema/identity.ts';
-import { UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
+import { handle } from '../../admin-command.ts';
 import { indent, noUser, orDash, table, time } from '../../admin-text.ts';
 import { orders } from '../../db/schema/commerce.ts';
 import { loginHistory } from './login-history.ts';
 import { endSessionByOperator, isActiveSession } from './sessions.ts';
 import { findByKey } from './users.ts';
-
-const defaultLimit = 50;
-const maxLimit = 10_000;
 
 async function listUsers(db: Database, limit: number): Promise<UserSummary[]> {
   // Serial ids follow creation, and their index spares the in-process database a sort of the whole table (a long query blocks it for everyone).
@@ -86,16 +84,6 @@ async function showUser(db: Database, key: string): Promise<UserDetail | null> {
   };
 }
 
-function parseLimit(rest: string[]): number {
-  if (rest.length === 0) return defaultLimit;
-  const [flag, value, ...extra] = rest;
-  const limit = Number(value);
-  if (flag !== '--limit' || extra.length > 0 || !/^\d+$/.test(value ?? '') || limit < 1 || limit > maxLimit) {
-    throw new UsageError(`users list takes only --limit N (1 to ${maxLimit})`);
-  }
-  return limit;
-}
-
 function userDetail(user: UserDetail): string {
   const facts = table(
     ['User', String(user.id)],
@@ -134,60 +122,45 @@ function userDetail(user: UserDetail): string {
   return `${facts}\n\nExternal accounts (${user.externalAccounts.length})\n${accounts}\n\nActive sessions (${user.activeSessions.length})\n${sessions}\n\nRecent logins (${user.loginHistory.length})\n${logins}`;
 }
 
-export const userCommands: AdminCommand[] = [
-  {
-    name: 'session end',
-    role: 'operator',
-    usage: "session end <session id>        sign a customer's device out (users show lists them)",
-    parse(rest) {
-      if (rest.length !== 1 || !/^[0-9a-f-]{36}$/.test(rest[0])) throw new UsageError('session end takes one session id (users show lists them)');
-      const [sessionId] = rest;
-      return async ({ db, actor, pusher }) => {
-        const userId = await endSessionByOperator(db, actor, sessionId);
-        // Its live connections close wherever they are (a server's hub, or the backplane from the CLI).
-        if (userId !== null) await pusher?.endSessions([sessionId]);
-        return { command: 'session end', sessionId, userId };
-      };
-    },
-    format: (result: ResultOf<'session end'>) =>
-      result.userId === null ? `No open session ${result.sessionId}.` : `Session ${result.sessionId} of user ${result.userId} is signed out.`,
-    found: (result: ResultOf<'session end'>) => result.userId !== null,
-  },
-  {
-    name: 'users list',
-    role: 'support',
-    usage: 'users list [--limit N]          newest users first (default 50)',
-    parse(rest) {
-      const limit = parseLimit(rest);
-      return async ({ db }) => ({ command: 'users list', users: await listUsers(db, limit) });
-    },
-    format: ({ users }: ResultOf<'users list'>) =>
-      users.length === 0
-        ? 'No users yet.'
-        : table(
-            ['ID', 'PHONE', 'EMAIL', 'NICKNAME', 'CREATED', 'SESSIONS'],
-            users.map((user) => [user.id, orDash(user.phone), orDash(user.email), user.nickname, time(user.createdAt), user.activeSessions]),
-          ),
-  },
-  {
-    name: 'users show',
-    role: 'support',
-    usage: 'users show <id|phone|email|order>   one user (or an order’s), bound accounts, active sessions and recent logins',
-    parse(rest) {
-      if (rest.length !== 1 || !rest[0].trim()) throw new UsageError('users show takes one id, phone, e-mail or order number');
-      const [key] = rest;
-      return async ({ db }) => ({ command: 'users show', key, user: await showUser(db, key) });
-    },
-    format: (result: ResultOf<'users show'>) => (result.user ? userDetail(result.user) : noUser(result.key)),
-    found: (result: ResultOf<'users show'>) => result.user !== null,
-  },
-];
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The user an operator names by id, phone or e-mail. */
+    findUser(key: string): Promise<{ id: number } | null>;
+  }
+}
 
-/** The identity module's commands; it also gives every command the way to find the user an operator names. */
+/** The identity module's command handlers; it also gives every module's handlers the way to find the user an operator names. */
 export default fp(
   async (app) => {
-    app.adminCommands.add(userCommands);
     app.decorate('findUser', (key: string) => findByKey(app.db, key));
+    app.adminCommands.add([
+      handle(identityCommands.endSession, {
+        async run(app, { sessionId }, { actor }) {
+          const userId = await endSessionByOperator(app.db, actor, sessionId);
+          // Its live connections close wherever they are (a server's hub, or the backplane from the CLI).
+          if (userId !== null) await app.pusher?.endSessions([sessionId]);
+          return { command: 'session end', sessionId, userId };
+        },
+        format: (result) =>
+          result.userId === null ? `No open session ${result.sessionId}.` : `Session ${result.sessionId} of user ${result.userId} is signed out.`,
+        found: (result) => result.userId !== null,
+      }),
+      handle(identityCommands.list, {
+        run: async (app, { limit }) => ({ command: 'users list', users: await listUsers(app.db, limit) }),
+        format: ({ users }) =>
+          users.length === 0
+            ? 'No users yet.'
+            : table(
+                ['ID', 'PHONE', 'EMAIL', 'NICKNAME', 'CREATED', 'SESSIONS'],
+                users.map((user) => [user.id, orDash(user.phone), orDash(user.email), user.nickname, time(user.createdAt), user.activeSessions]),
+              ),
+      }),
+      handle(identityCommands.show, {
+        run: async (app, { user: key }) => ({ command: 'users show', key, user: await showUser(app.db, key) }),
+        format: (result) => (result.user ? userDetail(result.user) : noUser(result.key)),
+        found: (result) => result.user !== null,
+      }),
+    ]);
   },
   { name: 'identity-commands', dependencies: ['admin-commands'] },
 );

@@ -11,9 +11,11 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OperatorRole } from '#contract/admin.ts';
-import { consoleCalls, consoleCsrfHeader, consolePath, roleIncludes, type ConsoleSession } from '#contract/console.ts';
+import { consoleCalls, consoleCookie, consoleCsrfHeader, consolePath, type ConsoleSession } from '#contract/console.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import { commandContext, findCommand, UsageError } from '../../admin-command.ts';
+import type { CommandAnswer } from '#contract/admin.ts';
+import { UsageError } from '#contract/command.ts';
+import { RoleTooLowError, runCommand } from '../../admin-command.ts';
 import { consoleActor, recordAudit } from '../../db/audit.ts';
 import { committingRefusals } from '../../db/committing-refusals.ts';
 import type { Transaction } from '../../db/database.ts';
@@ -25,7 +27,6 @@ import { registerRoute } from '../../http/route.ts';
 import { ConsoleSessions } from './console-sessions.ts';
 import { confirm, enrol, factorState, proveSecondFactor } from './second-factor.ts';
 
-const cookieName = 'beacon_console';
 
 const signInAgain = () => new ApiError(ErrorCode.ConsoleSignIn, 'consoleSignIn');
 const forbidden = () => new ApiError(ErrorCode.ConsoleForbidden, 'consoleForbidden');
@@ -60,7 +61,7 @@ export default fp(
 
       // Every console call but a read must carry the session's CSRF value, and none may come from another site's page.
       calls.decorate('consoleCaller', async (request: FastifyRequest): Promise<ConsoleCaller> => {
-        const token = request.cookies[cookieName];
+        const token = request.cookies[consoleCookie];
         const caller = token ? await consoleSessions.authenticate(token) : null;
         if (!caller) throw signInAgain();
         const crossSite = request.headers['sec-fetch-site'] === 'cross-site';
@@ -94,7 +95,7 @@ export default fp(
           before: null,
           after: { with: how },
         });
-        reply.setCookie(cookieName, opened.token, cookieOptions(request));
+        reply.setCookie(consoleCookie, opened.token, cookieOptions(request));
         return opened.session;
       }
 
@@ -160,20 +161,18 @@ export default fp(
 
       registerRoute(calls, consoleCalls.signOut, async ({ auth, request, reply }) => {
         await consoleSessions.end(auth.sessionHash);
-        reply.clearCookie(cookieName, cookieOptions(request));
+        reply.clearCookie(consoleCookie, cookieOptions(request));
         return { data: null };
       });
 
       registerRoute(calls, consoleCalls.run, async ({ auth, body, request }) => {
-        const found = findCommand(app.adminCommands.all, body.Command);
-        if (!found || found.command.local || !found.command.role) throw new ApiError(ErrorCode.BadRequest, 'badRequest');
-        if (!roleIncludes(auth.role, found.command.role)) throw forbidden();
-        // Words the command cannot take, when parsed or once it looks (a batch name taken): the console sent what it should not.
+        const attachment = body.Attachment === undefined ? null : Buffer.from(body.Attachment, 'base64');
+        const caller = { actor: consoleActor(auth, request.ip), locale: request.locale, attachment };
         try {
-          const run = found.command.parse(found.rest);
-          const attachment = body.Attachment === undefined ? null : Buffer.from(body.Attachment, 'base64');
-          return { data: await run(commandContext(app, consoleActor(auth, request.ip), request.locale, attachment)) };
+          return { data: (await runCommand(app, body.Command, body.Args, caller, auth.role)) as CommandAnswer };
         } catch (error) {
+          if (error instanceof RoleTooLowError) throw forbidden();
+          // A command the console may not name, or arguments it cannot take, when checked or once it looks (a batch name taken).
           if (error instanceof UsageError) throw new ApiError(ErrorCode.BadRequest, 'badRequest');
           throw error;
         }

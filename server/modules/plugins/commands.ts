@@ -1,10 +1,11 @@
 /**
- * The operators' commands about plugin reviews: `evaluation reported|show|hide|unhide`.
+ * The operators' commands about plugin reviews (contract/commands/plugins.ts).
  * A hidden review leaves the public lists and its plugin's aggregate at once.
  */
 import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { EvaluationEntry } from '#contract/admin.ts';
-import { commandsPlugin, UsageError, type AdminCommand, type ResultOf } from '../../admin-command.ts';
+import { pluginsCommands } from '#contract/commands/plugins.ts';
+import { commandsPlugin, handle } from '../../admin-command.ts';
 import { table, time } from '../../admin-text.ts';
 import type { Database } from '../../db/database.ts';
 import { evaluationReports, pluginEvaluations } from '../../db/schema/plugins.ts';
@@ -59,56 +60,40 @@ const evaluationRow = (entry: EvaluationEntry) => [
   time(entry.createdAt),
 ];
 
-type ByIdName = 'evaluation show' | 'evaluation hide' | 'evaluation unhide';
+/** The result of `evaluation show|hide|unhide`, as a terminal reads it. */
+function reviewText({ evaluation }: { evaluation: EvaluationEntry | null }): string {
+  if (!evaluation) return 'No such review (evaluation reported shows the ids).';
+  const state = evaluation.hidden ? 'Hidden: off the site and out of the rating.' : 'Visible on the site and counted in the rating.';
+  return `${table(evaluationHeaders, [evaluationRow(evaluation)])}\n\n${evaluation.text || '(no text)'}\n\n${state}`;
+}
 
-/** The most an operator's reason for hiding or showing a review may say. */
-const reasonMaxLength = 500;
-
-const byId = (name: ByIdName, usage: string, hidden?: boolean): AdminCommand => ({
-  name,
-  role: 'operator',
-  usage: hidden === undefined ? `${name} <id>`.padEnd(32) + usage : `${name} <id> [--reason "<words>"]   ${usage}`,
-  parse(rest) {
-    const wrong = () =>
-      new UsageError(`${name} takes one review id (evaluation reported shows them)${hidden === undefined ? '' : ', then --reason "<words>" (quoted)'}`);
-    if (!/^[1-9][0-9]{0,9}$/.test(rest[0] ?? '')) throw wrong();
-    const id = Number(rest[0]);
-    const withReason = hidden !== undefined && rest.length === 3 && rest[1] === '--reason' && rest[2].trim() && rest[2].length <= reasonMaxLength;
-    if (rest.length !== 1 && !withReason) throw wrong();
-    const reason = withReason ? rest[2].trim() : null;
-    return async ({ db, actor }) => {
-      if (hidden !== undefined) await setHidden(db, actor, id, hidden, reason);
-      return { command: name, evaluation: await find(db, id) };
-    };
-  },
-  format({ evaluation }: ResultOf<ByIdName>) {
-    if (!evaluation) return 'No such review (evaluation reported shows the ids).';
-    const state = evaluation.hidden ? 'Hidden: off the site and out of the rating.' : 'Visible on the site and counted in the rating.';
-    return `${table(evaluationHeaders, [evaluationRow(evaluation)])}\n\n${evaluation.text || '(no text)'}\n\n${state}`;
-  },
-});
-
-export const evaluationCommands: AdminCommand[] = [
-  {
-    name: 'evaluation reported',
-    role: 'operator',
-    usage: 'evaluation reported             reviews users reported, most reported first',
-    parse(rest) {
-      if (rest.length > 0) throw new UsageError('evaluation reported takes nothing more');
-      return async ({ db }) => {
-        const rows = await withReports(db)
-          .having(sql`count(${evaluationReports.userId}) > 0`)
-          .orderBy(desc(count(evaluationReports.userId)), desc(pluginEvaluations.id))
-          .limit(reportedListLength);
-        return { command: 'evaluation reported', evaluations: rows.map(entry) };
-      };
+export default commandsPlugin('plugins', [
+  handle(pluginsCommands.reported, {
+    async run(app) {
+      const rows = await withReports(app.db)
+        .having(sql`count(${evaluationReports.userId}) > 0`)
+        .orderBy(desc(count(evaluationReports.userId)), desc(pluginEvaluations.id))
+        .limit(reportedListLength);
+      return { command: 'evaluation reported', evaluations: rows.map(entry) };
     },
-    format: ({ evaluations }: ResultOf<'evaluation reported'>) =>
-      evaluations.length ? table(evaluationHeaders, evaluations.map(evaluationRow)) : 'No reported reviews.',
-  },
-  byId('evaluation show', 'a review, with its reports'),
-  byId('evaluation hide', 'take a review off the site and out of the rating', true),
-  byId('evaluation unhide', 'put a hidden review back', false),
-];
-
-export default commandsPlugin('plugins', evaluationCommands);
+    format: ({ evaluations }) => (evaluations.length ? table(evaluationHeaders, evaluations.map(evaluationRow)) : 'No reported reviews.'),
+  }),
+  handle(pluginsCommands.show, {
+    run: async (app, { id }) => ({ command: 'evaluation show', evaluation: await find(app.db, id) }),
+    format: reviewText,
+  }),
+  handle(pluginsCommands.hide, {
+    async run(app, { id, reason }, { actor }) {
+      await setHidden(app.db, actor, id, true, reason ?? null);
+      return { command: 'evaluation hide', evaluation: await find(app.db, id) };
+    },
+    format: reviewText,
+  }),
+  handle(pluginsCommands.unhide, {
+    async run(app, { id, reason }, { actor }) {
+      await setHidden(app.db, actor, id, false, reason ?? null);
+      return { command: 'evaluation unhide', evaluation: await find(app.db, id) };
+    },
+    format: reviewText,
+  }),
+]);

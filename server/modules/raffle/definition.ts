@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { RaffleDefinition } from '#contract/raffle.ts';
+import { definitionFromJson } from '#contract/commands/raffle.ts';
+import type { RaffleDefinition } from '#contract/raffle.ts';
 import { commitmentOf, newSeed } from '#contract/raffle-draw.ts';
 import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
@@ -30,25 +31,11 @@ export async function storeCover(store: FileStore, bytes: Uint8Array): Promise<s
   return name;
 }
 
-/** Checks a definition given as JSON text; the problem says where it is wrong, for the operator. */
-export function checkDefinition(json: string): { definition: RaffleDefinition } | { problem: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch (error) {
-    return { problem: `not JSON: ${error instanceof Error ? error.message : String(error)}` };
-  }
-  const parsed = RaffleDefinition.safeParse(value);
-  if (parsed.success) return { definition: parsed.data };
-  const issue = parsed.error.issues[0];
-  return { problem: `${issue.path.join('.') || '(top)'}: ${issue.message}` };
-}
-
 /**
  * Reads and checks a definition file and the cover it names, on the operator's
  * machine (the CLI's `raffle create --file`); the message says what is wrong,
- * for the operator. Answers the definition as JSON text, as the console sends
- * one, and the cover's bytes.
+ * for the operator. Answers the definition as JSON text, as `--definition`
+ * takes it, and the cover's bytes.
  */
 export function readDefinition(file: string): { json: string; coverBytes: Buffer | null } {
   let json: string;
@@ -57,7 +44,7 @@ export function readDefinition(file: string): { json: string; coverBytes: Buffer
   } catch (error) {
     throw new Error(`Could not read ${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  const checked = checkDefinition(json);
+  const checked = definitionFromJson(json);
   if ('problem' in checked) throw new Error(`${file}: ${checked.problem}`);
   const coverFile = checked.definition.Cover && path.resolve(path.dirname(file), checked.definition.Cover);
   if (!coverFile) return { json, coverBytes: null };

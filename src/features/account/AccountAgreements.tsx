@@ -12,11 +12,12 @@ import { formatDay } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { createAgreements } from './agreements-store.ts';
 import { centerEnvironment } from './center-environment.ts';
 
 interface Props {
-  strings: Strings<KeysUnder<'account.agreements' | 'api' | 'common'>>;
+  strings: Strings<KeysUnder<'account.agreements' | FailureMessageKey | 'common'>>;
   locale: LocaleCode;
 }
 

@@ -10,6 +10,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import ProofOfWork from '@/components/ProofOfWork.tsx';
 import { providerName, quickLoginProviders, type ProviderIcons } from '@/lib/quick-login-providers.ts';
@@ -29,7 +30,8 @@ interface Props {
       | 'login.codePlaceholder'
       | 'login.sendCode'
       | 'login.resendIn'
-      | 'api'
+      | FailureMessageKey
+      | 'messages.smsSent'
       | 'common.loading'
       | 'proofOfWork'
     >

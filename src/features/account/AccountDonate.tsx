@@ -14,11 +14,12 @@ import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { centerEnvironment } from './center-environment.ts';
 import { createDonation } from './donate-store.ts';
 
 interface Props {
-  strings: Strings<KeysUnder<'account.donate' | 'account.redemption.redeem' | 'api' | 'common'>>;
+  strings: Strings<KeysUnder<'account.donate' | 'account.redemption.redeem' | FailureMessageKey | 'common'>>;
   locale: LocaleCode;
 }
 

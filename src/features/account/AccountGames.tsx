@@ -9,12 +9,13 @@ import { useState, type SubmitEvent } from 'react';
 import { maxIdleGames, type IdleGame } from '#contract/idle-games.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import type { NoticeParams } from '@/stores/action.ts';
 import { centerEnvironment } from './center-environment.ts';
 import { createGames, suggestions } from './games-store.ts';
 
-type Key = KeysUnder<'account.game' | 'api' | 'common.loading'>;
+type Key = KeysUnder<'account.game' | FailureMessageKey | 'common.loading'>;
 
 interface Props {
   strings: Strings<Key>;

@@ -6,13 +6,14 @@ import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { grantText } from '@/lib/grant-text.ts';
 import { Pager } from '@/components/Pager.tsx';
 import { centerEnvironment } from './center-environment.ts';
 import { createRedemptionList } from './redemptions-store.ts';
 
 interface Props {
-  strings: Strings<KeysUnder<'account.redemption' | 'account.wallet' | 'api' | 'common'>>;
+  strings: Strings<KeysUnder<'account.redemption' | 'account.wallet' | FailureMessageKey | 'common'>>;
   locale: LocaleCode;
 }
 

@@ -13,6 +13,7 @@ import { placeName } from '@/i18n/places.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { CodeField, useFields } from './island.tsx';
 import { contactOn, ownChannel } from './own-code.ts';
@@ -20,7 +21,7 @@ import { safetyEnvironment } from './safety-environment.ts';
 import { createSafety } from './safety-store.ts';
 import './AccountSafety.css';
 
-type Key = KeysUnder<'account.safe' | 'account.code' | 'login.code' | 'login.codePlaceholder' | 'login.resendIn' | 'api' | 'common.loading'>;
+type Key = KeysUnder<'account.safe' | 'account.code' | 'login.code' | 'login.codePlaceholder' | 'login.resendIn' | FailureMessageKey | 'common.loading'>;
 
 interface Props {
   strings: Strings<Key>;

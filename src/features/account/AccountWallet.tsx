@@ -7,13 +7,14 @@ import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { Pager } from '@/components/Pager.tsx';
 import { centerEnvironment } from './center-environment.ts';
 import { createWallet } from './wallet-store.ts';
 import './AccountWallet.css';
 
 interface Props {
-  strings: Strings<KeysUnder<'account.wallet' | 'api' | 'common'>>;
+  strings: Strings<KeysUnder<'account.wallet' | FailureMessageKey | 'common'>>;
   locale: LocaleCode;
 }
 

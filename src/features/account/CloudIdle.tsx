@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
+import type { KeysUnder } from '@/i18n/t.ts';
 import type { HubProblem } from '@/lib/realtime/hub-client.ts';
 import { loginUrl } from '@/stores/session.ts';
 import { cloudIdleEnvironment } from './cloud-idle.ts';
@@ -17,8 +18,8 @@ import { Loading } from '@/components/island.tsx';
 import './CloudIdle.css';
 
 interface Props {
-  /** This page's translations of the realtime.* and cloudIdle.* keys, account.signInToSee and nav.login. */
-  strings: Strings;
+  /** This page's translations: the hub's state and problems, cloud idling's, and the way in for a visitor who is not logged in. */
+  strings: Strings<KeysUnder<'realtime' | HubProblem['key'] | 'cloudIdle' | 'account.signInToSee' | 'nav.login'>>;
   locale: LocaleCode;
   loginPath: string;
   /** The game list page, where the games to idle are chosen. */

@@ -12,13 +12,14 @@ import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type UiKey } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { itemText, orderStatus, showsMethod } from '@/lib/order-text.ts';
 import { followOrder } from '@/stores/orders.ts';
 import { centerEnvironment } from './center-environment.ts';
 import { createOrderDetail } from './order-detail-store.ts';
 
 interface Props {
-  strings: Strings<KeysUnder<'account.orderDetail' | 'account.order' | 'pay.method' | 'api' | 'common.loading'>>;
+  strings: Strings<KeysUnder<'account.orderDetail' | 'account.order' | 'pay.method' | FailureMessageKey | 'common.loading'>>;
   locale: LocaleCode;
 }
 

@@ -9,6 +9,7 @@ import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { avatarRules, nicknameRules } from '#contract/account.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { h5AvatarUrl } from '@/lib/avatar.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { profileEnvironment } from './profile-environment.ts';
@@ -16,7 +17,7 @@ import { createProfile } from './profile-store.ts';
 import './ProfileEdit.css';
 
 interface Props {
-  strings: Strings<KeysUnder<'account.edit' | 'api' | 'common.loading'>>;
+  strings: Strings<KeysUnder<'account.edit' | FailureMessageKey | 'common.loading'>>;
   /** The choose-an-image button's icon (an SVG string the page renders from the icon set). */
   uploadIcon: string;
 }

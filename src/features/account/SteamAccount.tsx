@@ -11,13 +11,21 @@ import type { LocaleCode } from '@/i18n/locales.ts';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { $cloudIdle, followCloudIdle } from './cloud-idle.ts';
 import { steamEnvironment } from './steam-environment.ts';
 import { createSteamAccount } from './steam-store.ts';
 
 type Key = KeysUnder<
-  'account.steam' | 'account.bind.unbindConfirm' | 'account.bind.linked' | 'login.external' | 'cloudIdle.state' | 'cloudIdle.none' | 'api' | 'common.loading'
+  | 'account.steam'
+  | 'account.bind.unbindConfirm'
+  | 'account.bind.linked'
+  | 'login.external'
+  | 'cloudIdle.state'
+  | 'cloudIdle.none'
+  | FailureMessageKey
+  | 'common.loading'
 >;
 
 interface Props {

@@ -20,7 +20,7 @@ import type { CenterEnvironment } from './center-environment.ts';
 import { showLinkOutcome, type LinkOutcome, type LinkOutcomeKey } from './link-outcome.ts';
 import { ownChannel, sendOwnCode, type OwnChannel, type OwnCodeKey } from './own-code.ts';
 
-export type BindKey = 'account.bind.codeSent' | 'account.bind.phoneSaved' | 'account.bind.unbound' | LinkOutcomeKey | OwnCodeKey;
+export type BindKey = 'messages.smsSent' | 'account.bind.phoneSaved' | 'account.bind.unbound' | LinkOutcomeKey | OwnCodeKey;
 
 export interface BindEnvironment extends Pick<CenterEnvironment, 'call' | '$user' | 'refreshUser' | 'updateUser' | 'confirm'> {
   /** Quick login: the providers this server offers, the start of a linking, and the outcome this page came back with (once). */
@@ -86,7 +86,7 @@ export function createBinding(env: BindEnvironment, options: BindOptions) {
   async function sendNewCode(): Promise<boolean> {
     const Phone = $form.get().phone;
     const send = (ProofOfWork?: string) => env.call(identity.sendSmsCode, { body: ProofOfWork ? { Phone, ProofOfWork } : { Phone } });
-    const sent = await phone.run(() => challenge.withProof(send), 'account.bind.codeSent');
+    const sent = await phone.run(() => challenge.withProof(send), 'messages.smsSent');
     return sent !== undefined;
   }
 

@@ -13,12 +13,13 @@ import { formatDay } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { grantText } from '@/lib/grant-text.ts';
 import { browserEnvironment } from './environment.ts';
 import { createRedeemCdkey } from './redeem-store.ts';
 
 interface Props {
-  strings: Strings<KeysUnder<'activate.cdkey' | 'account.redemption.grant' | 'api'>>;
+  strings: Strings<KeysUnder<'activate.cdkey' | 'account.redemption.grant' | FailureMessageKey>>;
   locale: LocaleCode;
 }
 

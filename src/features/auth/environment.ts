@@ -32,7 +32,7 @@ export const browserEnvironment: LoginEnvironment = {
  * (center-environment.ts) for pages that need login, where a 401 ends the
  * login and goes to login: this runs on the login page, which needs no login
  * and sets up no such handler (`requireLogin`), so a login that ended
- * meanwhile is said under the form (`api.loginExpired`), on the very page
+ * meanwhile is said under the form (`messages.unauthorized`), on the very page
  * where the visitor logs in again.
  */
 export const deviceApprovalEnvironment: DeviceApprovalEnvironment = {

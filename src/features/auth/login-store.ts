@@ -15,14 +15,18 @@ import { identity, verification, type LoginResult, type UserInfo } from '#contra
 import { providerName } from '@/lib/quick-login-providers.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import type { Call } from '@/lib/api/client.ts';
-import { ApiFailure, failureMessage } from '@/lib/api/errors.ts';
+import { ApiFailure, failureMessage, type FailureMessageKey } from '@/lib/api/errors.ts';
 import { createCodeChallenge } from '@/stores/code-challenge.ts';
 import type { QuickOutcome } from '@/stores/quick-login.ts';
 import { safeRedirect } from './redirect.ts';
 import { checkPasswordLogin, checkSmsLogin } from './validation.ts';
 
-/** The UI strings the login form shows; its page hands down these prefixes. */
-export type LoginKey = KeysUnder<'login' | 'session' | 'api'> | 'account.safe.localNetwork' | 'account.safe.unknownPlace';
+/** The notices other pages leave for the login page (stores/session.ts). */
+export const loginNotices = ['messages.loginExpired', 'messages.userInfoFailed', 'session.accountDeleted'] as const;
+
+/** The UI strings the login form shows; its page hands down these names. */
+export type LoginKey =
+  KeysUnder<'login' | FailureMessageKey | 'messages.smsSent' | 'account.safe.localNetwork' | 'account.safe.unknownPlace'> | (typeof loginNotices)[number];
 
 /** A message under the form: one of ours by key, or the server's own text. */
 export type LoginMessage = { kind: 'error' | 'info'; key: LoginKey; params?: Record<string, string | number> } | { kind: 'error'; text: string };
@@ -69,9 +73,7 @@ export interface LoginOptions {
   fallbackPath: string;
 }
 
-/** The notices other pages leave for the login page (stores/session.ts). */
-const notices = ['session.expired', 'session.userInfoFailed', 'session.accountDeleted'] as const satisfies readonly LoginKey[];
-const isNotice = (key: string | null): key is (typeof notices)[number] => notices.some((notice) => notice === key);
+const isNotice = (key: string | null): key is (typeof loginNotices)[number] => loginNotices.some((notice) => notice === key);
 
 /** Long enough to read "Logged in" before the page changes. */
 const redirectDelayMs = 800;
@@ -186,7 +188,7 @@ export function createLoginForm(env: LoginEnvironment, options: LoginOptions) {
         throw error;
       }
       startCountdown();
-      $message.set({ kind: 'info', key: 'login.codeSent' });
+      $message.set({ kind: 'info', key: 'messages.smsSent' });
     });
   }
 

@@ -11,11 +11,12 @@ import { LoginLink, NoticeLine } from '@/components/island.tsx';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { createBindOrder } from './bind-order-store.ts';
 import { browserEnvironment } from './environment.ts';
 
 interface Props {
-  strings: Strings<KeysUnder<'bindorder' | 'api' | 'nav.login'>>;
+  strings: Strings<KeysUnder<'bindorder' | FailureMessageKey | 'nav.login'>>;
   locale: LocaleCode;
 }
 

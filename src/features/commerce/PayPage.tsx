@@ -18,13 +18,14 @@ import { Loading, NoticeLine } from '@/components/island.tsx';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { itemText } from '@/lib/order-text.ts';
 import { payEnvironment } from './pay-environment.ts';
 import { boughtPath, createPayPage, isProvider, type PayProvider } from './pay-store.ts';
 import './PayPage.css';
 
 interface Props {
-  strings: Strings<KeysUnder<'pay' | 'account.order.item' | 'api' | 'common.loading'>>;
+  strings: Strings<KeysUnder<'pay' | 'account.order.item' | FailureMessageKey | 'common.loading'>>;
   locale: LocaleCode;
 }
 

@@ -14,12 +14,13 @@ import { Loading, NoticeLine } from '@/components/island.tsx';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { sandboxEnvironment } from './sandbox-environment.ts';
 import { actionsFor, createPhonePay } from './phone-pay-store.ts';
 import './PhonePay.css';
 
 interface Props {
-  strings: Strings<KeysUnder<'pay' | 'api' | 'common.loading'>>;
+  strings: Strings<KeysUnder<'pay' | FailureMessageKey | 'common.loading'>>;
   locale: LocaleCode;
 }
 

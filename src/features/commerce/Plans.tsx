@@ -12,12 +12,13 @@ import { formatDay } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { browserEnvironment } from './environment.ts';
 import { createPlans } from './plans-store.ts';
 import './Plans.css';
 
 interface Props {
-  strings: Strings<KeysUnder<'plans' | 'api'>>;
+  strings: Strings<KeysUnder<'plans' | FailureMessageKey>>;
   locale: LocaleCode;
 }
 

@@ -14,11 +14,12 @@ import { Loading, NoticeLine } from '@/components/island.tsx';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { browserEnvironment } from './environment.ts';
 import { createRechargeForm } from './recharge-store.ts';
 
 interface Props {
-  strings: Strings<KeysUnder<'recharge' | 'api' | 'common.loading'>>;
+  strings: Strings<KeysUnder<'recharge' | FailureMessageKey | 'common.loading'>>;
   locale: LocaleCode;
 }
 

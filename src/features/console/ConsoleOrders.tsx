@@ -4,6 +4,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { commerceCommands } from '#contract/commands/commerce.ts';
 import { OrderMethod, OrderState } from '#contract/commerce.ts';
 import { roleIncludes } from '#contract/console.ts';
 import { formatPrice } from '#contract/facts.ts';
@@ -53,7 +54,7 @@ function OrderView({
   const refundDialog = useRef<HTMLDialogElement>(null);
   const resolveDialog = useRef<HTMLDialogElement>(null);
   const [resolving, setResolving] = useState<{ refund: RefundEntry; resolution: Resolution } | null>(null);
-  const canResolve = session !== null && roleIncludes(session.Role, 'operator');
+  const canResolve = session !== null && roleIncludes(session.Role, commerceCommands.refundResolve.role!);
   const askResolve = (refund: RefundEntry, resolution: Resolution) => {
     setResolving({ refund, resolution });
     resolveDialog.current?.showModal();
@@ -67,7 +68,8 @@ function OrderView({
   // A payment through a provider (WeChat Pay, Alipay) goes back to the account that paid, or to the wallet; a wallet payment only to the wallet.
   const atProvider = order.Method === 'wechatpay' || order.Method === 'alipay';
   const destination = atProvider ? to : 'wallet';
-  const canFulfil = order.State === 'paid' && order.Item.Kind === 'steamRecharge' && session !== null && roleIncludes(session.Role, 'operator');
+  const canFulfil =
+    order.State === 'paid' && order.Item.Kind === 'steamRecharge' && session !== null && roleIncludes(session.Role, commerceCommands.fulfil.role!);
   const canRefund = (order.State === 'paid' || order.State === 'fulfilled') && (order.Method === 'wallet' || atProvider) && left > 0;
   const askRefund = () => {
     setTyped((left / 100).toFixed(2));

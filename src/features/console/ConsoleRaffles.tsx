@@ -2,13 +2,15 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { attachmentMaxBytes } from '#contract/admin.ts';
+import { publicValueMaxLength } from '#contract/commands/raffle.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { browserConsole } from './environment.ts';
-import { createRaffles, definitionTemplate, type RaffleShown } from './raffles-store.ts';
+import type { RaffleShown } from '#contract/commands/raffle.ts';
+import { createRaffles, definitionTemplate } from './raffles-store.ts';
 import './console.css';
 
 type T = AreaProps['t'];
@@ -126,7 +128,7 @@ function RaffleView({ raffles, shown, t, locale }: { raffles: Raffles; shown: Ra
           <label>
             {t('console.raffles.enterValue')}
             <span className="input-row">
-              <input name="value" value={value} maxLength={200} onChange={(event) => setValue(event.currentTarget.value)} required />
+              <input name="value" value={value} maxLength={publicValueMaxLength} onChange={(event) => setValue(event.currentTarget.value)} required />
               <button type="submit" className="button button-secondary" disabled={busy}>
                 {t('console.raffles.save')}
               </button>

@@ -2,6 +2,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { EvaluationEntry } from '#contract/admin.ts';
+import { reviewReasonMaxLength } from '#contract/commands/plugins.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
@@ -13,9 +14,6 @@ import './console.css';
 
 type T = AreaProps['t'];
 type Reviews = ReturnType<typeof createReviews>;
-
-/** The longest reason an operator may give (the command's limit). */
-const reasonMaxLength = 500;
 
 function Review({ reviews, review, t, locale }: { reviews: Reviews; review: EvaluationEntry; t: T; locale: LocaleCode }) {
   const busy = useStore(reviews.$busy);
@@ -43,7 +41,7 @@ function Review({ reviews, review, t, locale }: { reviews: Reviews; review: Eval
       <form className="form" onSubmit={decide}>
         <label>
           {t('console.reviews.reason')}
-          <input name="reason" value={reason} maxLength={reasonMaxLength} onChange={(event) => setReason(event.currentTarget.value)} />
+          <input name="reason" value={reason} maxLength={reviewReasonMaxLength} onChange={(event) => setReason(event.currentTarget.value)} />
         </label>
         <div className="form-actions">
           <button type="submit" className={review.hidden ? 'button button-secondary' : 'button'} disabled={busy}>

@@ -7,6 +7,8 @@
  */
 import { atom } from 'nanostores';
 import type { AuditEntry, OperatorEntry, OperatorRole } from '#contract/admin.ts';
+import type { ArgsOf } from '#contract/command.ts';
+import { roleAndAuditCommands } from '#contract/commands/operators.ts';
 import { createAction } from '@/stores/action.ts';
 import type { RunCommand } from './console-store.ts';
 
@@ -27,18 +29,18 @@ export function createAudit(run: RunCommand) {
   const roleAction = createAction<'console.audit.roleChanged' | 'console.audit.factorReset' | 'console.audit.unlocked' | 'console.audit.noSuchUser'>();
   let search: AuditSearch = { action: '', target: '' };
 
-  const listWords = (before?: number): [string, string, ...string[]] => {
-    const words: [string, string, ...string[]] = ['audit', 'list', '--limit', String(auditPageSize)];
-    if (search.action.trim()) words.push('--action', search.action.trim());
-    if (search.target.trim()) words.push('--target', search.target.trim());
-    if (before) words.push('--before', String(before));
-    return words;
-  };
+  /** `audit list`'s arguments: a page of lines found by the search, older than `before` when given. */
+  const listArgs = (before?: number): ArgsOf<typeof roleAndAuditCommands.auditList> => ({
+    limit: auditPageSize,
+    action: search.action.trim() || undefined,
+    target: search.target.trim() || undefined,
+    before,
+  });
 
   async function find(next: AuditSearch): Promise<void> {
     search = next;
     await logAction.run(async () => {
-      const { entries } = await run<'audit list'>(listWords());
+      const { entries } = await run(roleAndAuditCommands.auditList, listArgs());
       $entries.set(entries);
       $more.set(entries.length === auditPageSize);
     });
@@ -48,40 +50,40 @@ export function createAudit(run: RunCommand) {
     const shown = $entries.get() ?? [];
     if (!shown.length) return;
     await logAction.run(async () => {
-      const { entries } = await run<'audit list'>(listWords(shown[shown.length - 1].id));
+      const { entries } = await run(roleAndAuditCommands.auditList, listArgs(shown[shown.length - 1].id));
       $entries.set([...shown, ...entries]);
       $more.set(entries.length === auditPageSize);
     });
   }
 
   /** The whole log as CSV, for the page to hand to the browser as a file. */
-  const exportCsv = async (): Promise<string | undefined> => logAction.run(async () => (await run<'audit export'>(['audit', 'export'])).csv);
+  const exportCsv = async (): Promise<string | undefined> => logAction.run(async () => (await run(roleAndAuditCommands.auditExport, {})).csv);
 
   async function loadOperators(): Promise<void> {
-    await roleAction.run(async () => $operators.set((await run<'role list'>(['role', 'list'])).operators));
+    await roleAction.run(async () => $operators.set((await run(roleAndAuditCommands.list, {})).operators));
   }
 
   /** Gives a user a role, or takes it away (null), then lists everyone with a role again. */
   async function setRole(user: string, role: OperatorRole | null): Promise<void> {
     await roleAction.run(async () => {
-      const changed = await run<'role grant' | 'role revoke'>(role ? ['role', 'grant', user.trim(), role] : ['role', 'revoke', user.trim()]);
+      const changed = await (role ? run(roleAndAuditCommands.grant, { user: user.trim(), role }) : run(roleAndAuditCommands.revoke, { user: user.trim() }));
       if (changed.userId === null) return roleAction.refuse('console.audit.noSuchUser', { user: user.trim() });
-      $operators.set((await run<'role list'>(['role', 'list'])).operators);
+      $operators.set((await run(roleAndAuditCommands.list, {})).operators);
       roleAction.say('ok', 'console.audit.roleChanged');
     });
   }
 
   async function resetFactor(userId: number): Promise<void> {
     await roleAction.run(async () => {
-      await run<'role reset-factor'>(['role', 'reset-factor', String(userId)]);
+      await run(roleAndAuditCommands.resetFactor, { user: String(userId) });
     }, 'console.audit.factorReset');
   }
 
   /** Lifts the lock wrong codes put on a user's console sign-in, then lists everyone with a role again. */
   async function unlock(userId: number): Promise<void> {
     await roleAction.run(async () => {
-      await run<'role unlock'>(['role', 'unlock', String(userId)]);
-      $operators.set((await run<'role list'>(['role', 'list'])).operators);
+      await run(roleAndAuditCommands.unlock, { user: String(userId) });
+      $operators.set((await run(roleAndAuditCommands.list, {})).operators);
     }, 'console.audit.unlocked');
   }
 

@@ -2,19 +2,21 @@
  * The console's cdkeys area: a new batch (`cdkey create`), a batch looked up
  * and its unused keys handed out (`cdkey show|export`) or revoked (`cdkey
  * revoke --batch`), and one key checked or revoked (`cdkey check|revoke`).
- * What a batch grants is written in the command's words: wallet:<fen>,
- * membership:<days> or steam:<product>:<amount>.
+ * What a batch grants: fen to the wallet, days of cloud idling, or an amount
+ * of a Steam recharge product in its currency.
  */
 import { atom } from 'nanostores';
-import type { CommandResult } from '#contract/admin.ts';
+import type { ArgsOf, ResultOf } from '#contract/command.ts';
+import { activationCommands } from '#contract/commands/activation.ts';
+import { commerceCommands } from '#contract/commands/commerce.ts';
 import type { Product } from '#contract/commerce.ts';
 import { minorOf } from '@/lib/money-input.ts';
 import { createAction } from '@/stores/action.ts';
 import type { RunCommand } from './console-store.ts';
 
-type Of<N extends CommandResult['command']> = CommandResult & { command: N };
-export type Batch = NonNullable<Of<'cdkey show'>['batch']>;
-export type KeyState = Of<'cdkey check'>;
+type CreateArgs = ArgsOf<typeof activationCommands.create>;
+export type Batch = NonNullable<ResultOf<typeof activationCommands.show>['batch']>;
+export type KeyState = ResultOf<typeof activationCommands.check>;
 
 export interface BatchForm {
   name: string;
@@ -30,26 +32,24 @@ export interface BatchForm {
 
 export const emptyBatch: BatchForm = { name: '', count: '10', kind: 'wallet', amount: '', days: '30', product: '', expires: '' };
 
-/** The batch's grant in the command's words, or null while the form does not say a valid one. */
-export function grantWords(form: BatchForm, products: readonly Product[]): string | null {
+/** The batch's grant, or null while the form does not say a valid one. */
+function grantOf(form: BatchForm, products: readonly Product[]): CreateArgs['grant'] | null {
   if (form.kind === 'wallet') {
     const fen = minorOf(form.amount, 'CNY');
-    return fen && fen > 0 ? `wallet:${fen}` : null;
+    return fen && fen > 0 ? { Kind: 'wallet', Amount: fen } : null;
   }
-  if (form.kind === 'membership') return /^[1-9]\d{0,4}$/.test(form.days.trim()) ? `membership:${form.days.trim()}` : null;
+  if (form.kind === 'membership') return /^[1-9]\d{0,4}$/.test(form.days.trim()) ? { Kind: 'membership', Days: Number(form.days.trim()) } : null;
   const product = products.find((candidate) => candidate.Code === form.product);
   const amount = product?.Currency ? minorOf(form.amount, product.Currency) : null;
-  return product && amount ? `steam:${product.Code}:${amount}` : null;
+  return product && amount ? { Kind: 'steamRecharge', Product: product.Code, Amount: amount } : null;
 }
 
-/** `cdkey create`'s words, or null while the form is not complete. */
-export function createWords(form: BatchForm, products: readonly Product[]): [string, string, ...string[]] | null {
-  const grant = grantWords(form, products);
-  const name = form.name.trim();
-  if (!grant || !/^[a-z0-9-]{1,40}$/.test(name) || !/^[1-9]\d{0,4}$/.test(form.count.trim())) return null;
-  const words: [string, string, ...string[]] = ['cdkey', 'create', '--batch', name, '--count', form.count.trim(), '--grants', grant];
-  if (form.expires) words.push('--expires', form.expires);
-  return words;
+/** `cdkey create`'s arguments, or null while the form is not complete. */
+export function createArgs(form: BatchForm, products: readonly Product[]): CreateArgs | null {
+  const grant = grantOf(form, products);
+  const batch = form.name.trim();
+  if (!grant || !/^[a-z0-9-]{1,40}$/.test(batch) || !/^[1-9]\d{0,4}$/.test(form.count.trim())) return null;
+  return { batch, count: Number(form.count.trim()), grant, ...(form.expires ? { expires: form.expires } : {}) };
 }
 
 export function createCdkeys(run: RunCommand) {
@@ -68,17 +68,17 @@ export function createCdkeys(run: RunCommand) {
   >();
 
   async function loadProducts(): Promise<void> {
-    const listed = await run<'product list'>(['product', 'list']);
+    const listed = await run(commerceCommands.productList, {});
     $products.set(listed.products.filter((product) => product.Kind === 'steamRecharge' && product.Active));
   }
 
   async function create(form: BatchForm): Promise<void> {
-    const words = createWords(form, $products.get());
-    if (!words) return action.refuse('console.cdkeys.incomplete');
+    const args = createArgs(form, $products.get());
+    if (!args) return action.refuse('console.cdkeys.incomplete');
     await action.run(async () => {
-      let made: Of<'cdkey create'>;
+      let made: ResultOf<typeof activationCommands.create>;
       try {
-        made = await run<'cdkey create'>(words);
+        made = await run(activationCommands.create, args);
       } catch {
         // The command refuses a name that is taken, a product it does not sell or a date gone by.
         return action.refuse('console.cdkeys.notCreated');
@@ -91,7 +91,7 @@ export function createCdkeys(run: RunCommand) {
 
   async function show(name: string, withKeys: boolean): Promise<void> {
     await action.run(async () => {
-      const found = await run<'cdkey show' | 'cdkey export'>(['cdkey', withKeys ? 'export' : 'show', name.trim()]);
+      const found = await run(withKeys ? activationCommands.export : activationCommands.show, { batch: name.trim() });
       $batch.set(found.batch);
       $keys.set(found.keys);
       if (!found.batch) action.refuse('console.cdkeys.noBatch', { name: name.trim() });
@@ -102,8 +102,8 @@ export function createCdkeys(run: RunCommand) {
     const batch = $batch.get();
     if (!batch) return;
     await action.run(async () => {
-      const { revoked } = await run<'cdkey revoke'>(['cdkey', 'revoke', '--batch', batch.name]);
-      $batch.set((await run<'cdkey show'>(['cdkey', 'show', batch.name])).batch);
+      const { revoked } = await run(activationCommands.revoke, { batch: batch.name });
+      $batch.set((await run(activationCommands.show, { batch: batch.name })).batch);
       $keys.set([]);
       action.say('ok', 'console.cdkeys.revoked', { count: revoked });
     });
@@ -111,7 +111,7 @@ export function createCdkeys(run: RunCommand) {
 
   async function check(key: string): Promise<void> {
     await action.run(async () => {
-      const state = await run<'cdkey check'>(['cdkey', 'check', key.trim()]);
+      const state = await run(activationCommands.check, { key: key.trim() });
       $key.set(state);
       if (!state.state) action.refuse('console.cdkeys.noKey');
     });
@@ -121,8 +121,8 @@ export function createCdkeys(run: RunCommand) {
     const key = $key.get()?.key;
     if (!key) return;
     await action.run(async () => {
-      const { revoked } = await run<'cdkey revoke'>(['cdkey', 'revoke', key]);
-      $key.set(await run<'cdkey check'>(['cdkey', 'check', key]));
+      const { revoked } = await run(activationCommands.revoke, { key });
+      $key.set(await run(activationCommands.check, { key }));
       action.say('ok', 'console.cdkeys.revoked', { count: revoked });
     });
   }

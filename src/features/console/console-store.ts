@@ -13,10 +13,10 @@
  */
 import { atom } from 'nanostores';
 import { accountCalls } from '#contract/account.ts';
-import type { CommandResult } from '#contract/admin.ts';
+import type { ArgsOf, Command, ResultOf } from '#contract/command.ts';
 import { consoleCalls, consoleCsrfHeader, consoleSessionLimits, type ConsoleAccess, type ConsoleSession } from '#contract/console.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import type { Call } from '@/lib/api/client.ts';
+import type { Call, CallOptions } from '@/lib/api/client.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
 import { createAction } from '@/stores/action.ts';
 
@@ -48,11 +48,8 @@ export type ConsoleStep =
   | { step: 'signIn' }
   | { step: 'ready' };
 
-/** An operators' command by its words, as `npm run admin` takes them (and a file it takes, as base64), with its typed result. */
-export type RunCommand = <N extends CommandResult['command']>(
-  words: [string, string, ...string[]],
-  attachment?: string,
-) => Promise<CommandResult & { command: N }>;
+/** An operators' command by its declaration (contract/commands/) and arguments (and a file it takes, as base64), with the result its declaration gives. */
+export type RunCommand = <C extends Command>(command: C, args: ArgsOf<C>, attachment?: string) => Promise<ResultOf<C>>;
 
 const sessionOver = (error: unknown) => error instanceof ApiFailure && error.code === ErrorCode.ConsoleSignIn;
 const signInLocked = (error: unknown): error is ApiFailure => error instanceof ApiFailure && error.code === ErrorCode.ConsoleLocked;
@@ -133,9 +130,9 @@ export function createConsole(env: ConsoleEnvironment) {
   }
 
   /** A console call with the session's CSRF value; a session found over sends the page back to sign-in. */
-  async function consoleCall<R extends typeof consoleCalls.signOut | typeof consoleCalls.run>(route: R, body?: unknown) {
+  async function consoleCall<R extends typeof consoleCalls.signOut | typeof consoleCalls.run>(route: R, options: CallOptions<R> = {}) {
     try {
-      return await env.call(route, { body: body as never, headers: { [consoleCsrfHeader]: $session.get()?.Csrf ?? '' } });
+      return await env.call(route, { ...options, headers: { [consoleCsrfHeader]: $session.get()?.Csrf ?? '' } });
     } catch (error) {
       if (sessionOver(error)) {
         $session.set(null);
@@ -153,8 +150,10 @@ export function createConsole(env: ConsoleEnvironment) {
     }, 'console.signedOut');
   }
 
-  const run: RunCommand = async (words, attachment) =>
-    (await consoleCall(consoleCalls.run, attachment === undefined ? { Command: words } : { Command: words, Attachment: attachment })) as never;
+  const run: RunCommand = async (command, args, attachment) => {
+    const answer = await consoleCall(consoleCalls.run, { body: { Command: command.name, Args: args, Attachment: attachment } });
+    return command.result.parse(answer) as ResultOf<typeof command>;
+  };
 
   return {
     $step,

@@ -7,18 +7,20 @@
  * `raffle entered`).
  */
 import { atom } from 'nanostores';
-import type { CommandResult } from '#contract/admin.ts';
+import type { ResultOf } from '#contract/command.ts';
+import { activationCommands } from '#contract/commands/activation.ts';
+import { commerceCommands } from '#contract/commands/commerce.ts';
+import { identityCommands } from '#contract/commands/identity.ts';
+import { raffleCommands } from '#contract/commands/raffle.ts';
 import { createAction } from '@/stores/action.ts';
 import type { RunCommand } from './console-store.ts';
 
-type Of<N extends CommandResult['command']> = CommandResult & { command: N };
-
 export interface CustomerView {
-  user: NonNullable<Of<'users show'>['user']>;
-  wallet: Of<'wallet show'>['wallet'];
-  orders: Of<'order list'>['orders'];
-  redemptions: NonNullable<Of<'cdkey redeemed'>['redemptions']>;
-  raffles: NonNullable<Of<'raffle entered'>['entries']>;
+  user: NonNullable<ResultOf<typeof identityCommands.show>['user']>;
+  wallet: ResultOf<typeof commerceCommands.walletShow>['wallet'];
+  orders: ResultOf<typeof commerceCommands.orderList>['orders'];
+  redemptions: NonNullable<ResultOf<typeof activationCommands.redeemed>['redemptions']>;
+  raffles: NonNullable<ResultOf<typeof raffleCommands.entered>['entries']>;
 }
 
 export function createCustomers(run: RunCommand) {
@@ -31,14 +33,14 @@ export function createCustomers(run: RunCommand) {
     if (!key) return;
     await action.run(async () => {
       $customer.set(null);
-      const shown = await run<'users show'>(['users', 'show', key]);
+      const shown = await run(identityCommands.show, { user: key });
       if (!shown.user) return action.refuse('console.customers.notFound', { query: key });
-      const id = String(shown.user.id);
+      const user = String(shown.user.id);
       const [wallet, orders, redeemed, entered] = await Promise.all([
-        run<'wallet show'>(['wallet', 'show', id]),
-        run<'order list'>(['order', 'list', '--user', id]),
-        run<'cdkey redeemed'>(['cdkey', 'redeemed', id]),
-        run<'raffle entered'>(['raffle', 'entered', id]),
+        run(commerceCommands.walletShow, { user }),
+        run(commerceCommands.orderList, { user }),
+        run(activationCommands.redeemed, { user }),
+        run(raffleCommands.entered, { user }),
       ]);
       $customer.set({
         user: shown.user,
@@ -55,8 +57,8 @@ export function createCustomers(run: RunCommand) {
     const id = $customer.get()?.user.id;
     if (id === undefined) return;
     await action.run(async () => {
-      await run<'session end'>(['session', 'end', sessionId]);
-      const shown = await run<'users show'>(['users', 'show', String(id)]);
+      await run(identityCommands.endSession, { sessionId });
+      const shown = await run(identityCommands.show, { user: String(id) });
       const current = $customer.get();
       if (shown.user && current) $customer.set({ ...current, user: shown.user });
     }, 'console.customers.sessionEnded');

@@ -8,17 +8,17 @@
  * the command's `refused`.
  */
 import { atom } from 'nanostores';
-import type { CommandResult } from '#contract/admin.ts';
+import type { ArgsOf, ResultOf } from '#contract/command.ts';
+import { commerceCommands } from '#contract/commands/commerce.ts';
 import type { OrderMethod, OrderState } from '#contract/commerce.ts';
 import { createAction } from '@/stores/action.ts';
 import type { RunCommand } from './console-store.ts';
 
-type Of<N extends CommandResult['command']> = CommandResult & { command: N };
-export type ListedOrder = Of<'order list'>['orders'][number];
-export type ShownOrder = NonNullable<Of<'order show'>['order']>;
-export type AttentionRefund = Of<'refund attention'>['refunds'][number];
+export type ListedOrder = ResultOf<typeof commerceCommands.orderList>['orders'][number];
+export type ShownOrder = NonNullable<ResultOf<typeof commerceCommands.orderShow>['order']>;
+export type AttentionRefund = ResultOf<typeof commerceCommands.refundAttention>['refunds'][number];
 /** How an operator says an abnormal refund ended: the money reached the customer another way, or it did not. */
-export type Resolution = 'succeeded' | 'failed';
+export type Resolution = ArgsOf<typeof commerceCommands.refundResolve>['resolution'];
 
 export interface OrderFilter {
   state: OrderState | '';
@@ -36,10 +36,7 @@ export const leftToRefund = (order: ShownOrder): number =>
   order.Price - order.Refunds.filter((refund) => refund.state !== 'failed').reduce((total, refund) => total + refund.amount, 0);
 
 /** A refund as the operator asks for it: an amount in fen, and where it goes. */
-export interface RefundAsked {
-  amount: number;
-  to: 'wallet' | 'original';
-}
+export type RefundAsked = Required<Omit<ArgsOf<typeof commerceCommands.refund>, 'order'>>;
 
 type Done =
   | 'console.orders.fulfilled'
@@ -48,7 +45,7 @@ type Done =
   | 'console.orders.resolvedSucceeded'
   | 'console.orders.resolvedFailed';
 
-type OrderStep = Of<'order fulfil' | 'order refund' | 'refund resolve'>;
+type OrderStep = ResultOf<typeof commerceCommands.fulfil | typeof commerceCommands.refund | typeof commerceCommands.refundResolve>;
 
 export function createOrders(run: RunCommand) {
   const $orders = atom<ListedOrder[] | null>(null);
@@ -59,36 +56,38 @@ export function createOrders(run: RunCommand) {
   const orderAction = createAction<Done | 'console.orders.none' | 'console.orders.refusedBecause'>();
 
   async function list(filter: OrderFilter): Promise<void> {
-    const words: [string, string, ...string[]] = ['order', 'list'];
-    if (filter.state) words.push('--state', filter.state);
-    if (filter.method) words.push('--method', filter.method);
-    if (filter.user.trim()) words.push('--user', filter.user.trim());
-    if (filter.since) words.push('--since', filter.since);
-    if (filter.until) words.push('--until', filter.until);
-    await listAction.run(async () => $orders.set((await run<'order list'>(words)).orders));
+    // What the form leaves empty is no condition.
+    const args = {
+      state: filter.state || undefined,
+      method: filter.method || undefined,
+      user: filter.user.trim() || undefined,
+      since: filter.since || undefined,
+      until: filter.until || undefined,
+    };
+    await listAction.run(async () => $orders.set((await run(commerceCommands.orderList, args)).orders));
   }
 
   /** The refunds that need an operator, oldest first. */
   async function attention(): Promise<void> {
-    await attentionAction.run(async () => $attention.set((await run<'refund attention'>(['refund', 'attention'])).refunds));
+    await attentionAction.run(async () => $attention.set((await run(commerceCommands.refundAttention, {})).refunds));
   }
 
   async function show(key: string): Promise<void> {
     await orderAction.run(async () => {
-      const shown = await run<'order show'>(['order', 'show', key]);
+      const shown = await run(commerceCommands.orderShow, { order: key });
       $order.set(shown.order);
       if (!shown.order) orderAction.refuse('console.orders.none', { key });
     });
   }
 
   /** Runs an order command on the order shown, then shows the order as it is now; a refusal comes in the operator's words. Answers whether it was done. */
-  async function onShown(words: (key: string) => [string, string, ...string[]], done: (result: OrderStep) => Done): Promise<boolean> {
+  async function onShown(step: (key: string) => Promise<OrderStep>, done: (result: OrderStep) => Done): Promise<boolean> {
     const key = $order.get()?.Key;
     if (!key) return false;
     const result = await orderAction.run(async () => {
-      const result = await run<OrderStep['command']>(words(key));
+      const result = await step(key);
       if (result.refused) return orderAction.say('error', 'console.orders.refusedBecause', { reason: result.refused });
-      $order.set((await run<'order show'>(['order', 'show', key])).order);
+      $order.set((await run(commerceCommands.orderShow, { order: key })).order);
       orderAction.say('ok', done(result));
       return true;
     });
@@ -97,21 +96,21 @@ export function createOrders(run: RunCommand) {
 
   const fulfil = () =>
     onShown(
-      (key) => ['order', 'fulfil', key],
+      (key) => run(commerceCommands.fulfil, { order: key }),
       () => 'console.orders.fulfilled',
     );
 
   /** A refund to the wallet is done at once; one to the original payment waits for WeChat Pay's word, which the order then shows. */
   const refund = (asked: RefundAsked) =>
     onShown(
-      (key) => ['order', 'refund', key, '--amount', String(asked.amount), '--to', asked.to],
+      (key) => run(commerceCommands.refund, { order: key, ...asked }),
       (result) => (result.refund?.state === 'pending' ? 'console.orders.refundPending' : 'console.orders.refunded'),
     );
 
   /** Says how an abnormal refund of the order shown ended; the list of refunds needing attention follows. */
   async function resolve(refundNo: string, resolution: Resolution): Promise<void> {
     const resolved = await onShown(
-      () => ['refund', 'resolve', refundNo, resolution],
+      () => run(commerceCommands.refundResolve, { refund: refundNo, resolution }),
       () => (resolution === 'succeeded' ? 'console.orders.resolvedSucceeded' : 'console.orders.resolvedFailed'),
     );
     if (resolved) await attention();

@@ -4,18 +4,17 @@
  * entries`), and what an operator does to one:
  * open it early, close it, enter the public value, draw it (`raffle
  * open|close|value|draw`); and a new raffle from its definition, the JSON the
- * CLI's `raffle create --file` reads, with its cover sent along (`raffle
- * create --definition`). A refusal comes in the command's words.
+ * CLI's `raffle create --file` reads, checked here against the command's schema
+ * and sent with its cover (`raffle create`). A refusal comes in the command's words.
  */
 import { atom } from 'nanostores';
-import type { CommandResult, RaffleSummary } from '#contract/admin.ts';
+import type { RaffleSummary } from '#contract/admin.ts';
+import type { ResultOf } from '#contract/command.ts';
+import { definitionFromJson, raffleCommands, type RaffleShown } from '#contract/commands/raffle.ts';
 import { localeCodes } from '#contract/locales.ts';
 import { createAction } from '@/stores/action.ts';
 import type { RunCommand } from './console-store.ts';
 
-type Of<N extends CommandResult['command']> = CommandResult & { command: N };
-/** A raffle command's answer: the raffle as it is now, its winners, and why the command did nothing. */
-export type RaffleShown = Of<'raffle create' | 'raffle show' | 'raffle open' | 'raffle close' | 'raffle value' | 'raffle draw'>;
 type Done = 'console.raffles.created' | 'console.raffles.opened' | 'console.raffles.closed' | 'console.raffles.valueSet' | 'console.raffles.drawn';
 
 /** A registration raffle's definition to fill in: every language's text empty, the times a week out. */
@@ -44,34 +43,42 @@ export function createRaffles(run: RunCommand) {
   const $raffles = atom<RaffleSummary[] | null>(null);
   const $raffle = atom<RaffleShown | null>(null);
   /** The shown raffle's first entries, once asked for. */
-  const $entries = atom<NonNullable<Of<'raffle entries'>['entries']> | null>(null);
+  const $entries = atom<NonNullable<ResultOf<typeof raffleCommands.entries>['entries']> | null>(null);
   const action = createAction<Done | 'console.raffles.refused'>();
 
   async function list(): Promise<void> {
-    await action.run(async () => $raffles.set((await run<'raffle list'>(['raffle', 'list'])).raffles));
+    await action.run(async () => $raffles.set((await run(raffleCommands.list, {})).raffles));
   }
 
   async function show(id: number): Promise<void> {
     $entries.set(null);
-    await action.run(async () => $raffle.set(await run<'raffle show'>(['raffle', 'show', String(id)])));
+    await action.run(async () => $raffle.set(await run(raffleCommands.show, { id })));
   }
 
   async function entries(): Promise<void> {
-    await action.run(async () => $entries.set((await run<'raffle entries'>(['raffle', 'entries', id()])).entries ?? []));
+    await action.run(async () => $entries.set((await run(raffleCommands.entries, { id: id() })).entries ?? []));
   }
 
   /** Runs a raffle command; on success shows the raffle as it is now and lists them all again. */
-  async function step(words: [string, string, ...string[]], done: Done, attachment?: string): Promise<void> {
+  async function step(command: () => Promise<RaffleShown>, done: Done): Promise<void> {
     await action.run(async () => {
-      const result = await run<RaffleShown['command']>(words, attachment);
+      const result = await command();
       if (result.refused || !result.raffle) return action.refuse('console.raffles.refused', { reason: result.refused ?? '' });
       $raffle.set(result);
-      $raffles.set((await run<'raffle list'>(['raffle', 'list'])).raffles);
+      $raffles.set((await run(raffleCommands.list, {})).raffles);
       action.say('ok', done);
     });
   }
 
-  const id = () => String($raffle.get()?.raffle?.id ?? '');
+  /** A new raffle from the definition's JSON text and its cover (base64, or none); a definition the command would refuse is refused here, saying where. */
+  async function create(json: string, cover?: string): Promise<void> {
+    const read = definitionFromJson(json);
+    if ('problem' in read) return action.refuse('console.raffles.refused', { reason: read.problem });
+    await step(() => run(raffleCommands.create, { definition: read.definition }, cover), 'console.raffles.created');
+  }
+
+  /** The shown raffle's id: the page offers its steps only with a raffle shown (0, no raffle's id, the command refuses). */
+  const id = () => $raffle.get()?.raffle?.id ?? 0;
 
   return {
     $raffles,
@@ -82,11 +89,10 @@ export function createRaffles(run: RunCommand) {
     list,
     show,
     entries,
-    /** `cover`: the image as base64, or none. */
-    create: (definition: string, cover?: string) => step(['raffle', 'create', '--definition', definition], 'console.raffles.created', cover),
-    open: () => step(['raffle', 'open', id()], 'console.raffles.opened'),
-    close: () => step(['raffle', 'close', id()], 'console.raffles.closed'),
-    enterValue: (value: string) => step(['raffle', 'value', id(), value.trim()], 'console.raffles.valueSet'),
-    draw: () => step(['raffle', 'draw', id()], 'console.raffles.drawn'),
+    create,
+    open: () => step(() => run(raffleCommands.open, { id: id() }), 'console.raffles.opened'),
+    close: () => step(() => run(raffleCommands.close, { id: id() }), 'console.raffles.closed'),
+    enterValue: (value: string) => step(() => run(raffleCommands.value, { id: id(), value: value.trim() }), 'console.raffles.valueSet'),
+    draw: () => step(() => run(raffleCommands.draw, { id: id() }), 'console.raffles.drawn'),
   };
 }

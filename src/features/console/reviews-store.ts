@@ -5,6 +5,7 @@
  */
 import { atom } from 'nanostores';
 import type { EvaluationEntry } from '#contract/admin.ts';
+import { pluginsCommands } from '#contract/commands/plugins.ts';
 import { createAction } from '@/stores/action.ts';
 import type { RunCommand } from './console-store.ts';
 
@@ -13,15 +14,13 @@ export function createReviews(run: RunCommand) {
   const action = createAction<'console.reviews.hidden' | 'console.reviews.shown'>();
 
   async function load(): Promise<void> {
-    await action.run(async () => $reviews.set((await run<'evaluation reported'>(['evaluation', 'reported'])).evaluations));
+    await action.run(async () => $reviews.set((await run(pluginsCommands.reported, {})).evaluations));
   }
 
   async function setHidden(id: number, hidden: boolean, reason: string): Promise<void> {
-    const words: [string, string, ...string[]] = ['evaluation', hidden ? 'hide' : 'unhide', String(id)];
-    if (reason.trim()) words.push('--reason', reason.trim());
     await action.run(
       async () => {
-        const changed = await run<'evaluation hide' | 'evaluation unhide'>(words);
+        const changed = await run(hidden ? pluginsCommands.hide : pluginsCommands.unhide, { id, reason: reason.trim() || undefined });
         if (changed.evaluation) $reviews.set(($reviews.get() ?? []).map((review) => (review.id === id ? changed.evaluation! : review)));
       },
       hidden ? 'console.reviews.hidden' : 'console.reviews.shown',

@@ -5,6 +5,9 @@
  * payments are paused for maintenance (`maintenance status|on|off`).
  */
 import { atom } from 'nanostores';
+import type { ArgsOf } from '#contract/command.ts';
+import { commerceCommands } from '#contract/commands/commerce.ts';
+import { statusCommands } from '#contract/commands/status.ts';
 import type { LocaleCode } from '#contract/locales.ts';
 import type { ServiceState, ServiceStatus, StatusIncident, StatusTargetKey } from '#contract/status.ts';
 import { createAction } from '@/stores/action.ts';
@@ -17,10 +20,10 @@ export interface StatusChange {
   notes: Partial<Record<LocaleCode, string>>;
 }
 
-/** `status set`'s words: the state, then each language's note that is not empty. */
-export function statusWords(change: StatusChange): [string, string, ...string[]] {
-  const notes = Object.entries(change.notes).flatMap(([locale, text]) => (text?.trim() ? [`--note-${locale}`, text.trim()] : []));
-  return ['status', 'set', change.key, change.state, ...notes];
+/** `status set`'s arguments: the state, and each language's note that is not empty. */
+export function statusArgs(change: StatusChange): ArgsOf<typeof statusCommands.set> {
+  const notes = Object.fromEntries(Object.entries(change.notes).flatMap(([locale, text]) => (text?.trim() ? [[locale, text.trim()]] : [])));
+  return { service: change.key, state: change.state, notes };
 }
 
 export function createStatusBoard(run: RunCommand) {
@@ -32,9 +35,9 @@ export function createStatusBoard(run: RunCommand) {
   async function load(): Promise<void> {
     await action.run(async () => {
       const [listed, maintenance, changes] = await Promise.all([
-        run<'status list'>(['status', 'list']),
-        run<'maintenance status'>(['maintenance', 'status']),
-        run<'status incidents'>(['status', 'incidents']),
+        run(statusCommands.list, {}),
+        run(commerceCommands.maintenanceStatus, {}),
+        run(statusCommands.incidents, {}),
       ]);
       $services.set(listed.services);
       $maintenance.set(maintenance.maintenance);
@@ -44,15 +47,15 @@ export function createStatusBoard(run: RunCommand) {
 
   async function save(change: StatusChange): Promise<void> {
     await action.run(async () => {
-      const saved = await run<'status set'>(statusWords(change));
+      const saved = await run(statusCommands.set, statusArgs(change));
       $services.set(($services.get() ?? []).map((service) => (service.Key === saved.service.Key ? saved.service : service)));
-      $incidents.set((await run<'status incidents'>(['status', 'incidents'])).incidents);
+      $incidents.set((await run(statusCommands.incidents, {})).incidents);
     }, 'console.status.saved');
   }
 
   async function setMaintenance(on: boolean): Promise<void> {
     await action.run(
-      async () => $maintenance.set((await run<'maintenance on' | 'maintenance off'>(['maintenance', on ? 'on' : 'off'])).maintenance),
+      async () => $maintenance.set((await run(on ? commerceCommands.maintenanceOn : commerceCommands.maintenanceOff, {})).maintenance),
       on ? 'console.status.maintenanceOn' : 'console.status.maintenanceOff',
     );
   }

@@ -1,6 +1,8 @@
 /** The strings every console island is given: the console's own and the order, wallet and login words it shares with the account centre. */
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { stringsFor } from '@/i18n/t.ts';
+import { failureMessageKeys } from '@/lib/api/errors.ts';
+import { formMessageKeys } from '@/lib/form-messages.ts';
 
 export const consoleStrings = (locale: LocaleCode) =>
   stringsFor(locale, [
@@ -17,8 +19,8 @@ export const consoleStrings = (locale: LocaleCode) =>
     'status.title',
     'status.incidents',
     'status.change',
-    'api',
-    'form',
+    ...failureMessageKeys,
+    ...formMessageKeys,
     'common',
   ]);
 

@@ -16,13 +16,14 @@ import { formatNumber } from '@/i18n/numbers.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { browserEnvironment } from './environment.ts';
 import { createPluginReviews } from './plugin-reviews-store.ts';
 import { StarMeter, type StarIcons } from './StarMeter.tsx';
 import './PluginReviews.css';
 
-type Keys = KeysUnder<'plugin' | 'api' | 'common'>;
+type Keys = KeysUnder<'plugin' | FailureMessageKey | 'common'>;
 type Stores = ReturnType<typeof createPluginReviews>;
 
 interface Props {

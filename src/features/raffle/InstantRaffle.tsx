@@ -14,7 +14,7 @@ import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
-import { ApiFailure } from '@/lib/api/errors.ts';
+import { ApiFailure, type FailureMessageKey } from '@/lib/api/errors.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { FailureLine } from '@/components/FailureLine.tsx';
 import { instantEnvironment } from './instant-environment.ts';
@@ -22,7 +22,7 @@ import { createInstantRaffle } from './instant-raffle-store.ts';
 import { idInQuery, oddsText, prizeGrant, prizeName, textIn } from './raffle-text.ts';
 import './raffle.css';
 
-type Keys = KeysUnder<'raffle.instant' | 'raffle.board.prizes' | 'account.redemption.grant' | 'api' | 'common'>;
+type Keys = KeysUnder<'raffle.instant' | 'raffle.board.prizes' | 'account.redemption.grant' | FailureMessageKey | 'common'>;
 
 interface Props {
   strings: Strings<Keys>;

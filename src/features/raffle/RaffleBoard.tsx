@@ -16,13 +16,14 @@ import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { browserEnvironment } from './environment.ts';
 import { createRaffleBoard } from './raffle-board-store.ts';
 import { idInQuery, prizeGrant, prizeName, textIn, timeLeft } from './raffle-text.ts';
 import './raffle.css';
 
-type Keys = KeysUnder<'raffle.board' | 'account.redemption.grant' | 'api' | 'common'>;
+type Keys = KeysUnder<'raffle.board' | 'account.redemption.grant' | FailureMessageKey | 'common'>;
 
 interface Props {
   strings: Strings<Keys>;

@@ -15,6 +15,7 @@ import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { $isLoggedIn } from '@/stores/session.ts';
 import { FailureLine } from '@/components/FailureLine.tsx';
 import { browserEnvironment } from './environment.ts';
@@ -23,7 +24,7 @@ import { createDrawCheck, createDrawnList, createInstantCheck } from './verify-s
 import type { ProofInputs } from './verification.ts';
 import './raffle.css';
 
-type Keys = KeysUnder<'raffle.verify' | 'raffle.board.colNumber' | 'raffle.board.colPrize' | 'raffle.instant' | 'api' | 'common'>;
+type Keys = KeysUnder<'raffle.verify' | 'raffle.board.colNumber' | 'raffle.board.colPrize' | 'raffle.instant' | FailureMessageKey | 'common'>;
 
 interface Props {
   strings: Strings<Keys>;

@@ -13,11 +13,12 @@ import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type Translate } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { apiBase } from '@/lib/api/config.ts';
 import { $statusBoard, $statusConnection, followStatus } from '@/stores/status.ts';
 import './StatusBoard.css';
 
-type Keys = KeysUnder<'status' | 'api' | 'common'>;
+type Keys = KeysUnder<'status' | FailureMessageKey | 'common'>;
 
 interface Props {
   strings: Strings<Keys>;

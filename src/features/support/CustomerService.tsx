@@ -10,11 +10,12 @@ import { LoginLink, NoticeLine } from '@/components/island.tsx';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
+import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { browserEnvironment } from './environment.ts';
 import { createCustomerService } from './service-store.ts';
 
 interface Props {
-  strings: Strings<KeysUnder<'service' | 'api'>>;
+  strings: Strings<KeysUnder<'service' | FailureMessageKey>>;
   locale: LocaleCode;
 }
 

@@ -10,16 +10,19 @@
 export type FailureKind = 'tooManyRequests' | 'loginRequired' | 'unauthorized' | 'network' | 'unknown' | 'server';
 
 /** The dictionary key of each kind's message; `server` failures carry their own text. */
-export const failureMessageKeys = {
-  tooManyRequests: 'api.tooManyRequests',
-  loginRequired: 'api.loginRequired',
-  unauthorized: 'api.loginExpired',
-  network: 'api.networkError',
-  unknown: 'api.unknownError',
-  server: 'api.unknownError',
+const messageOfFailure = {
+  tooManyRequests: 'messages.tooFast',
+  loginRequired: 'messages.loginRequired',
+  unauthorized: 'messages.unauthorized',
+  network: 'messages.networkError',
+  unknown: 'messages.unknownError',
+  server: 'messages.unknownError',
 } as const satisfies Record<FailureKind, string>;
 
-export type FailureMessageKey = (typeof failureMessageKeys)[FailureKind];
+export type FailureMessageKey = (typeof messageOfFailure)[FailureKind];
+
+/** Every message a failed call may show: what a page hands down to an island that calls (`stringsFor`). */
+export const failureMessageKeys: readonly FailureMessageKey[] = [...new Set(Object.values(messageOfFailure))];
 
 export class ApiFailure extends Error {
   readonly kind: FailureKind;
@@ -45,7 +48,7 @@ export class ApiFailure extends Error {
  * not an ApiFailure is an unknown error).
  */
 export function failureMessage(error: unknown): { text: string } | { key: FailureMessageKey } {
-  if (!(error instanceof ApiFailure)) return { key: failureMessageKeys.unknown };
+  if (!(error instanceof ApiFailure)) return { key: messageOfFailure.unknown };
   if (error.serverMessage) return { text: error.serverMessage };
-  return { key: failureMessageKeys[error.kind] };
+  return { key: messageOfFailure[error.kind] };
 }

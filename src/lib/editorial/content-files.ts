@@ -13,9 +13,14 @@ import { localeCodes, type LocaleCode } from '#contract/locales.ts';
 export const collections = ['articles', 'changelog', 'faq', 'pages', 'plugins'] as const;
 export type Collection = (typeof collections)[number];
 
-/** The interface strings, one flat JSON dictionary per locale in each folder: the site's, the API's and the server's. */
-export const dictionaryFolders = ['content/i18n', 'contract/messages', 'server/i18n'] as const;
-export type DictionaryFolder = (typeof dictionaryFolders)[number];
+/**
+ * The parts of a locale's one dictionary, content/i18n/<locale>.json, each a
+ * flat object of strings: the site's interface, the operators' console, the
+ * server's messages, and the messages both the site and the server say.
+ */
+export const dictionaryParts = ['site', 'console', 'server', 'messages'] as const;
+export type DictionaryPart = (typeof dictionaryParts)[number];
+export type Dictionary = Record<DictionaryPart, Record<string, string>>;
 
 /** The project's root: where `npm run …` (and so the build, the tests and the scripts) runs. */
 export const projectRoot = process.cwd();
@@ -60,15 +65,20 @@ export function filesOf(locale: LocaleCode, root = projectRoot): SourceFile[] {
   return collections.flatMap((collection) => slugsOf(collection, locale, root).map((slug) => sourceFile(collection, locale, slug, root)));
 }
 
-export const dictionaryPath = (folder: DictionaryFolder, locale: LocaleCode) => `${folder}/${locale}.json`;
+export const dictionaryPath = (locale: LocaleCode) => `content/i18n/${locale}.json`;
 
-export function dictionary(folder: DictionaryFolder, locale: LocaleCode, root = projectRoot): Record<string, string> {
-  const file = path.join(root, dictionaryPath(folder, locale));
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
+/** A locale's dictionary as written: a part it lacks, or a file that is missing, is empty. */
+export function dictionary(locale: LocaleCode, root = projectRoot): Dictionary {
+  const file = path.join(root, dictionaryPath(locale));
+  const written = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<Dictionary>) : {};
+  return Object.fromEntries(dictionaryParts.map((part) => [part, written[part] ?? {}])) as Dictionary;
 }
 
-/** The site's interface strings of a locale (content/i18n). */
-export const dictionarySource = (locale: LocaleCode, root = projectRoot) => dictionary('content/i18n', locale, root);
+/** The site's own interface strings of a locale, keyed as the site names them: the `site` part's, and the `console` part's under `console.`. */
+export function dictionarySource(locale: LocaleCode, root = projectRoot): Record<string, string> {
+  const { site, console: operators } = dictionary(locale, root);
+  return { ...site, ...Object.fromEntries(Object.entries(operators).map(([key, text]) => [`console.${key}`, text])) };
+}
 
 /** Every string a reader sees in a file: frontmatter text (not dates or versions) and the body. */
 export function readableText(file: SourceFile): string {

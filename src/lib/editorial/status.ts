@@ -4,8 +4,9 @@
  *   done      the translation exists and changed after (or with) its source;
  *   missing   no translation, or one scaffolded and still marked
  *             `untranslated: true` (readers see the source with a notice);
- *   outdated  the source changed after the translation last did (git history),
- *             and after content/translations.json's `translatedThrough`: the
+ *   outdated  the source changed after the translation last did (git history;
+ *             a string's by its part and key, dictionary-history.ts), and
+ *             after content/translations.json's `translatedThrough`: the
  *             moment up to which every translation was checked against its
  *             source (a translation written before its source's last edit in
  *             one sitting is no worse for it).
@@ -19,7 +20,7 @@ import { brokenFactPlaceholders } from '#contract/facts.ts';
 import { sourceLocale } from '#contract/locales.ts';
 import {
   dictionary,
-  dictionaryFolders,
+  dictionaryParts,
   dictionaryPath,
   entryPath,
   filesOf,
@@ -27,10 +28,12 @@ import {
   projectRoot,
   readableText,
   type Collection,
-  type DictionaryFolder,
+  type Dictionary,
+  type DictionaryPart,
   type LocaleCode,
   type SourceFile,
 } from './content-files.ts';
+import { dictionaryHistory, formerDictionaryFolders } from './dictionary-history.ts';
 import { gitHistory, type History } from './history.ts';
 
 export type TranslationState = 'done' | 'missing' | 'outdated';
@@ -45,8 +48,9 @@ export interface EntryStatus {
   locales: Record<LocaleCode, { state: TranslationState; path: string }>;
 }
 
+/** One part of a locale's dictionary (content/i18n/<locale>.json): its keys the locale lacks, and those whose source changed since. */
 export interface DictionaryStatus {
-  folder: DictionaryFolder;
+  part: DictionaryPart;
   locale: LocaleCode;
   total: number;
   missing: string[];
@@ -92,15 +96,13 @@ const stateSince =
 /** Every content file and dictionary under `root`, each read once for everything the status asks of them. */
 interface Sources {
   files: Map<LocaleCode, SourceFile[]>;
-  dictionaries: Map<string, Record<string, string>>;
+  dictionaries: Map<LocaleCode, Dictionary>;
 }
 
 function readSources(root: string): Sources {
   return {
     files: new Map(localeCodes.map((locale) => [locale, filesOf(locale, root)])),
-    dictionaries: new Map(
-      dictionaryFolders.flatMap((folder) => localeCodes.map((locale) => [dictionaryPath(folder, locale), dictionary(folder, locale, root)] as const)),
-    ),
+    dictionaries: new Map(localeCodes.map((locale) => [locale, dictionary(locale, root)])),
   };
 }
 
@@ -125,20 +127,20 @@ function entryStatuses(sources: Sources, history: History, stateOf: StateOf): En
 }
 
 function dictionaryStatuses(sources: Sources, history: History, stateOf: StateOf): DictionaryStatus[] {
-  return dictionaryFolders.flatMap((folder) => {
-    const sourcePath = dictionaryPath(folder, sourceLocale);
-    const source = sources.dictionaries.get(sourcePath)!;
-    return translatedLocales.map((locale): DictionaryStatus => {
-      const file = dictionaryPath(folder, locale);
-      const strings = sources.dictionaries.get(file)!;
+  const sourceChanged = dictionaryHistory(history, sourceLocale);
+  const source = sources.dictionaries.get(sourceLocale)!;
+  return translatedLocales.flatMap((locale) => {
+    const changed = dictionaryHistory(history, locale);
+    const strings = sources.dictionaries.get(locale)!;
+    return dictionaryParts.map((part): DictionaryStatus => {
       const missing: string[] = [];
       const outdated: string[] = [];
-      for (const key of Object.keys(source)) {
-        const state = stateOf(key in strings, history.keyChanged(file, key), history.keyChanged(sourcePath, key));
+      for (const key of Object.keys(source[part])) {
+        const state = stateOf(key in strings[part], changed(part, key), sourceChanged(part, key));
         if (state === 'missing') missing.push(key);
         else if (state === 'outdated') outdated.push(key);
       }
-      return { folder, locale, total: Object.keys(source).length, missing, outdated };
+      return { part, locale, total: Object.keys(source[part]).length, missing, outdated };
     });
   });
 }
@@ -147,7 +149,9 @@ function dictionaryStatuses(sources: Sources, history: History, stateOf: StateOf
 function unknownFacts(sources: Sources): string[] {
   const texts = [
     ...[...sources.files.values()].flat().map((file) => [file.path, readableText(file)] as const),
-    ...[...sources.dictionaries].flatMap(([file, strings]) => Object.entries(strings).map(([key, text]) => [`${file} "${key}"`, text] as const)),
+    ...[...sources.dictionaries].flatMap(([locale, parts]) =>
+      dictionaryParts.flatMap((part) => Object.entries(parts[part]).map(([key, text]) => [`${dictionaryPath(locale)} ${part} "${key}"`, text] as const)),
+    ),
   ];
   return texts.flatMap(([where, text]) =>
     brokenFactPlaceholders(text).map(({ placeholder }) => `${where}: ${placeholder} names no fact in content/facts.json`),
@@ -160,7 +164,7 @@ const zero = (): Record<TranslationState, number> => ({ done: 0, missing: 0, out
 export const countsText = (counts: Record<TranslationState, number>) => `${counts.done} done, ${counts.outdated} outdated, ${counts.missing} missing`;
 
 /** The status of every translation under `root` (the project by default), from the files and their git history there. */
-export function translationStatus(root = projectRoot, history: History = gitHistory(root, ['content', ...dictionaryFolders])): TranslationStatus {
+export function translationStatus(root = projectRoot, history: History = gitHistory(root, ['content', ...formerDictionaryFolders])): TranslationStatus {
   const stateOf = stateSince(checkedUntil(root));
   const sources = readSources(root);
   const entries = entryStatuses(sources, history, stateOf);
@@ -174,8 +178,8 @@ export function translationStatus(root = projectRoot, history: History = gitHist
     strings.done += total - missing.length - outdated.length;
   }
   const refusals = [
-    ...dictionaries.flatMap(({ folder, locale, missing }) =>
-      missing.map((key) => `${dictionaryPath(folder, locale)} lacks "${key}" (${dictionaryPath(folder, sourceLocale)} has it)`),
+    ...dictionaries.flatMap(({ part, locale, missing }) =>
+      missing.map((key) => `${dictionaryPath(locale)} lacks ${part} "${key}" (${dictionaryPath(sourceLocale)} has it)`),
     ),
     ...unknownFacts(sources),
   ];

@@ -28,9 +28,17 @@ import { ApiFailure } from '@/lib/api/errors.ts';
 
 export type HubState = `${HubConnectionState}`;
 
+/** The messages a hub's problem may show: what a page hands down to an island that follows the hub (`stringsFor`). */
+export const hubProblemKeys = [
+  'messages.realtimeTokenExpired',
+  'messages.realtimeTokenFetchFailed',
+  'messages.realtimeNoToken',
+  'messages.genericError',
+] as const;
+
 /** An error message: its dictionary key, and what it shows besides. */
 export interface HubProblem {
-  key: 'realtime.tokenExpired' | 'realtime.tokenFetchFailed' | 'realtime.noToken' | 'realtime.error';
+  key: (typeof hubProblemKeys)[number];
   /** 401 for the expired token. */
   code?: number;
   /** The server's own message, shown instead of the key's text. */
@@ -87,8 +95,8 @@ type Receiver = (...args: unknown[]) => void;
 const isUnauthorized = (error: Error) => error.message.includes(unauthorizedCloseError);
 
 function problemOf(error: Error): HubProblem {
-  if (isUnauthorized(error)) return { key: 'realtime.tokenExpired', code: 401 };
-  return { key: 'realtime.error', error: error.message };
+  if (isUnauthorized(error)) return { key: 'messages.realtimeTokenExpired', code: 401 };
+  return { key: 'messages.genericError', error: error.message };
 }
 
 export function createHubClient(options: HubClientOptions) {
@@ -123,11 +131,11 @@ export function createHubClient(options: HubClientOptions) {
       if (!forToken || !fetchHubToken) throw new Error('no access token');
       answer = await fetchHubToken(forToken);
     } catch (error) {
-      tokenProblem = { key: 'realtime.tokenFetchFailed', serverMessage: error instanceof ApiFailure ? error.serverMessage : undefined };
+      tokenProblem = { key: 'messages.realtimeTokenFetchFailed', serverMessage: error instanceof ApiFailure ? error.serverMessage : undefined };
       throw error;
     }
-    if (!answer.isSuccess) tokenProblem = { key: 'realtime.tokenFetchFailed', serverMessage: answer.message || undefined };
-    else if (!answer.data?.AccessToken) tokenProblem = { key: 'realtime.noToken' };
+    if (!answer.isSuccess) tokenProblem = { key: 'messages.realtimeTokenFetchFailed', serverMessage: answer.message || undefined };
+    else if (!answer.data?.AccessToken) tokenProblem = { key: 'messages.realtimeNoToken' };
     // The library wraps this in its negotiation error; `connect` shows tokenProblem instead.
     if (tokenProblem) throw new Error(tokenProblem.key);
     const hubToken = answer.data!.AccessToken;

@@ -8,6 +8,8 @@ import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activationCalls, cdkeyLockoutMs, cdkeyMaxFailures } from '#contract/activation.ts';
 import { cdkeyAlphabet, cdkeyShape, checkCharacter, formatCdkey } from '#contract/cdkey-format.ts';
+import { parseWords, UsageError } from '#contract/command.ts';
+import { operatorCommands } from '#contract/commands.ts';
 import { commerceCalls } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { cdkeys, externalAccounts, orders, products } from '../../../server/db/schema.ts';
@@ -100,9 +102,20 @@ describe('redeeming', () => {
     expect((await redeem(token, madeUp(), '10.9.0.1')).body.code).toBe(ErrorCode.CdkeyUnknown);
     expect((await admin('cdkey', 'revoke', revoked)).data).toEqual({ command: 'cdkey revoke', revoked: 1 });
     expect((await redeem(token, revoked, '10.9.0.1')).body.code).toBe(ErrorCode.CdkeyUnknown);
-    // A date that has passed is refused, and nothing made, unless the operator insists.
-    const past = await admin('cdkey', 'create', '--batch', 'past', '--count', '1', '--grants', 'wallet:100', '--expires', '2020-01-01');
-    expect(past.code).toBe(ErrorCode.BadRequest);
+    // A date that has passed is refused, and nothing made, unless the operator insists: the CLI refuses the words, and
+    // the server the arguments as the console or the CLI sends them.
+    const pastWords = ['cdkey', 'create', '--batch', 'past', '--count', '1', '--grants', 'wallet:100', '--expires', '2020-01-01'];
+    expect(() => parseWords(operatorCommands, pastWords)).toThrow(
+      new UsageError('cdkey create: expires: the date has passed, so no key of the batch could be redeemed; add --force to make it anyway'),
+    );
+    const past = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/run',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-admin-token': t.app.adminToken },
+      payload: { command: 'cdkey create', args: { batch: 'past', count: 1, grant: { Kind: 'wallet', Amount: 100 }, expires: '2020-01-01' } },
+    });
+    expect(past.json()).toMatchObject({ code: ErrorCode.BadRequest });
     expect((await admin('cdkey', 'show', 'past')).data.batch).toBeNull();
     const [old] = await batch('expired', 'wallet:100', 1, '--expires', '2020-01-01', '--force');
     const expired = await redeem(token, old, '10.9.0.1');

@@ -1,37 +1,27 @@
 /**
- * The operators' vocabulary: each module's commands plugin adds its commands,
- * each with its usage and its text, and the server's admin endpoint and the CLI
- * take them from the same plugins — a command a module adds needs no central list.
+ * The operators' vocabulary: every command is declared once in contract/commands/
+ * (its usage, arguments and result), each module's commands plugin adds a handler
+ * per declaration, and the server's admin endpoint and the CLI take them from the
+ * same plugins and run them through the same path.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { count } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { command, NoArgs, noWords, parseWords, usage, UsageError, type ResultOf } from '#contract/command.ts';
+import { operatorCommands } from '#contract/commands.ts';
+import { identityCommands } from '#contract/commands/identity.ts';
+import { systemCommands } from '#contract/commands/system.ts';
 import { SUCCESS } from '#contract/envelope.ts';
-import { commandsPlugin, usage, UsageError, type AdminCommand, type ResultOf } from '../../../server/admin-command.ts';
+import { ErrorCode } from '#contract/errors.ts';
+import { handle } from '../../../server/admin-command.ts';
 import { buildApp } from '../../../server/app.ts';
 import { runAdminCommand } from '../../../server/cli/run.ts';
 import { commandApp } from '../../../server/command-app.ts';
 import { loadConfig } from '../../../server/config.ts';
 import { openDatabase } from '../../../server/db/open.ts';
 import { users } from '../../../server/db/schema.ts';
-import { startApp, type TestApp } from './harness.ts';
-
-/** A test module's command: it counts users, and answers in a shape the contract knows. */
-const probe: AdminCommand<ResultOf<'cdkey revoke'>> = {
-  name: 'probe users',
-  usage: 'probe users                     how many users there are (a test module)',
-  parse(rest) {
-    if (rest.length > 0) throw new UsageError('probe users takes nothing more');
-    return async ({ db }) => {
-      const [{ total }] = await db.select({ total: count() }).from(users);
-      return { command: 'cdkey revoke', revoked: total };
-    };
-  },
-  format: (result) => `The probe counted ${result.revoked} user(s).`,
-};
-const probeModule = commandsPlugin('probe', [probe]);
+import { runAdmin, startApp, type TestApp } from './harness.ts';
 
 describe('operators’ commands', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'beacon-commands-'));
@@ -47,77 +37,78 @@ describe('operators’ commands', () => {
     for (const close of closing) await close();
   });
 
-  it('each has a usage line starting with its words, and formats its own result', async () => {
+  it('each is declared with a usage line starting with its words, and every declared one has a handler that formats its result', async () => {
     const app = await commandApp();
     closing.push(() => app.close());
-    const commands = app.adminCommands.all;
     // Every module's, the CLI's own `restore` too.
-    expect(commands.map((command) => command.name)).toEqual(
+    expect(operatorCommands.map((command) => command.name)).toEqual(
       expect.arrayContaining(['users list', 'idle set', 'raffle draw', 'keys rotate', 'backup', 'restore']),
     );
-    for (const command of commands) {
+    for (const command of operatorCommands) {
       expect(command.usage.startsWith(`${command.name} `) || command.usage === command.name).toBe(true);
-      expect(typeof command.format).toBe('function');
+      expect(app.adminCommands.get(command.name)?.command).toBe(command);
     }
+    expect(usage(operatorCommands)).toContain(`\n  ${identityCommands.list.usage}\n`);
   });
 
-  it('are the same in a running server as in the CLI', async () => {
-    const t = await startApp();
-    closing.push(t.close);
-    const cli = await commandApp();
-    closing.push(() => cli.close());
-    expect(t.app.adminCommands.all.map((command) => command.name)).toEqual(cli.adminCommands.all.map((command) => command.name));
+  it('refuses a handler of a command that is not declared, and a second handler of one that is', async () => {
+    const app = await commandApp();
+    closing.push(() => app.close());
+    const undeclared = command({ name: 'probe users', usage: 'probe users', args: NoArgs, words: noWords('probe users'), result: {} });
+    expect(() => app.adminCommands.add([handle(undeclared, { run: async () => ({ command: 'probe users' }), format: () => '' })])).toThrow(/not declared/);
+    expect(() => app.adminCommands.add([handle(identityCommands.list, { run: async () => ({ command: 'users list', users: [] }), format: () => '' })])).toThrow(
+      /Two handlers/,
+    );
   });
 
-  it('a command a module adds reaches the CLI, which runs it on a free database, and the server’s endpoint', { timeout: 60_000 }, async () => {
+  it('parse typed words into the declared arguments, refusing what the declaration does not take', () => {
+    expect(parseWords(operatorCommands, ['users', 'list', '--limit', '7']).args).toEqual({ limit: 7 });
+    expect(parseWords(operatorCommands, ['users', 'list']).args).toEqual({ limit: 50 });
+    expect(() => parseWords(operatorCommands, ['users', 'list', '--limit', '0'])).toThrow(UsageError);
+    expect(() => parseWords(operatorCommands, ['users', 'list', '--limit', '10001'])).toThrow(/users list: limit/);
+    expect(() => parseWords(operatorCommands, ['users', 'list', 'extra'])).toThrow(UsageError);
+    expect(() => parseWords(operatorCommands, ['users', 'frobnicate'])).toThrow(/unknown command/);
+  });
+
+  it('run in the CLI on a free database, and through a running server’s endpoint, alike', { timeout: 60_000 }, async () => {
     const database = await openDatabase(config.DATABASE_URL);
     await database.db.insert(users).values([{ nickname: 'One' }, { nickname: 'Two' }]);
     await database.close();
 
+    // No server runs on this folder: the CLI opens it with the server's plugins and runs the handler there.
     const cli = await commandApp();
-    await cli.register(probeModule);
-    expect(usage(cli.adminCommands.all)).toContain(`\n  ${probe.usage}\n`);
-    const found = cli.adminCommands.find(['probe', 'users'])!;
-    expect(found.command).toBe(probe);
-    expect(() => found.command.parse(['extra'])).toThrow(UsageError);
-    // No server runs on this folder: the CLI opens it with the server's plugins and the probe's context.
-    const direct = await runAdminCommand(config, cli, probe.parse(found.rest), { words: ['probe', 'users'], attachment: null });
-    expect(direct).toEqual({ command: 'cdkey revoke', revoked: 2 });
-    expect(found.command.format(direct)).toBe('The probe counted 2 user(s).');
+    const direct = await runAdminCommand(config, cli, { command: 'users list', args: { limit: 10 }, attachment: null });
+    expect(direct).toMatchObject({ command: 'users list', users: [{ nickname: 'Two' }, { nickname: 'One' }] });
+    expect(cli.adminCommands.get('users list')!.format(direct)).toMatch(/^ID +PHONE +EMAIL +NICKNAME/);
 
     const server = await buildApp(config);
     closing.push(() => server.close());
-    await server.register(probeModule);
-    const response = await server.inject({
-      method: 'POST',
-      url: '/api/admin/run',
-      remoteAddress: '127.0.0.1',
-      headers: { 'x-admin-token': server.adminToken },
-      payload: { command: ['probe', 'users'] },
-    });
-    expect(response.json()).toMatchObject({ code: SUCCESS, data: { command: 'cdkey revoke', revoked: 2 } });
+    const send = (payload: object) =>
+      server.inject({ method: 'POST', url: '/api/admin/run', remoteAddress: '127.0.0.1', headers: { 'x-admin-token': server.adminToken }, payload });
+    expect((await send({ command: 'users list', args: { limit: 10 } })).json()).toEqual({ code: SUCCESS, message: expect.any(String), data: direct });
+    // Arguments outside the declaration, a name nobody declared, or the CLI's own `restore`: refused, nothing run.
+    for (const payload of [
+      { command: 'users list', args: { limit: 'all' } },
+      { command: 'users list', args: { limit: 5, extra: true } },
+      { command: 'users frobnicate', args: {} },
+      { command: 'restore', args: { file: '/tmp/x', into: '/tmp/y' } },
+    ]) {
+      expect((await send(payload)).json()).toMatchObject({ code: ErrorCode.BadRequest });
+    }
   });
 
   it('`messages test` sends through the configured provider and shows its answer, or why it was not sent', async () => {
-    const run = async (app: TestApp, command: string[]) => {
-      const response = await app.app.inject({
-        method: 'POST',
-        url: '/api/admin/run',
-        remoteAddress: '127.0.0.1',
-        headers: { 'x-admin-token': app.app.adminToken },
-        payload: { command },
-      });
-      return response.json<{ code: number; data: ResultOf<'messages test'> }>().data;
-    };
+    const run = async (app: TestApp, words: string[]) => (await runAdmin<ResultOf<typeof systemCommands.testMessage>>(app, ...words)).data;
     const outbox = await startApp();
     closing.push(outbox.close);
     const sent = await run(outbox, ['messages', 'test', 'sms', '+8613800138000']);
     expect(sent).toMatchObject({ channel: 'sms', to: '+8613800138000', provider: 'dev', sent: true, refusal: null });
     expect(outbox.app.sms.outbox!.at(-1)).toMatchObject({ to: '+8613800138000', kind: 'loginCode' });
-    const command = outbox.app.adminCommands.find(['messages', 'test'])!.command;
+    const command = outbox.app.adminCommands.get('messages test')!;
     expect(command.format(sent)).toMatch(/^Sent by dev to \+8613800138000 \(its id: dev-1\)/);
-    expect(() => command.parse(['email', 'not-an-address'])).toThrow(/"not-an-address" is not an e-mail address/);
-    expect(() => command.parse(['fax', '123'])).toThrow(UsageError);
+    expect(() => parseWords(operatorCommands, ['messages', 'test', 'email', 'not-an-address'])).toThrow(/messages test: to: not an e-mail address/);
+    expect(() => parseWords(operatorCommands, ['messages', 'test', 'sms', '12'])).toThrow(/messages test: to: not a phone number/);
+    expect(() => parseWords(operatorCommands, ['messages', 'test', 'fax', '123'])).toThrow(UsageError);
 
     // A gateway nobody listens at: the answer says so, and the CLI exits 1 (found: false).
     const unanswered = await startApp({ EMAIL_PROVIDER: 'http', EMAIL_GATEWAY_URL: 'http://127.0.0.1:9/mail', EMAIL_GATEWAY_SECRET: 'a-secret-of-sixteen+' });

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseWords, UsageError } from '#contract/command.ts';
+import { operatorCommands } from '#contract/commands.ts';
 import { commerceCalls } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { hubEvents } from '#contract/realtime.ts';
@@ -56,20 +58,23 @@ describe('POST /api/admin/run', () => {
   });
   afterAll(() => t.close());
 
-  const run = (command: string[], options: { token?: string; ip?: string; headers?: Record<string, string> } = {}) =>
-    t.app.inject({
+  /** The words parsed as the CLI parses them, sent as it sends them. */
+  const run = (words: string[], options: { token?: string; ip?: string; headers?: Record<string, string> } = {}) => {
+    const { command, args } = parseWords(operatorCommands, words);
+    return t.app.inject({
       method: 'POST',
       url: '/api/admin/run',
       remoteAddress: options.ip ?? '127.0.0.1',
       headers: { 'x-admin-token': options.token ?? t.app.adminToken, ...options.headers },
-      payload: { command },
+      payload: { command: command.name, args },
     });
+  };
 
   it('does not exist for a wrong or missing token, a remote address or a forwarded request', async () => {
     const refused = [
       await run(['users', 'list'], { token: 'wrong' }),
       await run(['users', 'list'], { token: '' }),
-      await t.app.inject({ method: 'POST', url: '/api/admin/run', remoteAddress: '127.0.0.1', payload: { command: ['users', 'list'] } }),
+      await t.app.inject({ method: 'POST', url: '/api/admin/run', remoteAddress: '127.0.0.1', payload: { command: 'users list', args: {} } }),
       await run(['users', 'list'], { ip: '10.1.2.3' }),
       await run(['users', 'list'], { ip: '192.168.0.127' }),
       await run(['users', 'list'], { headers: { 'x-forwarded-for': '203.0.113.9' } }),
@@ -215,8 +220,8 @@ describe('POST /api/admin/run', () => {
     expect((await t.call(commerceCalls.createOrder, { token, body: { Product: 'steam-us', Amount: 1000, Target: '12345678' } })).body.code).toBe(200);
   });
 
-  it('refuses what the CLI would refuse', async () => {
-    for (const command of [
+  it('refuses words the CLI cannot read, and arguments outside a command’s declaration sent to it anyway', async () => {
+    for (const words of [
       [],
       ['users'],
       ['users', 'list', '--limit', '0'],
@@ -234,7 +239,28 @@ describe('POST /api/admin/run', () => {
       ['order', 'list', '--state', 'lost'],
       ['maintenance', 'sideways'],
     ]) {
-      expect((await run(command)).json().code).toBe(ErrorCode.BadRequest);
+      expect(() => parseWords(operatorCommands, words), words.join(' ')).toThrow(UsageError);
+    }
+    const send = (payload: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/admin/run',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-admin-token': t.app.adminToken },
+        payload: payload as object,
+      });
+    for (const payload of [
+      { command: 'users list', args: { limit: 0 } },
+      { command: 'users list', args: [] },
+      { command: 'users list' },
+      { command: 'users show', args: {} },
+      { command: 'drop everything', args: {} },
+      { command: 'idle set', args: { user: '1', state: 'Sleeping', games: [] } },
+      { command: 'idle set', args: { user: '1', state: 'Idling', games: [{ AppId: 730, CardsRemaining: -1, Name: 'CS' }] } },
+      { command: 'order list', args: { state: 'lost' } },
+      { command: 'restore', args: { file: '/tmp/a.tar.gz', into: '/tmp/b' } },
+    ]) {
+      expect((await send(payload)).json().code, JSON.stringify(payload)).toBe(ErrorCode.BadRequest);
     }
   });
 });

@@ -13,7 +13,10 @@ import { agreementCalls } from '#contract/agreements.ts';
 import { commerceCalls, type Order } from '#contract/commerce.ts';
 import { alipaySandbox, paymentSandbox } from '#contract/dev.ts';
 import { ErrorCode } from '#contract/errors.ts';
-import { commandContext, parseCommand, type ResultOf } from '../../../server/admin-command.ts';
+import { parseWords, type ResultOf } from '#contract/command.ts';
+import { operatorCommands } from '#contract/commands.ts';
+import type { commerceCommands } from '#contract/commands/commerce.ts';
+import { runCommand } from '../../../server/admin-command.ts';
 import { shellActor } from '../../../server/db/audit.ts';
 import { orderEvents, orders, payments, products, refunds, walletLedger } from '../../../server/db/schema.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
@@ -277,10 +280,12 @@ describe('Alipay notifications', () => {
 });
 
 describe('refunds to Alipay', () => {
-  const admin = (...command: string[]) =>
-    parseCommand(t.app.adminCommands.all, command)(commandContext(t.app, shellActor('ops@shop', null))) as Promise<
-      ResultOf<'order refund'> & { refused?: string }
-    >;
+  /** `order refund` as the CLI runs it on a free database. */
+  async function admin(...words: string[]) {
+    const { command, args } = parseWords(operatorCommands, words);
+    const caller = { actor: shellActor('ops@shop', null), locale: 'en' as const, attachment: null };
+    return (await runCommand(t.app, command.name, args, caller, null)) as ResultOf<typeof commerceCommands.refund>;
+  }
 
   async function paidByAlipay() {
     const { token } = await newUser();

@@ -17,12 +17,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountCalls } from '#contract/account.ts';
 import { activationCalls } from '#contract/activation.ts';
-import type { CommandResult } from '#contract/admin.ts';
+import type { ResultOf } from '#contract/command.ts';
+import type { adminCommands } from '#contract/commands/admin.ts';
 import { commerceCalls } from '#contract/commerce.ts';
 import { paymentSandbox } from '#contract/dev.ts';
 import { localeCodes } from '#contract/locales.ts';
 import { raffleCalls, type LocalizedText } from '#contract/raffle.ts';
-import { parseCommand } from '../../../server/admin-command.ts';
 import { backupCommands } from '../../../server/modules/admin/backup.ts';
 import type { Database } from '../../../server/db/database.ts';
 import { readBackupFile, restoreInto, takeSnapshot, writeBackupFile } from '../../../server/db/backup.ts';
@@ -59,7 +59,7 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 /** `--json`'s answer of a command that succeeded. */
-async function cliJson<C extends CommandResult['command']>(command: C, ...args: string[]): Promise<Extract<CommandResult, { command: C }>> {
+async function cliJson<C extends 'backup' | 'restore'>(command: C, ...args: string[]): Promise<ResultOf<(typeof adminCommands)[C]>> {
   const answer = await cli(command, ...args, '--json');
   expect(answer.stderr).toBe('');
   expect(answer.code).toBe(0);
@@ -394,25 +394,10 @@ describe('backup and restore', () => {
 
   it('tells PostgreSQL users the pg_dump command instead', async () => {
     const target = path.join(work, 'postgres.dump');
-    const run = parseCommand(backupCommands, ['backup', target]);
-    const answer = await run({
-      actor: shellActor('tester@test', null),
-      locale: 'en',
-      refundLimits: null,
-      attachment: null,
-      paymentNotifyUrl: () => 'http://localhost/api/notify',
-      db: t.app.db,
-      pglite: null,
-      metrics: null,
-      pusher: null,
-      findUser: async () => null,
-      paymentProvider: () => null,
-      secret: () => t.app.keys.secret,
-      keyring: () => t.app.keys.keyring,
-      dataDir,
-      uploads: t.app.uploads,
-      messenger: (channel) => t.app[channel],
-    });
+    // The app as it is on PostgreSQL: no embedded database to dump.
+    const onPostgres = Object.assign(Object.create(t.app) as TestApp['app'], { pglite: null });
+    const [backup] = backupCommands;
+    const answer = await backup.run(onPostgres, { file: target, force: false }, { actor: shellActor('tester@test', null), locale: 'en', attachment: null });
     expect(answer).toEqual({
       command: 'backup',
       file: target,

@@ -12,22 +12,25 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountCalls } from '#contract/account.ts';
-import { operatorRoles, type CommandResult, type OperatorRole } from '#contract/admin.ts';
+import { operatorRoles, type OperatorRole } from '#contract/admin.ts';
+import { parseWords } from '#contract/command.ts';
+import { operatorCommands, type AnyCommandResult } from '#contract/commands.ts';
 import type { Order } from '#contract/commerce.ts';
 import { commerceCalls } from '#contract/commerce.ts';
 import { consoleCalls, consoleCsrfHeader, consoleSessionLimits, roleIncludes } from '#contract/console.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { identity } from '#contract/identity.ts';
 import { localeCodes } from '#contract/locales.ts';
+import { raffleCommands } from '#contract/commands/raffle.ts';
 import type { LocalizedText, RaffleDefinition } from '#contract/raffle.ts';
-import { commandContext, parseCommand } from '../../../server/admin-command.ts';
+import { runCommand } from '../../../server/admin-command.ts';
 import { shellActor } from '../../../server/db/audit.ts';
-import { consoleFactors, orders, products, raffles, refunds } from '../../../server/db/schema.ts';
+import { auditLog, cdkeyBatches, consoleFactors, donations, orders, products, raffles, refunds } from '../../../server/db/schema.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
@@ -43,9 +46,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A command at the server's shell, as `npm run admin` runs it. */
-const shell = (...words: string[]): Promise<CommandResult> =>
-  parseCommand(t.app.adminCommands.all, words)(commandContext(t.app, shellActor('root@shop', null)));
+/** A command at the server's shell, as `npm run admin` runs it: its words parsed into the declared arguments. */
+async function shell(...words: string[]): Promise<AnyCommandResult> {
+  const { command, args } = parseWords(operatorCommands, words);
+  return (await runCommand(t.app, command.name, args, { actor: shellActor('root@shop', null), locale: 'en', attachment: null }, null)) as AnyCommandResult;
+}
 
 async function customer() {
   const phone = `1370000${String(++phoneSeq).padStart(4, '0')}`;
@@ -105,9 +110,15 @@ async function operator(role: OperatorRole): Promise<Operator> {
   };
 }
 
-/** A console command as the console page sends it. */
-const run = (who: Pick<Operator, 'cookie' | 'csrf'>, command: string[], headers: Record<string, string> = {}) =>
-  t.call(consoleCalls.run, { body: { Command: command }, headers: { cookie: who.cookie, [consoleCsrfHeader]: who.csrf, ...headers } });
+/** A console command as the console page sends it, its arguments written here as the shell's words; the answer's data is the command's result. */
+async function run(who: Pick<Operator, 'cookie' | 'csrf'>, words: string[], headers: Record<string, string> = {}) {
+  const { command, args } = parseWords(operatorCommands, words);
+  const answer = await t.call(consoleCalls.run, {
+    body: { Command: command.name, Args: args },
+    headers: { cookie: who.cookie, [consoleCsrfHeader]: who.csrf, ...headers },
+  });
+  return answer as typeof answer & { body: { data: AnyCommandResult } };
+}
 
 describe('enrolling and signing in', () => {
   it.each([
@@ -476,12 +487,11 @@ describe('who may run what', () => {
       OperatorRole,
       Operator
     >;
-    const commands = t.app.adminCommands.all;
-    expect(commands.filter((command) => command.role).length).toBeGreaterThan(30);
-    for (const command of commands) {
+    expect(operatorCommands.filter((command) => command.role).length).toBeGreaterThan(30);
+    for (const command of operatorCommands) {
       for (const role of operatorRoles) {
-        // The name alone: allowed, it runs or is refused for its missing words (400); not allowed, it is refused before that.
-        const answer = await run(signedIn[role], command.name.split(' '));
+        // No arguments: allowed, it runs or is refused for the arguments it lacks (400); not allowed, it is refused before that.
+        const answer = await send(signedIn[role], command.name, {});
         const allowed = command.role !== undefined && !command.local && roleIncludes(role, command.role);
         const expected = allowed ? [200, ErrorCode.BadRequest] : command.role ? [ErrorCode.ConsoleForbidden] : [ErrorCode.BadRequest];
         expect(expected, `${role} running "${command.name}" got ${answer.body.code}`).toContain(answer.body.code);
@@ -558,6 +568,13 @@ describe('the audit log', () => {
   });
 });
 
+/** A command as a console page sends it: its name, its arguments (as they are, checked by the server alone) and a file. */
+const send = (op: Pick<Operator, 'cookie' | 'csrf'>, command: string, args: unknown, attachment?: Buffer) =>
+  t.call(consoleCalls.run, {
+    body: { Command: command, Args: args, ...(attachment ? { Attachment: attachment.toString('base64') } : {}) },
+    headers: { cookie: op.cookie, [consoleCsrfHeader]: op.csrf },
+  });
+
 describe('raffles from the console', () => {
   const day = 86_400_000;
   const at = (fromNow: number) => new Date(Date.now() + fromNow).toISOString();
@@ -572,52 +589,78 @@ describe('raffles from the console', () => {
     DrawAt: at(opensIn + day),
     PublicSource: everywhere('The next lottery draw'),
   });
-  const runWith = (op: Operator, command: string[], attachment?: Buffer) =>
-    t.call(consoleCalls.run, {
-      body: { Command: command, ...(attachment ? { Attachment: attachment.toString('base64') } : {}) },
-      headers: { cookie: op.cookie, [consoleCsrfHeader]: op.csrf },
-    });
+  const raffleCount = async () => (await t.app.db.select({ id: raffles.id }).from(raffles)).length;
 
   it('makes a raffle from its definition and an uploaded cover, opens it early, closes it, enters the value and draws it, each audited', async () => {
     const op = await operator('operator');
     const cover = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#3366cc' } })
       .png()
       .toBuffer();
-    const made = await runWith(op, ['raffle', 'create', '--definition', JSON.stringify(definition(day))], cover);
+    const made = await send(op, 'raffle create', { definition: definition(day) }, cover);
     expect(made.body.data).toMatchObject({ command: 'raffle create', refused: null, raffle: { state: 'upcoming', title: 'Console raffle (en)' } });
-    if (made.body.data.command !== 'raffle create' || !made.body.data.raffle) throw new Error('no raffle');
-    const id = String(made.body.data.raffle.id);
+    const id = raffleCommands.create.result.parse(made.body.data).raffle!.id;
     const [row] = await t.app.db
       .select({ cover: raffles.cover })
       .from(raffles)
-      .where(sql`${raffles.id} = ${Number(id)}`);
+      .where(sql`${raffles.id} = ${id}`);
     expect(row.cover).toMatch(/^[0-9a-f]{20}\.webp$/);
 
-    expect((await run(op, ['raffle', 'open', id])).body.data).toMatchObject({ raffle: { state: 'open' }, refused: null });
-    expect((await run(op, ['raffle', 'close', id])).body.data).toMatchObject({ raffle: { state: 'closed' } });
-    expect((await run(op, ['raffle', 'value', id, '2026-12-03 draw: 01 02 03'])).body.data).toMatchObject({ refused: null });
-    expect((await run(op, ['raffle', 'draw', id])).body.data).toMatchObject({ raffle: { state: 'drawn' }, refused: null });
+    expect((await send(op, 'raffle open', { id })).body.data).toMatchObject({ raffle: { state: 'open' }, refused: null });
+    expect((await send(op, 'raffle close', { id })).body.data).toMatchObject({ raffle: { state: 'closed' } });
+    expect((await send(op, 'raffle value', { id, value: ' 2026-12-03 draw: 01 02 03 ' })).body.data).toMatchObject({
+      refused: null,
+      raffle: { publicValue: '2026-12-03 draw: 01 02 03' },
+    });
+    expect((await send(op, 'raffle draw', { id })).body.data).toMatchObject({ raffle: { state: 'drawn' }, refused: null });
 
     const audit = await shell('audit', 'list', '--target', `raffle ${id}`);
     if (audit.command !== 'audit list') throw new Error('not an audit list');
     expect(audit.entries.map((line) => line.action).reverse()).toEqual(['raffle create', 'raffle open', 'raffle close', 'raffle value', 'raffle draw']);
-    expect((await run(op, ['raffle', 'entries', id])).body.data).toEqual({ command: 'raffle entries', raffleId: Number(id), entries: [] });
-    expect((await run(op, ['raffle', 'entries', '999999'])).body.data).toMatchObject({ entries: null });
+    expect((await send(op, 'raffle entries', { id })).body.data).toEqual({ command: 'raffle entries', raffleId: id, entries: [] });
+    expect((await send(op, 'raffle entries', { id: 999999 })).body.data).toMatchObject({ entries: null });
   });
 
-  it('says what is wrong with a definition or a cover, and makes nothing', async () => {
+  it('refuses a definition or arguments the command does not take (400), says what is wrong with a cover, and makes nothing', async () => {
     const op = await operator('operator');
-    const before = (await t.app.db.select({ id: raffles.id }).from(raffles)).length;
-    const notJson = await run(op, ['raffle', 'create', '--definition', '{"Kind": ']);
-    expect(notJson.body.data).toMatchObject({ raffle: null, refused: expect.stringMatching(/^not JSON/) });
-    const noSource = await run(op, ['raffle', 'create', '--definition', JSON.stringify({ ...definition(day), PublicSource: undefined })]);
-    expect(noSource.body.data).toMatchObject({ raffle: null, refused: 'PublicSource: a registration raffle needs PublicSource' });
-    const badCover = await runWith(op, ['raffle', 'create', '--definition', JSON.stringify(definition(day))], Buffer.from('not an image'));
+    const before = await raffleCount();
+    for (const args of [
+      // The definition is the object itself: never JSON text, never the shell's words.
+      { definition: JSON.stringify(definition(day)) },
+      { definition: '{"Kind": ' },
+      ['raffle', 'create', '--definition', JSON.stringify(definition(day))],
+      { definition: { ...definition(day), PublicSource: undefined } },
+      { definition: { ...definition(day), Title: { en: 'Only English' } } },
+      { definition: { ...definition(day), Prizes: [] } },
+      { definition: { ...definition(day), Owner: 'someone' } },
+      {},
+    ]) {
+      const answer = await send(op, 'raffle create', args);
+      expect(answer.body.code, JSON.stringify(args).slice(0, 80)).toBe(ErrorCode.BadRequest);
+    }
+    const badCover = await send(op, 'raffle create', { definition: definition(day) }, Buffer.from('not an image'));
     expect(badCover.body.data).toMatchObject({ raffle: null, refused: 'Cover: not a PNG, JPEG or WebP image' });
-    expect((await t.app.db.select({ id: raffles.id }).from(raffles)).length).toBe(before);
+    expect(await raffleCount()).toBe(before);
+
+    // An id is a positive whole number, a public value one line of at most 200 characters.
+    for (const [command, args] of [
+      ['raffle show', { id: '1' }],
+      ['raffle show', { id: 0 }],
+      ['raffle open', { id: 1.5 }],
+      ['raffle close', { id: 2_147_483_648 }],
+      ['raffle entries', {}],
+      ['raffle value', { id: 1, value: '' }],
+      ['raffle value', { id: 1, value: 'x'.repeat(201) }],
+      ['raffle value', { id: 1, value: 'two\nlines' }],
+      ['raffle draw', { id: 1, publicValue: '   ' }],
+      ['raffle draw', { id: 1, force: true }],
+      ['raffle list', { all: true }],
+      ['raffle entered', { user: '' }],
+    ] as const) {
+      expect((await send(op, command, args)).body.code, `${command} ${JSON.stringify(args)}`).toBe(ErrorCode.BadRequest);
+    }
   });
 
-  it('reads no path of the server’s: raffle create --file is refused, and the file is never opened', async () => {
+  it('reads no path of the server’s: a file named as the shell names one is refused, and one named as a cover is never opened', async () => {
     const op = await operator('operator');
     const folder = mkdtempSync(path.join(tmpdir(), 'beacon-console-file-'));
     // A valid definition, and a FIFO with no writer: opening the FIFO would hang the server until a writer came.
@@ -625,12 +668,69 @@ describe('raffles from the console', () => {
     writeFileSync(file, JSON.stringify(definition(day)));
     const fifo = path.join(folder, 'endless');
     execFileSync('mkfifo', [fifo]);
-    const before = (await t.app.db.select({ id: raffles.id }).from(raffles)).length;
+    const before = await raffleCount();
     for (const target of [file, fifo, '/dev/zero', '/etc/passwd']) {
-      const answer = await run(op, ['raffle', 'create', '--file', target]);
-      expect(answer.body.code, target).toBe(ErrorCode.BadRequest);
+      for (const args of [{ file: target }, { definition: definition(day), file: target }, ['--file', target]]) {
+        const answer = await send(op, 'raffle create', args);
+        expect(answer.body.code, `${target} ${JSON.stringify(args).slice(0, 60)}`).toBe(ErrorCode.BadRequest);
+      }
     }
-    expect((await t.app.db.select({ id: raffles.id }).from(raffles)).length).toBe(before);
+    expect(await raffleCount()).toBe(before);
+    // `Cover` names the CLI's image beside its file; from the console the image is the upload, and the name is never opened.
+    const named = await send(op, 'raffle create', { definition: { ...definition(day), Cover: fifo } });
+    expect(named.body.data).toMatchObject({ refused: null, raffle: { state: 'upcoming' } });
+    const [row] = await t.app.db
+      .select({ cover: raffles.cover })
+      .from(raffles)
+      .where(sql`${raffles.id} = ${raffleCommands.create.result.parse(named.body.data).raffle!.id}`);
+    expect(row.cover).toBeNull();
+  });
+});
+
+describe('arguments the console may not send to roles, the audit log and reviews', () => {
+  it('refuses a role there is none of, a user that is no text, and options the commands do not have (400), and changes nothing', async () => {
+    const admin = await operator('admin');
+    const other = await customer();
+    for (const [command, args] of [
+      ['role grant', { user: String(other.userId), role: 'owner' }],
+      ['role grant', { user: String(other.userId) }],
+      ['role grant', { user: other.userId, role: 'support' }],
+      ['role grant', { user: `${other.userId}\u0000`, role: 'support' }],
+      ['role grant', [String(other.userId), 'support']],
+      ['role revoke', { user: String(other.userId), role: 'support' }],
+      ['role unlock', {}],
+      ['role reset-factor', { user: 'x'.repeat(321) }],
+      ['role list', { limit: 5 }],
+      ['audit list', { limit: 0 }],
+      ['audit list', { limit: 10_001 }],
+      ['audit list', { limit: '50' }],
+      ['audit list', { before: -1 }],
+      ['audit list', { action: '' }],
+      ['audit list', { actor: 'root' }],
+      ['audit export', { limit: 5 }],
+    ] as const) {
+      expect((await send(admin, command, args)).body.code, `${command} ${JSON.stringify(args)}`).toBe(ErrorCode.BadRequest);
+    }
+    expect(await shell('role', 'list')).not.toMatchObject({ operators: expect.arrayContaining([expect.objectContaining({ userId: other.userId })]) });
+  });
+
+  it('refuses a review id that is no id, a reason too long or on two lines, and options the commands do not have (400), and hides nothing', async () => {
+    const op = await operator('operator');
+    for (const [command, args] of [
+      ['evaluation show', { id: '1' }],
+      ['evaluation show', { id: 1, reason: 'why' }],
+      ['evaluation hide', { id: 0 }],
+      ['evaluation hide', { id: 1, reason: 'x'.repeat(501) }],
+      ['evaluation hide', { id: 1, reason: 'two\nlines' }],
+      ['evaluation hide', { id: 1, reason: '   ' }],
+      ['evaluation unhide', { id: 1, hidden: false }],
+      ['evaluation reported', { limit: 5 }],
+    ] as const) {
+      expect((await send(op, command, args)).body.code, `${command} ${JSON.stringify(args)}`).toBe(ErrorCode.BadRequest);
+    }
+    const audit = await shell('audit', 'list', '--action', 'evaluation hide');
+    if (audit.command !== 'audit list') throw new Error('not an audit list');
+    expect(audit.entries.filter((line) => line.actorUserId === op.userId)).toEqual([]);
   });
 });
 
@@ -651,7 +751,7 @@ describe('refunds from the console', () => {
     expect(shown.body.data).toMatchObject({ command: 'users show', user: { id: userId, loginHistory: [{ Method: 'sms', Success: true }] } });
     expect((await run(support, ['users', 'show', '99999999999999999999'])).body.data).toMatchObject({ user: null });
 
-    const wallet = await run(support, ['wallet', 'show', String(userId)]);
+    const wallet = await send(support, 'wallet show', { user: String(userId) });
     expect(wallet.body.data).toMatchObject({
       wallet: {
         balance: 100_000 - order.Price,
@@ -663,17 +763,17 @@ describe('refunds from the console', () => {
       },
     });
 
-    const listed = await run(support, ['order', 'list', '--user', String(userId), '--method', 'wallet', '--state', 'paid']);
+    const listed = await send(support, 'order list', { user: String(userId), method: 'wallet', state: 'paid' });
     expect(listed.body.data).toMatchObject({ orders: [{ Key: order.Key, UserId: userId }] });
-    expect((await run(support, ['order', 'list', '--user', String(userId), '--method', 'wechatpay'])).body.data).toMatchObject({ orders: [] });
-    expect((await run(support, ['order', 'list', '--method', 'cash'])).body.code).toBe(ErrorCode.BadRequest);
+    expect((await send(support, 'order list', { user: String(userId), method: 'wechatpay' })).body.data).toMatchObject({ orders: [] });
+    expect((await send(support, 'order list', { method: 'cash' })).body.code).toBe(ErrorCode.BadRequest);
 
     const today = new Date().toISOString().slice(0, 10);
-    expect((await run(support, ['order', 'list', '--user', String(userId), '--since', today, '--until', today])).body.data).toMatchObject({
+    expect((await send(support, 'order list', { user: String(userId), since: today, until: today })).body.data).toMatchObject({
       orders: [{ Key: order.Key }],
     });
-    expect((await run(support, ['order', 'list', '--user', String(userId), '--until', '2020-01-01'])).body.data).toMatchObject({ orders: [] });
-    expect((await run(support, ['cdkey', 'redeemed', String(userId)])).body.data).toEqual({
+    expect((await send(support, 'order list', { user: String(userId), until: '2020-01-01' })).body.data).toMatchObject({ orders: [] });
+    expect((await send(support, 'cdkey redeemed', { user: String(userId) })).body.data).toEqual({
       command: 'cdkey redeemed',
       key: String(userId),
       userId,
@@ -687,7 +787,7 @@ describe('refunds from the console', () => {
     });
     expect((await run(support, ['raffle', 'entered', 'nobody@example.com'])).body.data).toMatchObject({ userId: null, entries: null });
 
-    const detail = await run(support, ['order', 'show', order.Key]);
+    const detail = await send(support, 'order show', { order: order.Key });
     expect(detail.body.data).toMatchObject({
       order: { Key: order.Key, UserId: userId, State: 'paid', Timeline: [{ State: 'created' }, { State: 'paid', Source: 'wallet' }] },
     });
@@ -700,7 +800,7 @@ describe('refunds from the console', () => {
     expect(large.order.Price).toBeGreaterThan(3000);
 
     const refused = await t.call(consoleCalls.run, {
-      body: { Command: ['order', 'refund', large.order.Key] },
+      body: { Command: 'order refund', Args: { order: large.order.Key } },
       headers: { cookie: support.cookie, [consoleCsrfHeader]: support.csrf },
       locale: 'ja',
     });
@@ -711,14 +811,14 @@ describe('refunds from the console', () => {
     });
 
     const refunded = await t.call(consoleCalls.run, {
-      body: { Command: ['order', 'refund', small.order.Key] },
+      body: { Command: 'order refund', Args: { order: small.order.Key } },
       headers: { cookie: support.cookie, [consoleCsrfHeader]: support.csrf },
       ip: '10.9.8.7',
     });
     expect(refunded.body.data).toMatchObject({ order: { State: 'refunded' }, refused: null });
 
     const operatorUser = await operator('operator');
-    expect((await run(operatorUser, ['order', 'refund', large.order.Key])).body.data).toMatchObject({ order: { State: 'refunded' } });
+    expect((await send(operatorUser, 'order refund', { order: large.order.Key })).body.data).toMatchObject({ order: { State: 'refunded' } });
 
     const audit = await shell('audit', 'list', '--action', 'order refund');
     if (audit.command !== 'audit list') throw new Error('not an audit list');
@@ -742,17 +842,124 @@ describe('refunds from the console', () => {
     // As WeChat Pay's ABNORMAL leaves it (refunds.test.ts runs the whole way there through the sandbox).
     const [{ id }] = await t.app.db.select({ id: orders.id }).from(orders).where(eq(orders.key, order.Key));
     await t.app.db.insert(refunds).values({ refundNo, orderId: id, amount: 1000, destination: 'original', state: 'abnormal', actor: 'ops' });
-    const attention = (await run(support, ['refund', 'attention'])).body.data;
-    if (attention.command !== 'refund attention') throw new Error('not the attention list');
-    expect(attention.refunds).toContainEqual(expect.objectContaining({ refundNo, orderKey: order.Key, state: 'abnormal' }));
+    expect((await send(support, 'refund attention', {})).body.data).toMatchObject({
+      refunds: expect.arrayContaining([expect.objectContaining({ refundNo, orderKey: order.Key, state: 'abnormal' })]),
+    });
 
-    const refused = await run(support, ['refund', 'resolve', refundNo, 'failed']);
+    const refused = await send(support, 'refund resolve', { refund: refundNo, resolution: 'failed' });
     expect(refused.body.code).toBe(ErrorCode.ConsoleForbidden);
     expect((await t.app.db.select({ state: refunds.state }).from(refunds).where(eq(refunds.refundNo, refundNo)))[0].state).toBe('abnormal');
 
-    expect((await run(operatorUser, ['refund', 'resolve', refundNo, 'failed'])).body.data).toMatchObject({ refused: null, refund: { state: 'failed' } });
+    expect((await send(operatorUser, 'refund resolve', { refund: refundNo, resolution: 'failed' })).body.data).toMatchObject({
+      refused: null,
+      refund: { state: 'failed' },
+    });
     expect(await shell('audit', 'list', '--action', 'refund resolve', '--target', `order ${order.Key}`)).toMatchObject({
       entries: [{ actorUserId: operatorUser.userId, after: { refund: refundNo, state: 'failed' } }],
     });
+  });
+});
+
+describe('arguments the console may not send to selling, cdkeys and donations', () => {
+  /** What the console user changed: every change is audited, so their lines after signing in are the changes. */
+  const changesBy = async (userId: number) =>
+    (await t.app.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.actorUserId, userId))).map((line) => line.action);
+  const refused = async (op: Operator, tries: ReadonlyArray<readonly [string, unknown]>) => {
+    for (const [command, args] of tries) expect((await send(op, command, args)).body.code, `${command} ${JSON.stringify(args)}`).toBe(ErrorCode.BadRequest);
+  };
+
+  it('refuses amounts, destinations, days, order and refund numbers, products and fields the commands do not take (400), and refunds nothing', async () => {
+    const support = await operator('support');
+    const op = await operator('operator');
+    const buyer = await customer();
+    await t.app.db.transaction((tx) => changeBalance(tx, buyer.userId, 10_000, 'credit', null));
+    const created = await t.call(commerceCalls.createOrder, { token: buyer.token, body: { Product: 'steam-cn', Amount: 1000, Target: '12345678' } });
+    await t.call(commerceCalls.pay, { token: buyer.token, params: { key: created.body.data.Key }, body: { Method: 'wallet' } });
+    const order = created.body.data.Key;
+    await refused(support, [
+      ['order refund', { order, amount: 0 }],
+      ['order refund', { order, amount: -500 }],
+      ['order refund', { order, amount: 10.5 }],
+      ['order refund', { order, amount: '500' }],
+      ['order refund', { order, to: 'bank' }],
+      // Nothing a caller sends lifts a support user's limits: they come from the settings and the session's role.
+      ['order refund', { order, limits: null }],
+      ['order refund', { order, role: 'admin' }],
+      ['order refund', { order: `${order}0` }],
+      ['order refund', [order]],
+      ['order show', { order: 'x'.repeat(20) }],
+      ['order list', { since: '2026-13-01' }],
+      ['order list', { until: '2026-02-30' }],
+      ['order list', { state: 'stolen' }],
+      ['order list', { user: '' }],
+      ['order list', { limit: 5 }],
+      ['wallet show', { user: buyer.userId }],
+      ['wallet show', {}],
+      ['refund attention', { all: true }],
+      ['maintenance status', { on: true }],
+    ]);
+    await refused(op, [
+      ['order fulfil', { order: 1 }],
+      ['refund resolve', { refund: order, resolution: 'succeeded' }],
+      ['refund resolve', { refund: `${order}R1`, resolution: 'maybe' }],
+      ['product set', { code: 'Bad Code', kind: 'membership', months: 1, price: 600 }],
+      ['product set', { code: 'half-plan', kind: 'membership', months: 1 }],
+      ['product set', { code: 'half-plan', kind: 'membership', months: 1, price: -600 }],
+      ['product set', { code: 'half-plan', kind: 'bundle', months: 1, price: 600 }],
+      ['product set', { code: 'half-steam', kind: 'steamRecharge', currency: 'usd', region: 'US', ratePpm: 7_300_000, minAmount: 1, maxAmount: 2 }],
+      ['product set', { code: 'half-steam', kind: 'steamRecharge', currency: 'USD', region: 'US', ratePpm: 0, minAmount: 1, maxAmount: 2 }],
+      ['product set', { code: 'half-steam', kind: 'steamRecharge', currency: 'USD', region: 'US', ratePpm: 7_300_000, minAmount: 3, maxAmount: 2 }],
+      ['product set', { code: 'half-plan', kind: 'membership', months: 1, price: 600, active: 'yes' }],
+      ['maintenance on', { reason: 'why' }],
+    ]);
+    expect(await t.app.db.select({ state: orders.state }).from(orders).where(eq(orders.key, order))).toEqual([{ state: 'paid' }]);
+    expect(await t.app.db.select().from(refunds).innerJoin(orders, eq(orders.id, refunds.orderId)).where(eq(orders.key, order))).toEqual([]);
+    expect(
+      await t.app.db
+        .select()
+        .from(products)
+        .where(inArray(products.code, ['half-plan', 'half-steam'])),
+    ).toEqual([]);
+    expect(await changesBy(support.userId)).toEqual(['console sign-in']);
+    expect(await changesBy(op.userId)).toEqual(['console sign-in']);
+  });
+
+  it('refuses batch names, counts, grants, a date gone by, keys and donation ids the commands do not take (400), and makes or hides nothing', async () => {
+    const op = await operator('operator');
+    const giver = await customer();
+    const [donation] = await t.app.db.insert(donations).values({ userId: giver.userId, amount: 100, name: 'Giver' }).returning();
+    const wallet = { Kind: 'wallet', Amount: 500 };
+    await refused(op, [
+      ['cdkey create', { batch: 'Bad Name', count: 1, grant: wallet }],
+      ['cdkey create', { batch: 'bad-args', count: 0, grant: wallet }],
+      ['cdkey create', { batch: 'bad-args', count: 100_001, grant: wallet }],
+      ['cdkey create', { batch: 'bad-args', count: '1', grant: wallet }],
+      ['cdkey create', { batch: 'bad-args', count: 1, grant: { Kind: 'wallet', Amount: -500 } }],
+      ['cdkey create', { batch: 'bad-args', count: 1, grant: { Kind: 'gold', Amount: 500 } }],
+      ['cdkey create', { batch: 'bad-args', count: 1, grant: { Kind: 'membership', Days: 0 } }],
+      ['cdkey create', { batch: 'bad-args', count: 1, grant: { Kind: 'steamRecharge', Product: 'Steam US', Amount: 500 } }],
+      // A Steam recharge of a product there is none of is refused when the command runs.
+      ['cdkey create', { batch: 'bad-args', count: 1, grant: { Kind: 'steamRecharge', Product: 'steam-nowhere', Amount: 500 } }],
+      ['cdkey create', { batch: 'bad-args', count: 1, grant: wallet, expires: '2020-01-01' }],
+      ['cdkey create', { batch: 'bad-args', count: 1, grant: wallet, expires: '2020-01-01', force: 'yes' }],
+      ['cdkey create', { batch: 'bad-args', count: 1, grant: wallet, secret: 'mine' }],
+      ['cdkey export', { batch: 'bad-args', limit: 0 }],
+      ['cdkey show', { batch: '' }],
+      ['cdkey revoke', {}],
+      ['cdkey revoke', { key: 'AAAAA-BBBBB-CCCCC-DDDDD', batch: 'bad-args' }],
+      ['cdkey revoke', { key: 'AAAAA' }],
+      ['cdkey check', { key: 'not a key' }],
+      ['cdkey redeemed', { user: 'x'.repeat(321) }],
+      ['donation hide', { id: String(donation.id) }],
+      ['donation hide', { id: 0 }],
+      ['donation hide', { id: 1.5 }],
+      ['donation hide', {}],
+      ['donation hide', { id: donation.id, hidden: true }],
+      ['donation show', [donation.id]],
+      ['donation list', { limit: 5 }],
+    ]);
+    expect(await t.app.db.select().from(cdkeyBatches).where(eq(cdkeyBatches.name, 'bad-args'))).toEqual([]);
+    expect(await t.app.db.select({ hiddenAt: donations.hiddenAt }).from(donations).where(eq(donations.id, donation.id))).toEqual([{ hiddenAt: null }]);
+    expect(await changesBy(op.userId)).toEqual(['console sign-in']);
   });
 });

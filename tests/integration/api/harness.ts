@@ -13,7 +13,8 @@ import { pathOf, requestInQuery, type ApiRoute, type ResponseOf } from '#contrac
 import { encryption } from '#contract/crypto.ts';
 import { SUCCESS } from '#contract/envelope.ts';
 import { lifetimes, system } from '#contract/identity.ts';
-import { sentFromShell } from '../../../server/admin-command.ts';
+import { checkArgs, findCommand, UsageError } from '#contract/command.ts';
+import { operatorCommands } from '#contract/commands.ts';
 import { buildApp, type BuildOptions } from '../../../server/app.ts';
 import { loadConfig } from '../../../server/config.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../../../server/crypto/opaque-tokens.ts';
@@ -134,17 +135,21 @@ export async function httpCaller(origin: string): Promise<TestApp['call']> {
   });
 }
 
-/** An operators' command through the running app's loopback admin endpoint, as `npm run admin` sends it: the envelope's code and data. */
-export async function runAdmin<T = Record<string, unknown>>(t: TestApp, ...command: string[]): Promise<{ code: number; data: T }> {
-  // As the CLI does, files the words name are read on this side and sent as the command's words and attachment.
-  const found = t.app.adminCommands.find(command);
-  const sent = found && !found.command.local ? sentFromShell(found.command, found.rest) : { words: command, attachment: null };
+/**
+ * An operators' command through the running app's loopback admin endpoint, as `npm run admin` sends it: the words parsed
+ * here into the command's arguments (a UsageError for words it cannot take), files they name read on this side; the
+ * envelope's code and data.
+ */
+export async function runAdmin<T = Record<string, unknown>>(t: TestApp, ...words: string[]): Promise<{ code: number; data: T }> {
+  const found = findCommand(operatorCommands, words);
+  if (!found) throw new UsageError(`unknown command "${words.join(' ')}"`);
+  const read = t.app.adminCommands.get(found.command.name)?.readFiles?.(found.rest) ?? { rest: found.rest, attachment: null };
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/admin/run',
     remoteAddress: '127.0.0.1',
     headers: { 'x-admin-token': t.app.adminToken },
-    payload: { command: sent.words, attachment: sent.attachment?.toString('base64') },
+    payload: { command: found.command.name, args: checkArgs(found.command, found.command.words(read.rest)), attachment: read.attachment?.toString('base64') },
   });
   return response.json() as { code: number; data: T };
 }

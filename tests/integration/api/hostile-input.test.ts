@@ -66,7 +66,7 @@ const wellFormed: Record<string, Record<string, unknown>> = {
   [identity.registerByEmail.path]: { Email: email, Code: '123456', Password: 'password-1', DeviceId },
   [identity.validateRegisterEmail.path]: { Email: email },
   [identity.refreshToken.path]: { RefreshToken: 'not-a-real-token' },
-  [admin.run.path]: { command: ['users', 'list'] },
+  [admin.run.path]: { command: 'users list', args: {} },
   [dev.outbox.path]: { to: phone },
   [dev.expireEmailLinks.path]: { to: email },
   [accountCalls.updateNickname.path]: { NickName: 'Valid Name' },

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { createChallenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { count, eq, sql } from 'drizzle-orm';
@@ -9,6 +8,7 @@ import { pluginCalls } from '#contract/plugins.ts';
 import { verifyToken } from '../../../server/crypto/signed.ts';
 import { externalAccounts, proofOfWorkSolutions, users, verificationCodes } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/modules/identity/passwords.ts';
+import { dictionary, type LocaleCode } from '../../../src/lib/editorial/content-files.ts';
 import * as codes from './codes.ts';
 import { startApp, type TestApp } from './harness.ts';
 
@@ -40,7 +40,7 @@ describe('SMS codes', () => {
     expect(response.body).toEqual({ code: 200, message: 'SMS sent successfully.', data: null });
     expect(await lastCode(phone)).toMatch(/^\d{6}$/);
     const ja = await t.call(identity.sendSmsCode, { body: { Phone: newPhone() }, locale: 'ja-JP,ja;q=0.9' });
-    expect(ja.body.message).toBe(JSON.parse(readFileSync('contract/messages/ja.json', 'utf8')).smsSent);
+    expect(ja.body.message).toBe(dictionary('ja').messages.smsSent);
   });
 
   it('refuses a bad phone number with a clear 400', async () => {
@@ -442,7 +442,7 @@ describe('per-address rate limit', () => {
 
   // Issue 47, point 3: a 429 that names no limit is the spec's "too fast"; the SMS flow's words are the code sends' alone.
   it('says "too fast" past a limit that names none, and the SMS words only past the code sends’ own limit', async () => {
-    const shared = (code: string) => JSON.parse(readFileSync(`contract/messages/${code}.json`, 'utf8')) as Record<string, string>;
+    const shared = (code: string) => dictionary(code as LocaleCode).messages;
     const limited = await startApp({ RATE_LIMIT_PER_MINUTE: '2', IDENTITY_RATE_LIMIT_PER_MINUTE: '4' });
     try {
       const refusal = async (call: () => ReturnType<TestApp['call']>, times: number) => {

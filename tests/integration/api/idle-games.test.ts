@@ -5,13 +5,12 @@
  * `idle games` and `idle set --game <appid>:<cards>`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, adminTokenHeader } from '#contract/admin.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import { idleGameCalls, maxIdleGames } from '#contract/idle-games.ts';
 import { idleGames } from '../../../server/db/schema.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
 import { loginBySms } from './codes.ts';
-import { startApp, type TestApp } from './harness.ts';
+import { runAdmin, startApp, type TestApp } from './harness.ts';
 
 let t: TestApp;
 let phoneSeq = 0;
@@ -28,7 +27,7 @@ async function login() {
   return { phone, token: result.AccessToken, userId: result.User.Id };
 }
 
-const operator = (command: string[]) => t.call(admin.run, { body: { command }, ip: '127.0.0.1', headers: { [adminTokenHeader]: t.app.adminToken } });
+const operator = (...words: string[]) => runAdmin(t, ...words);
 
 describe('the game list', () => {
   it('adds games by app id, named from the bundled list or not at all, once each, and removes them', async () => {
@@ -85,9 +84,10 @@ describe('the operators', () => {
   it("read a user's list, and name a bundled game in `idle set` by its app id alone", async () => {
     const { phone, token } = await login();
     await t.call(idleGameCalls.add, { body: { AppId: 440 }, token });
-    expect((await operator(['idle', 'games', phone])).body.data).toMatchObject({ command: 'idle games', games: [{ AppId: 440, Name: 'Team Fortress 2' }] });
-    const set = await operator(['idle', 'set', phone, '--state', 'Idling', '--game', '440:2']);
-    expect(set.body.data).toMatchObject({ status: { Games: [{ AppId: 440, CardsRemaining: 2, Name: 'Team Fortress 2' }] } });
-    expect((await operator(['idle', 'set', phone, '--state', 'Idling', '--game', '3999990:2'])).status).toBe(400);
+    expect((await operator('idle', 'games', phone)).data).toMatchObject({ command: 'idle games', games: [{ AppId: 440, Name: 'Team Fortress 2' }] });
+    const set = await operator('idle', 'set', phone, '--state', 'Idling', '--game', '440:2');
+    expect(set.data).toMatchObject({ status: { Games: [{ AppId: 440, CardsRemaining: 2, Name: 'Team Fortress 2' }] } });
+    // A game not in the bundled list needs its name: the words are refused before anything is sent.
+    await expect(operator('idle', 'set', phone, '--state', 'Idling', '--game', '3999990:2')).rejects.toThrow(/--game takes <appid>:<cards>\[:<name>\]/);
   });
 });

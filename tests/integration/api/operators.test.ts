@@ -7,12 +7,13 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandResult } from '#contract/admin.ts';
+import { parseWords, UsageError, type ResultOf } from '#contract/command.ts';
+import { operatorCommands } from '#contract/commands.ts';
+import type { roleAndAuditCommands } from '#contract/commands/operators.ts';
 import { SUCCESS } from '#contract/envelope.ts';
-import { commandContext, parseCommand, UsageError } from '../../../server/admin-command.ts';
+import { runCommand } from '../../../server/admin-command.ts';
 import { shellActor } from '../../../server/db/audit.ts';
 import { consoleFactors, users } from '../../../server/db/schema.ts';
-import { operatorCommands } from '../../../server/modules/operators/commands.ts';
 import { startApp, type TestApp } from './harness.ts';
 
 describe('operators’ roles and the audit log', () => {
@@ -32,20 +33,26 @@ describe('operators’ roles and the audit log', () => {
   });
   afterAll(() => t.close());
 
-  /** A command as the CLI runs it on a free database, as `root@shop`. */
-  const command = (words: string[]): Promise<CommandResult> =>
-    parseCommand(t.app.adminCommands.all, words)(commandContext(t.app, shellActor('root@shop', null)));
+  /** The result of one of this module's commands. */
+  type Result = ResultOf<(typeof roleAndAuditCommands)[keyof typeof roleAndAuditCommands]>;
+
+  /** A command as the CLI runs it on a free database, as `root@shop`: its words parsed as the CLI parses them. */
+  async function command(words: string[]): Promise<Result> {
+    const { command: declared, args } = parseWords(operatorCommands, words);
+    return (await runCommand(t.app, declared.name, args, { actor: shellActor('root@shop', null), locale: 'en', attachment: null }, null)) as Result;
+  }
 
   /** A command as the CLI sends it to a running server, as `ops@shop` unless said otherwise. */
-  async function throughServer(words: string[], actor = 'ops@shop'): Promise<CommandResult> {
+  async function throughServer(words: string[], actor = 'ops@shop'): Promise<Result> {
+    const { command: declared, args } = parseWords(operatorCommands, words);
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/admin/run',
       remoteAddress: '127.0.0.1',
       headers: { 'x-admin-token': t.app.adminToken },
-      payload: { command: words, actor },
+      payload: { command: declared.name, args, actor },
     });
-    const body = response.json<{ code: number; data: CommandResult }>();
+    const body = response.json<{ code: number; data: Result }>();
     expect(body.code).toBe(SUCCESS);
     return body.data;
   }
@@ -82,10 +89,10 @@ describe('operators’ roles and the audit log', () => {
 
   it('names a user there is none of, and refuses a role there is none of', async () => {
     expect(await command(['role', 'grant', '+8613800009999', 'operator'])).toMatchObject({ userId: null, role: null });
-    expect(() => parseCommand(t.app.adminCommands.all, ['role', 'grant', String(bob), 'owner'])).toThrow(
+    expect(() => parseWords(operatorCommands, ['role', 'grant', String(bob), 'owner'])).toThrow(
       new UsageError('role grant takes a user and one of support, operator, admin'),
     );
-    expect(() => parseCommand(t.app.adminCommands.all, ['audit', 'list', '--limit', '0'])).toThrow(UsageError);
+    expect(() => parseWords(operatorCommands, ['audit', 'list', '--limit', '0'])).toThrow(UsageError);
   });
 
   it('shows whose console sign-in wrong codes locked, until when, and unlocks it with a line in the audit log', async () => {
@@ -93,7 +100,7 @@ describe('operators’ roles and the audit log', () => {
     const until = new Date(Date.now() + 600_000);
     await t.app.db.insert(consoleFactors).values({ userId: bob, secret: 'JBSWY3DPEHPK3PXP', confirmedAt: new Date(), failedTries: 5, lockedUntil: until });
     expect(await command(['role', 'list'])).toMatchObject({ operators: [{ userId: bob, lockedUntil: until.toISOString() }] });
-    expect(operatorCommands.find((entry) => entry.name === 'role list')!.format(await command(['role', 'list']))).toMatch(/LOCKED UNTIL/);
+    expect(t.app.adminCommands.get('role list')!.format(await command(['role', 'list']))).toMatch(/LOCKED UNTIL/);
 
     expect(await throughServer(['role', 'unlock', String(bob)])).toEqual({ command: 'role unlock', key: String(bob), userId: bob, unlocked: true });
     expect(await command(['role', 'list'])).toMatchObject({ operators: [{ userId: bob, lockedUntil: null }] });

@@ -19,11 +19,11 @@ import { ErrorCode } from '#contract/errors.ts';
 import { localeCodes } from '#contract/locales.ts';
 import { raffleCalls, raffleRules, type LocalizedText, type Prize } from '#contract/raffle.ts';
 import { commitmentOf, drawWinners, instantRoll } from '#contract/raffle-draw.ts';
-import { parseCommand, sentFromShell, UsageError } from '../../../server/admin-command.ts';
+import { parseWords, UsageError } from '#contract/command.ts';
+import { operatorCommands } from '#contract/commands.ts';
 import { shellActor } from '../../../server/db/audit.ts';
 import { rowsOf } from '../../../server/db/database.ts';
 import { raffleEntries, raffles, walletLedger } from '../../../server/db/schema.ts';
-import { raffleCommands } from '../../../server/modules/raffle/commands.ts';
 import { createRaffle } from '../../../server/modules/raffle/definition.ts';
 import type { RaffleDefinition } from '#contract/raffle.ts';
 import { drawRaffle, drawsJob, dueDraws, waitingForValue } from '../../../server/modules/raffle/draws.ts';
@@ -168,9 +168,12 @@ describe('raffle info', () => {
     expect(await count()).toBe(before);
     const file = path.join(folder, 'untranslated.json');
     writeFileSync(file, JSON.stringify({ ...registrationRaffle(), Title: title }));
-    expect(() => sentFromShell(raffleCommands[0], ['--file', file])).toThrow(`${file}: Title.ru: `);
+    expect(() => t.app.adminCommands.get('raffle create')!.readFiles!(['--file', file])).toThrow(`${file}: Title.ru: `);
     // Where the database is, a command never opens a path it is given: only the CLI reads `--file`, on the operator's side.
-    expect(() => parseCommand(raffleCommands, ['raffle', 'create', '--file', file])).toThrow(UsageError);
+    expect(() => parseWords(operatorCommands, ['raffle', 'create', '--file', file])).toThrow(UsageError);
+    // Words the command cannot take are refused before anything runs: JSON that is not, an id past the ids' range.
+    expect(() => parseWords(operatorCommands, ['raffle', 'create', '--definition', '{"Kind": '])).toThrow(/^raffle create --definition: not JSON: /);
+    expect(() => parseWords(operatorCommands, ['raffle', 'show', '2147483648'])).toThrow(UsageError);
   });
 
   it('answers the current registration raffle, the running instant one, and a raffle by id; an unknown one is a 404', async () => {

@@ -13,12 +13,16 @@
  * operator resolves it, once.
  */
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandResult, OperatorRole } from '#contract/admin.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { OperatorRole } from '#contract/admin.ts';
+import { parseWords, type Command, type ResultOf } from '#contract/command.ts';
+import { operatorCommands } from '#contract/commands.ts';
+import { commerceCommands } from '#contract/commands/commerce.ts';
+import type { roleAndAuditCommands } from '#contract/commands/operators.ts';
 import { commerceCalls, type Order } from '#contract/commerce.ts';
 import { paymentSandbox } from '#contract/dev.ts';
-import { commandContext, parseCommand, type ResultOf } from '../../../server/admin-command.ts';
-import { consoleActor, shellActor } from '../../../server/db/audit.ts';
+import { runCommand } from '../../../server/admin-command.ts';
+import { consoleActor, shellActor, type Actor } from '../../../server/db/audit.ts';
 import { rowsOf } from '../../../server/db/database.ts';
 import { memberships, orderEvents, orders, products, refunds, walletLedger } from '../../../server/db/schema.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
@@ -42,9 +46,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A command as the console or the CLI runs it inside the server. */
-const admin = (...words: string[]) =>
-  parseCommand(t.app.adminCommands.all, words)(commandContext(t.app, shellActor('ops@shop', null))) as Promise<CommandResult & { command: 'order refund' }>;
+/** A command's words as the CLI parses them, run inside the server by `actor`, with their role as the console's (none at the shell). */
+async function runAs<C extends Command>(actor: Actor, words: string[]): Promise<ResultOf<C>> {
+  const { command, args } = parseWords(operatorCommands, words);
+  return (await runCommand(t.app, command.name, args, { actor, locale: 'en', attachment: null }, actor.role)) as ResultOf<C>;
+}
+
+/** A command (`order refund` unless told) as the CLI runs it inside the server. */
+const admin = <C extends Command = typeof commerceCommands.refund>(...words: string[]) => runAs<C>(shellActor('ops@shop', null), words);
+
+/** A notification address the sandbox cannot reach, for the next refund to WeChat Pay: the test delivers the notifications itself. */
+const notifyNowhereOnce = () => vi.spyOn(t.app.payments.channel('wechatpay'), 'notifyUrl').mockReturnValueOnce('http://127.0.0.1:9/nowhere');
 
 async function buyer() {
   const login = await loginBySms(t, `1360000${String(++phoneSeq).padStart(4, '0')}`, `device-${phoneSeq}`);
@@ -95,12 +107,8 @@ async function paidFromWallet(price = 5000): Promise<{ order: Order; userId: num
 /** A console user of the role (a fresh account), and their commands as the console runs them. */
 async function consoleUser(role: OperatorRole) {
   const { userId } = await buyer();
-  const context = commandContext(t.app, consoleActor({ userId, nickname: `${role} ${userId}`, role }, '10.0.0.1'));
-  return {
-    userId,
-    run: <N extends CommandResult['command'] = 'order refund'>(...words: string[]) =>
-      parseCommand(t.app.adminCommands.all, words)(context) as Promise<ResultOf<N>>,
-  };
+  const actor = consoleActor({ userId, nickname: `${role} ${userId}`, role }, '10.0.0.1');
+  return { userId, run: <C extends Command = typeof commerceCommands.refund>(...words: string[]) => runAs<C>(actor, words) };
 }
 
 /** What the order's refunds that did not fail add up to. */
@@ -152,8 +160,9 @@ describe('refunds to the original payment', () => {
         throw new RefundRefused('NOT_ENOUGH: the merchant account lacks the funds');
       },
     };
-    const context = commandContext(t.app, shellActor('ops@shop', null));
-    await parseCommand(t.app.adminCommands.all, ['order', 'refund', order.Key])({ ...context, paymentProvider: () => refusing });
+    const provider = vi.spyOn(t.app.payments, 'provider').mockReturnValueOnce(refusing);
+    await admin('order', 'refund', order.Key);
+    provider.mockRestore();
     expect((await refundsOf(order.Key)).map((r) => r.state)).toEqual(['failed']);
     expect(await stateOf(order.Key)).toBe('paid');
     expect((await notesOf(order.Key)).slice(-2)).toEqual(['refundRequested', 'refundFailed']);
@@ -163,12 +172,8 @@ describe('refunds to the original payment', () => {
 
   it('applies a refund notification once: a replay is refused, and a fresh one for a settled refund changes nothing', async () => {
     const { order } = await paidByWechat();
-    // No notification address the sandbox can reach: the test delivers the notifications itself.
-    const context = commandContext(t.app, shellActor('ops@shop', null));
-    const result = await parseCommand(t.app.adminCommands.all, ['order', 'refund', order.Key, '--amount', '2000'])({
-      ...context,
-      paymentNotifyUrl: () => 'http://127.0.0.1:9/nowhere',
-    });
+    notifyNowhereOnce();
+    const result = await admin('order', 'refund', order.Key, '--amount', '2000');
     expect(result).toMatchObject({ refund: { state: 'pending' } });
     const refundNo = `${order.Key}R1`;
     const success = notification({ out_refund_no: refundNo, refund_status: 'SUCCESS' }, { event: 'REFUND.SUCCESS' });
@@ -191,10 +196,12 @@ describe('refunds to the original payment', () => {
         throw new ProviderError('WeChat Pay did not answer');
       },
     };
-    const context = commandContext(t.app, shellActor('ops@shop', null));
-    await parseCommand(t.app.adminCommands.all, ['order', 'refund', order.Key, '--amount', '1000'])({ ...context, paymentProvider: () => answerLost });
+    const provider = vi.spyOn(t.app.payments, 'provider').mockReturnValueOnce(answerLost);
+    await admin('order', 'refund', order.Key, '--amount', '1000');
     // The provider never hears of this one (no provider could be asked).
-    await parseCommand(t.app.adminCommands.all, ['order', 'refund', order.Key, '--amount', '500'])({ ...context, paymentProvider: () => null });
+    provider.mockReturnValueOnce(null);
+    await admin('order', 'refund', order.Key, '--amount', '500');
+    provider.mockRestore();
     expect((await refundsOf(order.Key)).map((r) => r.state)).toEqual(['pending', 'pending']);
 
     // Not yet a minute old: the check leaves them.
@@ -223,10 +230,7 @@ describe('refunds racing', () => {
     expect(rest.filter((answer) => answer.refund).map((answer) => answer.refund!.amount)).toEqual([2000]);
     expect(await refundLedger(userId)).toEqual([3000, 2000]);
     expect(await stateOf(order.Key)).toBe('refunded');
-    const audit = await parseCommand(t.app.adminCommands.all, ['audit', 'list', '--action', 'order refund', '--limit', '1000'])(
-      commandContext(t.app, shellActor('ops@shop', null)),
-    );
-    if (audit.command !== 'audit list') throw new Error('not an audit list');
+    const audit = await admin<typeof roleAndAuditCommands.auditList>('audit', 'list', '--action', 'order refund', '--limit', '1000');
     expect(audit.entries.filter((line) => line.target === `order ${order.Key}`).map((line) => line.after)).toEqual([
       { refund: `${order.Key}R2`, amount: 2000, to: 'wallet' },
       { refund: `${order.Key}R1`, amount: 3000, to: 'wallet' },
@@ -395,25 +399,25 @@ describe('a refund WeChat Pay reports abnormal', () => {
     );
 
     const support = await consoleUser('support');
-    const shown = await support.run<'order show'>('order', 'show', order.Key);
+    const shown = await support.run<typeof commerceCommands.orderShow>('order', 'show', order.Key);
     expect(shown).toMatchObject({ order: { Refunds: [{ refundNo, state: 'abnormal' }] } });
-    const attention = await support.run<'refund attention'>('refund', 'attention');
+    const attention = await support.run<typeof commerceCommands.refundAttention>('refund', 'attention');
     expect(attention.refunds).toContainEqual(expect.objectContaining({ refundNo, orderKey: order.Key, amount: 5000, state: 'abnormal' }));
     // Only an operator may resolve it.
-    expect(t.app.adminCommands.find(['refund', 'resolve'])?.command.role).toBe('operator');
+    expect(commerceCommands.refundResolve.role).toBe('operator');
 
     const operator = await consoleUser('operator');
-    const resolved = await operator.run<'refund resolve'>('refund', 'resolve', refundNo, 'succeeded');
+    const resolved = await operator.run<typeof commerceCommands.refundResolve>('refund', 'resolve', refundNo, 'succeeded');
     expect(resolved).toMatchObject({ command: 'refund resolve', key: refundNo, refused: null, refund: { state: 'succeeded' }, order: { State: 'refunded' } });
     expect(await stateOf(order.Key)).toBe('refunded');
     expect((await notesOf(order.Key)).at(-1)).toBe('refunded');
-    const again = await operator.run<'refund resolve'>('refund', 'resolve', refundNo, 'failed');
+    const again = await operator.run<typeof commerceCommands.refundResolve>('refund', 'resolve', refundNo, 'failed');
     expect(again).toMatchObject({ order: null, refused: 'This refund does not need resolving: only a refund WeChat Pay reported abnormal does.' });
     expect((await refundsOf(order.Key)).map((r) => r.state)).toEqual(['succeeded']);
-    const listed = await support.run<'refund attention'>('refund', 'attention');
+    const listed = await support.run<typeof commerceCommands.refundAttention>('refund', 'attention');
     expect(listed.refunds.map((r) => r.refundNo)).not.toContain(refundNo);
 
-    const audit = (await admin('audit', 'list', '--action', 'refund resolve', '--target', `order ${order.Key}`)) as CommandResult;
+    const audit = await admin<typeof roleAndAuditCommands.auditList>('audit', 'list', '--action', 'refund resolve', '--target', `order ${order.Key}`);
     expect(audit).toMatchObject({
       entries: [{ actorUserId: operator.userId, before: { refund: refundNo, state: 'abnormal' }, after: { refund: refundNo, state: 'succeeded' } }],
     });
@@ -422,19 +426,24 @@ describe('a refund WeChat Pay reports abnormal', () => {
   it('frees its amount when an operator resolves it as not refunded, once', async () => {
     const { order, userId, refundNo } = await abnormalRefund('2000');
     const operator = await consoleUser('operator');
-    expect(await operator.run<'refund resolve'>('refund', 'resolve', refundNo, 'failed')).toMatchObject({ refused: null, refund: { state: 'failed' } });
+    expect(await operator.run<typeof commerceCommands.refundResolve>('refund', 'resolve', refundNo, 'failed')).toMatchObject({
+      refused: null,
+      refund: { state: 'failed' },
+    });
     expect((await notesOf(order.Key)).at(-1)).toBe('refundFailed');
     expect(await admin('order', 'refund', order.Key, '--to', 'wallet')).toMatchObject({ refund: { amount: 5000 }, order: { State: 'refunded' } });
     expect(await refundLedger(userId)).toEqual([5000]);
-    expect((await operator.run<'refund resolve'>('refund', 'resolve', refundNo, 'succeeded')).refused).toMatch(/does not need resolving/);
-    expect((await operator.run<'refund resolve'>('refund', 'resolve', `${order.Key}R9`, 'succeeded')).refused).toBe(`There is no refund ${order.Key}R9.`);
+    expect((await operator.run<typeof commerceCommands.refundResolve>('refund', 'resolve', refundNo, 'succeeded')).refused).toMatch(/does not need resolving/);
+    expect((await operator.run<typeof commerceCommands.refundResolve>('refund', 'resolve', `${order.Key}R9`, 'succeeded')).refused).toBe(
+      `There is no refund ${order.Key}R9.`,
+    );
   });
 
   it('comes through the adapter from WeChat Pay’s refund query too, when the notification is lost', async () => {
     const { order, prepay } = await paidByWechat();
     await t.call(paymentSandbox.act, { params: { id: prepay }, body: { Action: 'failRefunds' } });
-    const context = commandContext(t.app, shellActor('ops@shop', null));
-    await parseCommand(t.app.adminCommands.all, ['order', 'refund', order.Key])({ ...context, paymentNotifyUrl: () => 'http://127.0.0.1:9/nowhere' });
+    notifyNowhereOnce();
+    await admin('order', 'refund', order.Key);
     const refundNo = `${order.Key}R1`;
     await expect.poll(() => t.app.payments.provider('wechatpay')!.queryRefund({ outRefundNo: refundNo, transactionId: '' })).toBe('ABNORMAL');
     expect((await refundsOf(order.Key)).map((r) => r.state)).toEqual(['pending']);

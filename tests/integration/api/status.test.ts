@@ -6,10 +6,10 @@
  */
 import { HttpTransportType } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandResult } from '#contract/admin.ts';
+import { parseWords, UsageError, type ResultOf } from '#contract/command.ts';
+import { operatorCommands } from '#contract/commands.ts';
+import type { statusCommands } from '#contract/commands/status.ts';
 import { serviceStatusEvent, statusCalls, statusTargetKeys, type StatusChange } from '#contract/status.ts';
-import { parseCommand, UsageError } from '../../../server/admin-command.ts';
-import { statusCommands } from '../../../server/modules/status/commands.ts';
 import { hubClient, nextCall, startHubApp, type HubApp } from '../realtime/harness.ts';
 import { runAdmin } from './harness.ts';
 
@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Set = Extract<CommandResult, { command: 'status set' }>;
+type Set = ResultOf<typeof statusCommands.set>;
 const set = (...words: string[]) => runAdmin<Set>(t, 'status', 'set', ...words);
 const board = async () => (await t.call(statusCalls.board)).body.data;
 
@@ -62,7 +62,7 @@ describe('the board', () => {
     const parse =
       (...words: string[]) =>
       () =>
-        parseCommand(statusCommands, ['status', 'set', ...words]);
+        parseWords(operatorCommands, ['status', 'set', ...words]);
     expect(parse('myspace', 'up')).toThrow(UsageError);
     expect(parse('github', 'sideways')).toThrow(UsageError);
     expect(parse('github', 'down', '--colour', 'red')).toThrow(UsageError);
@@ -71,7 +71,7 @@ describe('the board', () => {
     expect(parse('github', 'down', '--note', 'x'.repeat(501))).toThrow(UsageError);
     expect(parse('github', 'down', '--note', 'two\nlines')).toThrow(UsageError);
     expect(parse('github', 'down', '--note-xx', 'who')).toThrow(UsageError);
-    expect(() => parseCommand(statusCommands, ['status', 'list', 'extra'])).toThrow(UsageError);
+    expect(() => parseWords(operatorCommands, ['status', 'list', 'extra'])).toThrow(UsageError);
   });
 });
 

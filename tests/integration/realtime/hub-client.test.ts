@@ -174,7 +174,7 @@ describe('the realtime connection', () => {
     hub.setAccessToken(me.accessToken);
     await hub.start();
     await until(() => hub.$problem.get() !== null);
-    expect(hub.$problem.get()).toEqual({ key: 'realtime.tokenExpired', code: 401 });
+    expect(hub.$problem.get()).toEqual({ key: 'messages.realtimeTokenExpired', code: 401 });
     expect(hub.$state.get()).toBe('Disconnected');
     expect(fetched).toHaveLength(2);
   });
@@ -183,10 +183,10 @@ describe('the realtime connection', () => {
     [
       'the server refuses',
       async () => ({ isSuccess: false, data: null, message: 'Service paused' }),
-      { key: 'realtime.tokenFetchFailed', serverMessage: 'Service paused' },
+      { key: 'messages.realtimeTokenFetchFailed', serverMessage: 'Service paused' },
     ],
-    ['the call fails', async () => Promise.reject(new ApiFailure('network')), { key: 'realtime.tokenFetchFailed' }],
-    ['the answer has no token', async () => ({ isSuccess: true, data: null, message: 'OK' }), { key: 'realtime.noToken' }],
+    ['the call fails', async () => Promise.reject(new ApiFailure('network')), { key: 'messages.realtimeTokenFetchFailed' }],
+    ['the answer has no token', async () => ({ isSuccess: true, data: null, message: 'OK' }), { key: 'messages.realtimeNoToken' }],
   ] as const)('reports a hub token that cannot be had when %s', async (_, fetchHubToken, problem) => {
     const me = await t.newUser();
     const { hub } = client({ fetchHubToken });
@@ -201,7 +201,7 @@ describe('the realtime connection', () => {
     const { hub } = client({ url: `http://127.0.0.1:${t.port}/api/no-hub-here` });
     hub.setAccessToken(me.accessToken);
     await hub.start();
-    expect(hub.$problem.get()).toEqual({ key: 'realtime.error', error: expect.stringContaining('Failed to complete negotiation with the server') });
+    expect(hub.$problem.get()).toEqual({ key: 'messages.genericError', error: expect.stringContaining('Failed to complete negotiation with the server') });
   });
 });
 
@@ -290,7 +290,7 @@ describe('one connection for the page', () => {
     expect((await demo.call(identity.signOutOtherSessions, { token: elsewhere.AccessToken })).body.code).toBe(200);
 
     await until(() => hub.$problem.get() !== null && hub.$state.get() === 'Disconnected');
-    expect(hub.$problem.get()).toEqual({ key: 'realtime.tokenExpired', code: 401 });
+    expect(hub.$problem.get()).toEqual({ key: 'messages.realtimeTokenExpired', code: 401 });
     // One try for a new hub token, which the ended login cannot have; then no more.
     expect(fetched).toEqual([here.AccessToken, here.AccessToken]);
     await pause(2_500);

@@ -50,7 +50,10 @@ describe('two instances on one PostgreSQL and one Redis', () => {
         url: '/api/admin/run',
         remoteAddress: '127.0.0.1',
         headers: { 'x-admin-token': a.app.adminToken },
-        payload: { command: ['idle', 'set', String(me.userId), '--state', 'Idling', '--game', '730:5:Counter-Strike 2'] },
+        payload: {
+          command: 'idle set',
+          args: { user: String(me.userId), state: 'Idling', games: [{ AppId: 730, CardsRemaining: 5, Name: 'Counter-Strike 2' }] },
+        },
       });
       expect(command.json().data).toMatchObject({ command: 'idle set', userId: me.userId, pushed: true });
       const [status] = await pushed;
@@ -89,7 +92,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
       url: '/api/admin/run',
       remoteAddress: '127.0.0.1',
       headers: { 'x-admin-token': a.app.adminToken },
-      payload: { command: ['session', 'end', sessionId] },
+      payload: { command: 'session end', args: { sessionId } },
     });
     expect(ended.json().data).toMatchObject({ command: 'session end', sessionId, userId: me.userId });
     expect([(await sessionsOn(b)).status, (await sessionsOn(a)).status]).toEqual([401, 401]);
