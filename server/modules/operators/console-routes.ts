@@ -27,7 +27,6 @@ import { registerRoute } from '../../http/route.ts';
 import { ConsoleSessions } from './console-sessions.ts';
 import { confirm, enrol, factorState, proveSecondFactor } from './second-factor.ts';
 
-
 const signInAgain = () => new ApiError(ErrorCode.ConsoleSignIn, 'consoleSignIn');
 const forbidden = () => new ApiError(ErrorCode.ConsoleForbidden, 'consoleForbidden');
 
