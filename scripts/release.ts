@@ -10,7 +10,8 @@ import path from 'node:path';
 /**
  * The release's files: the package files (npm ci --omit=dev and `npm run admin` read them), the
  * server and the contract it imports, the two content files the contract imports, the
- * deployment's files (the unit, nginx's configuration, the settings' example) and the built site.
+ * dictionaries (the server reads its part and the shared messages of each), the deployment's
+ * files (the unit, nginx's configuration, the settings' example) and the built site.
  */
 export const releaseContents = [
   'package.json',
@@ -19,6 +20,7 @@ export const releaseContents = [
   'contract',
   'content/facts.json',
   'content/plugins/catalogue.json',
+  'content/i18n',
   'deploy',
   'dist',
 ] as const;
