@@ -52,7 +52,7 @@ export type MigrationStatus = z.infer<typeof MigrationStatus>;
 export const BackupCounts = z.object({ users: z.int(), orders: z.int(), ledgerEntries: z.int(), raffles: z.int(), raffleEntries: z.int(), files: z.int() });
 export type BackupCounts = z.infer<typeof BackupCounts>;
 
-/** A raffle as operators see it: never its seed before the draw. */
+/** A raffle as operators see it, its title in the caller's language (the console's, English at the shell): never its seed before the draw. */
 export const RaffleSummary = z.object({
   id: z.int(),
   kind: RaffleKind,
@@ -71,7 +71,10 @@ export const RaffleSummary = z.object({
 });
 export type RaffleSummary = z.infer<typeof RaffleSummary>;
 
-/** A raffle a user entered: which, their number, the prize they won (its English name; null: none, or not drawn) and when they claimed it. */
+/**
+ * A raffle a user entered: which (its title), their number, the prize they won (null: none, or not drawn) and when they
+ * claimed it; the title and prize in the caller's language (the console's, English at the shell).
+ */
 export const RaffleEntryOfUser = z.object({
   raffleId: z.int(),
   title: text(),
@@ -86,7 +89,7 @@ export type RaffleEntryOfUser = z.infer<typeof RaffleEntryOfUser>;
 /** One entry of a raffle: its number, who, and when. */
 export const RaffleEntryOfRaffle = z.object({ number: z.int(), userId: z.nullable(z.int()), at: Timestamp });
 
-/** A drawn winner, for delivering prizes: who, which prize, and whether they claimed it. */
+/** A drawn winner, for delivering prizes: who, which prize (named in the caller's language), and whether they claimed it. */
 export const RaffleWinnerEntry = z.object({ place: z.int(), number: z.int(), userId: z.nullable(z.int()), prize: text(), claimedAt: z.nullable(Timestamp) });
 export type RaffleWinnerEntry = z.infer<typeof RaffleWinnerEntry>;
 

@@ -159,6 +159,30 @@ export type OrderHistory = z.infer<typeof OrderHistory>;
 export const OrderDetail = z.extend(OrderHistory, { PayWith: z.array(PayMethod) });
 export type OrderDetail = z.infer<typeof OrderDetail>;
 
+/** Who sold, as the receipt names them (the SELLER_* settings); what is not set is null. */
+export const Seller = z.object({ Name: text(), Address: z.nullable(text()), TaxId: z.nullable(text()), Contact: z.nullable(text()) });
+export type Seller = z.infer<typeof Seller>;
+
+/**
+ * A paid order's receipt: who sold what, for how much, how and when it was
+ * paid, and the payment service's transaction number (null for the wallet,
+ * which has none). A refunded order keeps its receipt, with what went back.
+ */
+export const Receipt = z.object({
+  Seller,
+  Key: text(),
+  State: OrderState,
+  Item: OrderItem,
+  /** What was paid, in fen. */
+  Price: Minor,
+  Method: PayMethod,
+  PaidAt: z.iso.datetime(),
+  Transaction: z.nullable(text()),
+  /** What has been refunded so far, in fen (0: nothing). */
+  Refunded: Minor,
+});
+export type Receipt = z.infer<typeof Receipt>;
+
 /** A scan-to-pay payment under way: the code the customer scans, as an SVG and as its URL. */
 export const Payment = z.object({
   Order,
@@ -234,6 +258,17 @@ export const commerceCalls = {
     params: orderKey,
     request: Empty,
     response: OrderDetail,
+  }),
+  /** A paid order's receipt (paid, fulfilled or refunded, paid with money): another's order, an unknown one and an unpaid one are not found. */
+  receipt: route({
+    method: 'GET',
+    path: '/commerce/v1/orders/:key/receipt',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    params: orderKey,
+    request: Empty,
+    response: Receipt,
   }),
   /** Starts paying: a code to scan (wechatpay, alipay), or paid at once from the balance (wallet). */
   pay: route({

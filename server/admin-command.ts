@@ -16,6 +16,7 @@ import { operatorCommands } from '#contract/commands.ts';
 import { roleIncludes } from '#contract/console.ts';
 import type { LocaleCode } from '#contract/locales.ts';
 import type { Actor } from './db/audit.ts';
+import { message, type MessageKey } from './i18n/messages.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -89,6 +90,27 @@ export async function runCommand(app: FastifyInstance, name: string, args: unkno
   // As a route's answer: a result outside its declaration fails loudly outside production, so a test sees the drift.
   if (app.config.NODE_ENV !== 'production') handler.command.result.parse(result);
   return result;
+}
+
+/** Why a command did nothing: a message of the server's dictionary, told in the caller's language (`refusalText`). */
+export interface Refusal {
+  key: MessageKey;
+  params?: Record<string, string>;
+}
+
+/** A refusal in the caller's language: the console user's, or English at the shell. */
+export const refusalText = ({ locale }: Pick<Caller, 'locale'>, refusal: Refusal): string => message(locale, refusal.key, refusal.params);
+
+/**
+ * A refusal of a command whose result has no room for one (`cdkey create` of a batch name taken): a UsageError whose
+ * message is the refusal in English, for the shell; the console answers it in the operator's language.
+ */
+export class CommandRefused extends UsageError {
+  readonly refusal: Refusal;
+  constructor(refusal: Refusal) {
+    super(refusalText({ locale: 'en' }, refusal));
+    this.refusal = refusal;
+  }
 }
 
 /** The console session's role does not include the command's. */

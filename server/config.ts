@@ -50,6 +50,15 @@ function sealingKeyOf(value: string): Buffer | null {
 const bucketSettings = ['S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_ENDPOINT', 'S3_FORCE_PATH_STYLE'] as const;
 const bucketOptional = new Set<string>(['S3_ENDPOINT', 'S3_FORCE_PATH_STYLE']);
 
+/** One line of the seller's details on receipts; empty (as a settings file writes "not shown") is unset. */
+const sellerDetail = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .transform((value) => value || undefined)
+    .optional();
+
 /** Whether DATABASE_URL names a PostgreSQL server (else an embedded PGlite). */
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
 
@@ -132,6 +141,14 @@ const schema = z
     REGISTER_EMAIL_CHECKS_PER_HOUR: z.coerce.number().int().positive().default(20),
     /** Where `/basic/customer/service` sends a logged-in user (a signed user reference is appended). */
     CUSTOMER_SERVICE_URL: z.string().min(1).default('/contact'),
+    /**
+     * Who sells, as every receipt names them: the seller's (legal) name, address, tax number and how to reach them.
+     * Unset outside production, all four are the demo shop's (demoSeller); production needs at least the name.
+     */
+    SELLER_NAME: sellerDetail(200),
+    SELLER_ADDRESS: sellerDetail(300),
+    SELLER_TAX_ID: sellerDetail(60),
+    SELLER_CONTACT: sellerDetail(200),
     /** The external store's address; its OAuth verifier is at /oauth/verifier under it. Unset outside production: the development store at /api/dev/store. */
     STORE_URL: z.url().optional(),
     /** What the store sends (as a bearer token) to check a store token; unset outside production: derived from the server secret, known to the development store. */
@@ -267,6 +284,13 @@ const schema = z
             message: 'required in production (unset, the store would be the development one, which does not run there)',
           });
       }
+      if (!config.SELLER_NAME)
+        context.addIssue({
+          code: 'custom',
+          path: ['SELLER_NAME'],
+          message:
+            'required in production: receipts name the seller (unset, they would name the demo shop); set SELLER_NAME, and SELLER_ADDRESS, SELLER_TAX_ID and SELLER_CONTACT as your receipts must show them',
+        });
       if (config.DEMO_DATA)
         context.addIssue({ code: 'custom', path: ['DEMO_DATA'], message: 'DEMO_DATA=true seeds an account whose password is published: set DEMO_DATA=false' });
     }
@@ -331,9 +355,19 @@ function alipayModeIssues(
     .map((path) => ({ path, message: `required with ${certificatesGiven.join(', ')}: certificate mode needs all three certificates` }));
 }
 
+/** The seller receipts name outside production when SELLER_NAME is unset: plainly a demonstration, never a real business. */
+export const demoSeller = {
+  SELLER_NAME: 'Demo shop (development, not a real seller)',
+  SELLER_ADDRESS: 'Demo address: set SELLER_ADDRESS',
+  SELLER_TAX_ID: 'DEMO-0000000000',
+  SELLER_CONTACT: 'demo@example.invalid',
+} as const;
+
 /** The demo account goes only where asked, or into an embedded database outside production — never into a shared PostgreSQL unasked. */
 const withDefaults = (config: z.output<typeof schema>) => ({
   ...config,
+  // The demo seller comes whole or not at all, a real name never beside a demo address (production refuses an unset name).
+  ...(config.SELLER_NAME === undefined ? demoSeller : { SELLER_NAME: config.SELLER_NAME }),
   DEMO_DATA: config.DEMO_DATA ?? (config.NODE_ENV !== 'production' && !isPostgresUrl(config.DATABASE_URL)),
 });
 

@@ -73,7 +73,8 @@ async function runThroughServer(config: Config, endpoint: AdminEndpoint, { comma
   try {
     response = await fetch(url, {
       method: admin.run.method,
-      headers: { 'content-type': 'application/json', [adminTokenHeader]: endpoint.token },
+      // The server's words (a refusal) in the shell's English.
+      headers: { 'content-type': 'application/json', 'accept-language': 'en', [adminTokenHeader]: endpoint.token },
       body: JSON.stringify({ command, args, actor: operator(), attachment: attachment?.toString('base64') }),
       signal: AbortSignal.timeout(30_000),
     });

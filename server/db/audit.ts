@@ -7,6 +7,7 @@
  */
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { AuditEntry, OperatorRole } from '#contract/admin.ts';
+import type { AuditAction, AuditTarget } from '#contract/audit.ts';
 import type { Database, Transaction } from './database.ts';
 import { auditLog } from './schema/operators.ts';
 
@@ -33,9 +34,10 @@ export const consoleActor = (user: { userId: number; nickname: string; role: Ope
   role: user.role,
 });
 
+/** A line: its action and record from the list of contract/audit.ts, which the console has words for in every language. */
 export interface AuditLine {
-  action: string;
-  target: string | null;
+  action: AuditAction;
+  target: AuditTarget | null;
   before: unknown;
   after: unknown;
 }

@@ -43,3 +43,13 @@ export function orderStatus(order: Pick<Order, 'State' | 'Outcome'>): OrderStatu
 export function showsMethod(status: OrderStatus): boolean {
   return status === 'paid' || status === 'fulfilled' || status === 'refunded' || status === 'failed';
 }
+
+/**
+ * Whether the order has a receipt (server/modules/commerce/receipts.ts): it
+ * was paid with money — a cdkey is no payment here — whether it was delivered
+ * or refunded since.
+ */
+export function hasReceipt(order: Pick<Order, 'State' | 'Method'>): boolean {
+  const paid = order.State === 'paid' || order.State === 'fulfilled' || order.State === 'refunded';
+  return paid && order.Method !== null && order.Method !== 'cdkey';
+}

@@ -22,7 +22,7 @@ import { admin, newCdkeys } from './admin-cli.ts';
 import { signInToConsole } from './console-sign-in.ts';
 import { seriousAxeProblems } from './axe.ts';
 import { overflowOf } from './overflow.ts';
-import { localizePath, say } from './routes.ts';
+import { localizePath, say, serverSays } from './routes.ts';
 import { codeSentBy, keep, newPhone, registerFresh, sealedCall } from './session.ts';
 
 const sizes = [
@@ -231,6 +231,8 @@ for (const size of staffSizes) {
     await page.getByRole('button', { name: t('console.raffles.create') }).click();
     const made = page.locator('[data-raffle]');
     await expect(made).toHaveAttribute('data-raffle-state', 'upcoming');
+    // Issue 49, point 4: the raffle's title in the console's language.
+    await expect(made.getByRole('heading')).toContainText(`${title} (${size.locale})`);
     await looksRight(page, size.axeTheme);
     await made.getByRole('button', { name: t('console.raffles.open') }).click();
     await expect(made).toHaveAttribute('data-raffle-state', 'open');
@@ -282,10 +284,16 @@ for (const size of staffSizes) {
     await page.goto(localizePath(size.locale, '/admin/audit'));
     await expect(page.locator('[data-audit] li').first()).toBeVisible();
     await looksRight(page, size.axeTheme);
-    await page.getByLabel(t('console.audit.target')).fill(`review ${reviewId}`);
+    // Issue 49, point 4: actions and records in words of the page's language, found by them.
+    await page.locator('select[name="kind"]').selectOption(t('console.audit.kind.review'));
+    await page.getByLabel(t('console.audit.recordId')).fill(String(reviewId));
     await page.getByRole('button', { name: t('console.audit.find') }).click();
     // The other screen size's test may act on the same review: this admin's two lines are the ones to find.
-    await expect(page.locator('[data-audit] li', { hasText: `(user ${adminId}, admin)` })).toHaveCount(2);
+    const mine = page.locator('[data-audit] li', { hasText: `(user ${adminId}, admin)` });
+    await expect(mine).toHaveCount(2);
+    const reviewRecord = `${t('console.audit.kind.review')} ${reviewId}`;
+    await expect(mine.filter({ hasText: `${t('console.audit.action.evaluationHide')} · ${reviewRecord}` })).toHaveCount(1);
+    await expect(mine.filter({ hasText: `${t('console.audit.action.evaluationUnhide')} · ${reviewRecord}` })).toHaveCount(1);
     await expect(page.locator('[data-audit]')).toContainText('Off-topic advertising');
     const download = page.waitForEvent('download');
     await page.locator('[data-audit-export]').click();
@@ -294,7 +302,7 @@ for (const size of staffSizes) {
     expect(csv).toContain(`(user ${adminId}, admin)`);
     const colleague = await registerFresh(page);
     await page.getByLabel(t('console.audit.user')).fill(String(colleague.User.Id));
-    await page.locator('select').selectOption('support');
+    await page.locator('select[name="role"]').selectOption('support');
     await page.getByRole('button', { name: t('console.audit.grant'), exact: true }).click();
     await page.locator('[data-confirm-role]').click();
     await expect(page.locator(`[data-operator="${colleague.User.Id}"]`)).toContainText(t('console.role.support'));
@@ -310,6 +318,62 @@ for (const size of staffSizes) {
     await page.locator('[data-confirm-end-session]').click();
     await expect(page.getByText(t('console.customers.sessionEnded'))).toBeVisible();
     await expect(page.locator('[data-sessions]')).toHaveCount(0);
+  });
+}
+
+// Issue 49, point 4: an operator whose console is in Russian reads it all in Russian, on a phone and a wide screen.
+for (const size of [
+  { name: 'phone', viewport: { width: 390, height: 844 }, axeTheme: 'light' as const },
+  { name: 'wide screen', viewport: { width: 1440, height: 900 }, axeTheme: 'dark' as const },
+]) {
+  test(`a Russian console names raffles, refusals, audit actions and records in Russian, on a ${size.name}`, async ({ page }) => {
+    await page.setViewportSize(size.viewport);
+    const t = (key: string, params?: Record<string, string>) => say('ru', key, params);
+    await signInToConsole(page, 'admin', 'ru');
+    const everywhere = (text: string) => Object.fromEntries(localeCodes.map((code) => [code, `${text} (${code})`]));
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    const title = `E2E ru ${size.name} ${Date.now()}`;
+    await admin(
+      'raffle',
+      'create',
+      '--definition',
+      JSON.stringify({
+        Kind: 'registration',
+        Title: everywhere(title),
+        Description: everywhere('Made at the shell'),
+        Prizes: [{ Name: everywhere('CN¥5'), Quantity: 1, Grant: { Kind: 'wallet', Amount: 500 } }],
+        // Closing long after every other open raffle, it is never the "current" one other tests' pages show.
+        OpensAt: inDays(1),
+        ClosesAt: inDays(400),
+        DrawAt: inDays(401),
+        PublicSource: everywhere('The next lottery draw'),
+      }),
+    );
+
+    // The raffle by its Russian title, in the list and shown; opened; a draw without a public value refused in Russian.
+    await page.goto(localizePath('ru', '/admin/raffles'));
+    await page.getByRole('button', { name: `${title} (ru)` }).click();
+    const shown = page.locator('[data-raffle]');
+    await expect(shown.getByRole('heading')).toContainText(`${title} (ru)`);
+    await expect(shown).toContainText(t('console.raffles.stateName.upcoming'));
+    const id = await shown.getAttribute('data-raffle');
+    await shown.getByRole('button', { name: t('console.raffles.open') }).click();
+    await expect(shown).toHaveAttribute('data-raffle-state', 'open');
+    await shown.getByRole('button', { name: t('console.raffles.draw') }).click();
+    await page.locator('[data-confirm-raffle="draw"]').click();
+    await expect(page.getByRole('alert')).toHaveText(t('console.raffles.refused', { reason: serverSays('ru', 'refused.raffleNoPublicValue') }));
+    await looksRight(page, size.axeTheme);
+
+    // The audit log: the opening as Russian words, the raffle's id as it is; found by them.
+    await page.goto(localizePath('ru', '/admin/audit'));
+    await expect(page.locator('[data-audit] [data-action="console sign-in"]').first()).toContainText(t('console.audit.action.consoleSignIn'));
+    await page.locator('select[name="action"]').selectOption(t('console.audit.action.raffleOpen'));
+    await page.locator('select[name="kind"]').selectOption(t('console.audit.kind.raffle'));
+    await page.getByLabel(t('console.audit.recordId')).fill(id!);
+    await page.getByRole('button', { name: t('console.audit.find') }).click();
+    await expect(page.locator('[data-audit] li')).toHaveCount(1);
+    await expect(page.locator('[data-audit] li')).toContainText(`${t('console.audit.action.raffleOpen')} · ${t('console.audit.kind.raffle')} ${id}`);
+    await looksRight(page, size.axeTheme);
   });
 }
 

@@ -112,6 +112,7 @@ export const routes: Array<{ path: string; title: Title; chrome?: false; login?:
   { path: '/account/center/steam/point', title: ui('account.point.title'), login: true },
   { path: '/account/center/order', title: ui('account.order.title'), login: true },
   { path: '/account/center/order/detail', title: ui('account.orderDetail.title'), login: true },
+  { path: '/account/center/order/receipt', title: ui('account.receipt.title'), login: true },
   { path: '/account/center/redemption', title: ui('account.redemption.title'), login: true },
   { path: '/account/center/redemption/donate', title: ui('account.donate.title'), login: true },
   { path: '/account/center/safe/confirmemail', title: ui('email.sent.title'), chrome: false },

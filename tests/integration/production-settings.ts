@@ -30,4 +30,5 @@ export const productionSettings = {
   EMAIL_GATEWAY_SECRET: 'a-secret-of-sixteen-chars',
   STORE_URL: 'https://store.beacon.test',
   STORE_INTROSPECTION_SECRET: 'a-store-secret-of-thirty-two-chars',
+  SELLER_NAME: 'Beacon Test Ltd.',
 };

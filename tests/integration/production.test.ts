@@ -15,7 +15,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { identity } from '#contract/identity.ts';
 import { hubPath } from '#contract/realtime.ts';
 import { buildApp } from '../../server/app.ts';
-import { ConfigError, loadConfig } from '../../server/config.ts';
+import { ConfigError, demoSeller, loadConfig } from '../../server/config.ts';
 import { loadSecret } from '../../server/crypto/key-folder.ts';
 import { alipaySandboxGatewayPath, alipaySandboxScanPath } from '../../server/services/alipay-sandbox.ts';
 import { sandboxPhonePagePath } from '../../server/services/wechatpay-sandbox.ts';
@@ -52,6 +52,11 @@ describe('production refuses the development stand-ins', () => {
     expect(refusal(withoutNotify)).toMatch(/required when PAYMENT_PROVIDER=wechatpay[\s\S]*WECHATPAY_NOTIFY_URL/);
     const { STORE_URL: __, ...withoutStore } = gateways;
     expect(refusal(withoutStore)).toMatch(/required in production[\s\S]*→ at STORE_URL/);
+    // Unset, receipts would name the demo shop; empty, as a settings file writes it, is unset too.
+    for (const SELLER_NAME of [undefined, ' ']) {
+      const seller = refusal({ ...gateways, SELLER_NAME } as Record<string, string>);
+      expect(seller).toMatch(/required in production: receipts name the seller[\s\S]*→ at SELLER_NAME/);
+    }
     expect(loadConfig({ NODE_ENV: 'production', ...gateways }).DEMO_DATA).toBe(false);
   });
 
@@ -105,6 +110,12 @@ describe('production refuses the development stand-ins', () => {
     const execStart = /^ExecStart=\S+\/node (.*)$/m.exec(unit)?.[1];
     expect(scripts.start).toMatch(/^node --\S+/);
     expect(execStart).toBe(scripts.start.replace(/^node /, ''));
+  });
+
+  it('names the demo shop on receipts outside production, whole or not at all', () => {
+    expect(loadConfig({ DATABASE_URL: 'memory://' })).toMatchObject(demoSeller);
+    const named = loadConfig({ DATABASE_URL: 'memory://', SELLER_NAME: 'Beacon Ltd.', SELLER_ADDRESS: '' });
+    expect([named.SELLER_NAME, named.SELLER_ADDRESS, named.SELLER_TAX_ID, named.SELLER_CONTACT]).toEqual(['Beacon Ltd.', undefined, undefined, undefined]);
   });
 
   it('seeds demo data only into an embedded database, unless asked', () => {

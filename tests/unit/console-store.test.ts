@@ -498,7 +498,12 @@ describe('the audit area', () => {
       }),
     });
     const audit = createAudit(run);
-    await audit.find({ action: ' order refund ', target: '' });
+    await audit.find({ action: 'order refund', kind: 'order', id: ' 1 ' });
+    expect(ran.at(-1)).toEqual({ command: 'audit list', args: { limit: auditPageSize, action: 'order refund', target: 'order 1' } });
+    await audit.find({ action: '', kind: 'server keys', id: '' });
+    expect(ran.at(-1)).toEqual({ command: 'audit list', args: { limit: auditPageSize, target: 'server keys' } });
+    // A kind without an id names no record: any record.
+    await audit.find({ action: 'order refund', kind: 'user', id: ' ' });
     expect(ran.at(-1)).toEqual({ command: 'audit list', args: { limit: auditPageSize, action: 'order refund' } });
     expect(audit.$more.get()).toBe(true);
     await audit.older();
@@ -577,7 +582,7 @@ describe('the cdkeys area', () => {
     const { run } = commands({
       'product list': () => ({ command: 'product list', products: [] }),
       'cdkey create': () => {
-        if (taken) throw new ApiFailure('server', { code: ErrorCode.BadRequest, serverMessage: 'The request is not valid.' });
+        if (taken) throw new ApiFailure('server', { code: ErrorCode.BadRequest, serverMessage: 'Партия с названием spring уже есть.' });
         taken = true;
         return { command: 'cdkey create', batch, keys: ['AAAAA-BBBBB-CCCCC-DDDDD', 'EEEEE-FFFFF-GGGGG-HHHHH'] };
       },
@@ -588,7 +593,7 @@ describe('the cdkeys area', () => {
     expect(cdkeys.$keys.get()).toHaveLength(2);
     expect(cdkeys.$notice.get()).toEqual({ kind: 'ok', key: 'console.cdkeys.created', params: { count: 2 } });
     await cdkeys.create({ ...emptyBatch, name: 'spring', count: '2', amount: '5' });
-    expect(cdkeys.$notice.get()).toEqual({ kind: 'error', key: 'console.cdkeys.notCreated' });
+    expect(cdkeys.$notice.get()).toEqual({ kind: 'error', text: 'Партия с названием spring уже есть.' });
     await cdkeys.create({ ...emptyBatch });
     expect(cdkeys.$notice.get()).toEqual({ kind: 'error', key: 'console.cdkeys.incomplete' });
   });

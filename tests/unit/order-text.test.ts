@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { OrderState, PayOutcome } from '#contract/commerce.ts';
 import { localeCodes } from '@/i18n/locales.ts';
 import { dictionaryOf } from '@/i18n/t.ts';
-import { orderStatus, showsMethod, type OrderStatus } from '@/lib/order-text.ts';
+import { hasReceipt, orderStatus, showsMethod, type OrderStatus } from '@/lib/order-text.ts';
 
 /** The timeline events (server notes) that end an order in a status other than its own state's. */
 const endings: Partial<Record<OrderStatus, string[]>> = {
@@ -51,5 +51,19 @@ describe('the timeline', () => {
       const word = dictionary[`account.order.state.${status}`];
       for (const note of notes) expect(dictionary[`account.orderDetail.event.${note}`].slice(0, word.length), `${code}: ${note}`).toBe(word);
     }
+  });
+});
+
+describe('hasReceipt', () => {
+  it('is true of an order paid with money, delivered or refunded since', () => {
+    expect(hasReceipt({ State: 'paid', Method: 'wechatpay' })).toBe(true);
+    expect(hasReceipt({ State: 'fulfilled', Method: 'wallet' })).toBe(true);
+    expect(hasReceipt({ State: 'refunded', Method: 'alipay' })).toBe(true);
+  });
+
+  it('is false of an order paid with a cdkey, and of one never paid, whatever method it tried', () => {
+    expect(hasReceipt({ State: 'paid', Method: 'cdkey' })).toBe(false);
+    for (const State of ['created', 'paying', 'closed', 'failed'] as const) expect(hasReceipt({ State, Method: 'wechatpay' }), State).toBe(false);
+    expect(hasReceipt({ State: 'created', Method: null })).toBe(false);
   });
 });

@@ -49,6 +49,15 @@ const differentMessages = new Set([
   'orderPaid ~ pay.introPaid',
   // A status page's service that is down, and cloud idling stopped.
   'statusDown ~ cloudIdle.state.Stopped',
+  // A raffle's state inside an operator's refusal ("This raffle is {{state}}"), and an order's, an agreement's or a
+  // payment's state, or the raffle board's label for its visitors.
+  'raffleState.canceled ~ account.order.state.canceled',
+  'raffleState.canceled ~ account.orderDetail.event.canceled',
+  'raffleState.canceled ~ account.agreements.state.canceled',
+  'raffleState.upcoming ~ raffle.board.state.upcoming',
+  'raffleState.closed ~ pay.sandbox.state.CLOSED',
+  'raffleState.closed ~ console.orders.stateName.closed',
+  'raffleState.closed ~ raffle.board.state.closed',
 ]);
 
 /** One text, told apart from another only by letter case: a label starts with a capital, the same words in a sentence do not. */

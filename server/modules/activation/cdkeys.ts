@@ -11,6 +11,7 @@ import { cdkeyLockoutMs, cdkeyMaxFailures, type CdkeyGrant, type Redemption } fr
 import { cdkeyAlphabet, cdkeyLength, cdkeyShape, checkCharacter, formatCdkey, maskCdkey, normalizeCdkey } from '#contract/cdkey-format.ts';
 import { pageSize } from '#contract/paging.ts';
 import { ErrorCode } from '#contract/errors.ts';
+import type { AuditTarget } from '#contract/audit.ts';
 import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { cdkeyBatches, cdkeyFailures, cdkeys } from '../../db/schema/activation.ts';
@@ -94,7 +95,7 @@ export async function revoke(db: Database, actor: Actor, what: { key: string } |
       .where(and(which, isNull(cdkeys.usedAt), isNull(cdkeys.revokedAt)))
       .returning({ masked: cdkeys.masked });
     // A key is named masked: the log must not hand out what it records.
-    const target = 'key' in what ? `key ${maskCdkey(what.key)}` : `batch ${what.batch.name}`;
+    const target: AuditTarget = 'key' in what ? `key ${maskCdkey(what.key)}` : `batch ${what.batch.name}`;
     if (revoked.length)
       await recordAudit(tx, actor, { action: 'cdkey revoke', target, before: { unused: revoked.length }, after: { revoked: revoked.length } });
     return revoked.length;

@@ -6,9 +6,9 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { CdkeyGrant } from '#contract/activation.ts';
-import { UsageError, type ParsedArgsOf } from '#contract/command.ts';
+import type { ParsedArgsOf } from '#contract/command.ts';
 import { activationCommands, cdkeyBatchMax } from '#contract/commands/activation.ts';
-import { commandsPlugin, handle } from '../../admin-command.ts';
+import { CommandRefused, commandsPlugin, handle } from '../../admin-command.ts';
 import { money, noUser, table, time } from '../../admin-text.ts';
 import { recordAudit } from '../../db/audit.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -21,10 +21,9 @@ type GrantAsked = ParsedArgsOf<typeof activationCommands.create>['grant'];
 async function checkedGrant(app: FastifyInstance, grant: GrantAsked): Promise<CdkeyGrant> {
   if (grant.Kind !== 'steamRecharge') return grant;
   const [product] = await app.db.select().from(products).where(eq(products.code, grant.Product));
-  if (product?.kind !== 'steamRecharge' || !product.currency)
-    throw new UsageError(`There is no Steam recharge product ${grant.Product} (npm run admin -- product list).`);
+  if (product?.kind !== 'steamRecharge' || !product.currency) throw new CommandRefused({ key: 'refused.noSteamProduct', params: { product: grant.Product } });
   const sold = product.presets.includes(grant.Amount) || (grant.Amount >= (product.minAmount ?? Infinity) && grant.Amount <= (product.maxAmount ?? 0));
-  if (!sold) throw new UsageError(`${grant.Product} does not sell an amount of ${grant.Amount}.`);
+  if (!sold) throw new CommandRefused({ key: 'refused.amountNotSold', params: { product: grant.Product, amount: String(grant.Amount) } });
   return { ...grant, Currency: product.currency };
 }
 
@@ -73,7 +72,7 @@ export default commandsPlugin('activation', [
         const batch = { name, count, grant: await checkedGrant(app, grant), expiresAt: expires ? new Date(expires) : null };
         await createBatch(app.db, actor, app.keys.secret, batch);
       } catch (error) {
-        if (isUniqueViolation(error)) throw new UsageError(`There is a batch called ${name} already.`);
+        if (isUniqueViolation(error)) throw new CommandRefused({ key: 'refused.batchTaken', params: { name } });
         throw error;
       }
       const made = await findBatch(app.db, name);

@@ -53,7 +53,7 @@ export const backupCommands = [
       try {
         const bytes = await writeBackupFile(file, snapshot);
         // After the snapshot, so the backup does not hold its own line: who took a copy of every customer's data, and where it went.
-        await recordAudit(db, actor, { action: 'backup', target: file, before: null, after: { bytes, counts: snapshot.counts } });
+        await recordAudit(db, actor, { action: 'backup', target: `file ${file}`, before: null, after: { bytes, counts: snapshot.counts } });
         const uploadsBucket = 'bucket' in uploads.location ? uploads.location.bucket : null;
         return { command: 'backup', file, saved: { bytes, counts: snapshot.counts, uploadsBucket }, refused: null };
       } catch (error) {

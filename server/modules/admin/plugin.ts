@@ -14,7 +14,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { isAdminCaller, newAdminToken } from './access.ts';
-import { runCommand } from '../../admin-command.ts';
+import { CommandRefused, runCommand } from '../../admin-command.ts';
 import { shellActor } from '../../db/audit.ts';
 
 declare module 'fastify' {
@@ -43,6 +43,8 @@ export default fp(
       try {
         return { data: (await runCommand(app, body.command, body.args, caller, null)) as CommandAnswer };
       } catch (error) {
+        // A refusal (a batch name taken) says why, in the shell's English (the CLI asks for it); other usage errors the CLI found before sending.
+        if (error instanceof CommandRefused) throw new ApiError(ErrorCode.BadRequest, error.refusal.key, error.refusal.params);
         if (error instanceof UsageError) throw new ApiError(ErrorCode.BadRequest, 'badRequest');
         throw error;
       }

@@ -40,6 +40,7 @@ import { alipayNotificationRoute, notificationRoute } from './notify-route.ts';
 import { findOrder, insertOrder, orderDetail, orderExpiryJob, orderNotice, orderPage, toOrder, type OrderRow } from './orders.ts';
 import { closeAtProvider, closeExpiredOrder, closeOrder, payFromWallet, requireProvider, startPhonePay, startScanPay, underMaintenance } from './payments.ts';
 import { payContextOf } from './pay-context.ts';
+import { receiptOf, sellerOf } from './receipts.ts';
 import { checkPendingRefunds, refundCheckJob } from './refunds.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
 
@@ -118,6 +119,8 @@ export default fp(
 
     registerRoute(app, commerceCalls.orders, async ({ auth, params }) => ({ data: await orderPage(db, auth.userId, params.page) }));
     registerRoute(app, commerceCalls.order, async ({ auth, params }) => ({ data: await orderDetail(db, params.key, auth.userId, pay.methods) }));
+    const seller = sellerOf(app.config);
+    registerRoute(app, commerceCalls.receipt, async ({ auth, params }) => ({ data: await receiptOf(db, params.key, auth.userId, seller) }));
 
     /** A method the customer asked for, if this server takes it: else "unsupported payment type". */
     const methodOf = (asked: string): PayMethod => {

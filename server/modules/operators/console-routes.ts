@@ -15,7 +15,7 @@ import { consoleCalls, consoleCookie, consoleCsrfHeader, consolePath, type Conso
 import { ErrorCode } from '#contract/errors.ts';
 import type { CommandAnswer } from '#contract/admin.ts';
 import { UsageError } from '#contract/command.ts';
-import { RoleTooLowError, runCommand } from '../../admin-command.ts';
+import { CommandRefused, RoleTooLowError, runCommand } from '../../admin-command.ts';
 import { consoleActor, recordAudit } from '../../db/audit.ts';
 import { committingRefusals } from '../../db/committing-refusals.ts';
 import type { Transaction } from '../../db/database.ts';
@@ -171,6 +171,8 @@ export default fp(
           return { data: (await runCommand(app, body.Command, body.Args, caller, auth.role)) as CommandAnswer };
         } catch (error) {
           if (error instanceof RoleTooLowError) throw forbidden();
+          // A refusal is told in the operator's language (the page's, as every answer's message).
+          if (error instanceof CommandRefused) throw new ApiError(ErrorCode.BadRequest, error.refusal.key, error.refusal.params);
           // A command the console may not name, or arguments it cannot take, when checked or once it looks (a batch name taken).
           if (error instanceof UsageError) throw new ApiError(ErrorCode.BadRequest, 'badRequest');
           throw error;

@@ -7,22 +7,24 @@ import type { FastifyInstance } from 'fastify';
 import type { RaffleEntryOfUser, RaffleSummary, RaffleWinnerEntry } from '#contract/admin.ts';
 import { UsageError } from '#contract/command.ts';
 import { raffleCommands, raffleEntriesShown, type RaffleShown } from '#contract/commands/raffle.ts';
+import type { LocaleCode } from '#contract/locales.ts';
 import { hubEvents } from '#contract/realtime.ts';
-import { commandsPlugin, handle } from '../../admin-command.ts';
+import { commandsPlugin, handle, refusalText, type Caller, type Refusal } from '../../admin-command.ts';
 import { indent, noUser, orDash, table, time } from '../../admin-text.ts';
 import { recordAudit } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
-import { message } from '../../i18n/messages.ts';
+import { message, type MessageKey } from '../../i18n/messages.ts';
 import { StorageError, storageRefusal } from '../../services/file-store.ts';
 import { createRaffle, readDefinition, storeCover } from './definition.ts';
-import { drawRaffle } from './draws.ts';
+import { drawRaffle, type DrawRefusal } from './draws.ts';
 import { stateOf, type RaffleRow } from './raffles.ts';
 
-const summary = (row: RaffleRow): RaffleSummary => ({
+/** A raffle as operators read it, its title in the caller's language (English at the shell). */
+const summary = (row: RaffleRow, locale: LocaleCode): RaffleSummary => ({
   id: row.id,
   kind: row.kind,
-  title: row.title.en,
+  title: row.title[locale],
   state: stateOf(row),
   opensAt: row.opensAt.toISOString(),
   closesAt: row.closesAt.toISOString(),
@@ -35,7 +37,7 @@ const summary = (row: RaffleRow): RaffleSummary => ({
   publicValue: row.publicValue,
 });
 
-async function winnersOf(db: Database, row: RaffleRow): Promise<RaffleWinnerEntry[]> {
+async function winnersOf(db: Database, row: RaffleRow, locale: LocaleCode): Promise<RaffleWinnerEntry[]> {
   const entries = await db
     .select()
     .from(raffleEntries)
@@ -45,13 +47,13 @@ async function winnersOf(db: Database, row: RaffleRow): Promise<RaffleWinnerEntr
     place: entry.drawOrder!,
     number: entry.number,
     userId: entry.userId,
-    prize: prizeName(row, entry.prize!),
+    prize: prizeName(row, entry.prize!, locale),
     claimedAt: entry.claimedAt?.toISOString() ?? null,
   }));
 }
 
 /** The raffles a user entered, newest first (by the index on the entries' user). */
-async function enteredBy(db: Database, userId: number): Promise<RaffleEntryOfUser[]> {
+async function enteredBy(db: Database, userId: number, locale: LocaleCode): Promise<RaffleEntryOfUser[]> {
   const rows = await db
     .select({ entry: raffleEntries, raffle: raffles })
     .from(raffleEntries)
@@ -61,20 +63,48 @@ async function enteredBy(db: Database, userId: number): Promise<RaffleEntryOfUse
     .limit(100);
   return rows.map(({ entry, raffle }) => ({
     raffleId: raffle.id,
-    title: raffle.title.en,
+    title: raffle.title[locale],
     number: entry.number,
-    prize: entry.prize === null ? null : prizeName(raffle, entry.prize),
+    prize: entry.prize === null ? null : prizeName(raffle, entry.prize, locale),
     claimedAt: entry.claimedAt?.toISOString() ?? null,
     at: entry.createdAt.toISOString(),
   }));
 }
 
-/** A prize by its index, named in English as operators read the raffle. */
-const prizeName = (raffle: RaffleRow, index: number) => raffle.prizes[index]?.Name.en ?? String(index);
+/** A prize by its index, named in the caller's language. */
+const prizeName = (raffle: RaffleRow, index: number, locale: LocaleCode) => raffle.prizes[index]?.Name[locale] ?? String(index);
 
-async function answer<N extends RaffleShown['command']>(db: Database, command: N, row: RaffleRow | null, refused: string | null = null, pushed = false) {
-  return { command, raffle: row && summary(row), winners: row ? await winnersOf(db, row) : [], refused, pushed };
+/** A command's answer about one raffle, in the caller's language: its title, its prizes and why it did nothing (a message key of the server's). */
+async function answer<N extends RaffleShown['command']>(
+  db: Database,
+  { locale }: Caller,
+  command: N,
+  row: RaffleRow | null,
+  refused: Refusal | null = null,
+  pushed = false,
+) {
+  return {
+    command,
+    raffle: row && summary(row, locale),
+    winners: row ? await winnersOf(db, row, locale) : [],
+    refused: refused && refusalText({ locale }, refused),
+    pushed,
+  };
 }
+
+/** A refusal that names the raffle's state in the caller's language. */
+const inState = (key: MessageKey, row: RaffleRow, locale: LocaleCode): Refusal => ({
+  key,
+  params: { state: message(locale, `raffleState.${stateOf(row)}`) },
+});
+
+/** Why a draw did not happen, as the operator is told. */
+const drawRefusals: Record<Exclude<DrawRefusal, 'not found'> | 'drawn already', MessageKey> = {
+  'not a registration raffle': 'refused.raffleNotRegistration',
+  'drawn already': 'refused.raffleDrawnAlready',
+  canceled: 'refused.raffleCanceled',
+  'no public value': 'refused.raffleNoPublicValue',
+};
 
 async function find(db: Database, id: number): Promise<RaffleRow | null> {
   const [row] = await db.select().from(raffles).where(eq(raffles.id, id));
@@ -139,25 +169,25 @@ export default commandsPlugin('raffle', [
         throw new UsageError(error instanceof Error ? error.message : String(error));
       }
     },
-    async run(app, { definition }, { actor, locale, attachment }) {
+    async run(app, { definition }, caller) {
       let cover: string | null = null;
-      if (attachment) {
+      if (caller.attachment) {
         try {
-          cover = await storeCover(app.uploads.store('raffles'), attachment);
+          cover = await storeCover(app.uploads.store('raffles'), caller.attachment);
         } catch (error) {
-          // No room or no storage is told in the operator's language, as the site tells a customer; anything else is the image's fault.
-          const refused = error instanceof StorageError ? message(locale, storageRefusal(error).messageKey) : 'Cover: not a PNG, JPEG or WebP image';
-          return answer(app.db, 'raffle create', null, refused);
+          // No room or no storage is told as the site tells a customer; anything else is the image's fault.
+          const refused: Refusal = { key: error instanceof StorageError ? storageRefusal(error).messageKey : 'refused.coverNotImage' };
+          return answer(app.db, caller, 'raffle create', null, refused);
         }
       }
-      return answer(app.db, 'raffle create', await createRaffle(app.db, actor, definition, cover));
+      return answer(app.db, caller, 'raffle create', await createRaffle(app.db, caller.actor, definition, cover));
     },
     ...detail,
   }),
   handle(raffleCommands.entered, {
-    async run(app, { user: key }) {
+    async run(app, { user: key }, { locale }) {
       const user = await app.findUser(key);
-      return { command: 'raffle entered', key, userId: user?.id ?? null, entries: user ? await enteredBy(app.db, user.id) : null };
+      return { command: 'raffle entered', key, userId: user?.id ?? null, entries: user ? await enteredBy(app.db, user.id, locale) : null };
     },
     format: (result) =>
       !result.entries
@@ -193,21 +223,22 @@ export default commandsPlugin('raffle', [
     found: (result) => result.entries !== null,
   }),
   handle(raffleCommands.list, {
-    run: async (app) => ({
+    run: async (app, _args, { locale }) => ({
       command: 'raffle list',
-      raffles: (await app.db.select().from(raffles).orderBy(desc(raffles.opensAt), desc(raffles.id))).map(summary),
+      raffles: (await app.db.select().from(raffles).orderBy(desc(raffles.opensAt), desc(raffles.id))).map((row) => summary(row, locale)),
     }),
     format: ({ raffles: listed }) => (listed.length ? table(raffleHeaders, listed.map(raffleRow)) : 'No raffles yet.'),
   }),
   handle(raffleCommands.show, {
-    run: async (app, { id }) => answer(app.db, 'raffle show', await find(app.db, id)),
+    run: async (app, { id }, caller) => answer(app.db, caller, 'raffle show', await find(app.db, id)),
     ...detail,
   }),
   handle(raffleCommands.open, {
-    async run(app, { id }, { actor }) {
+    async run(app, { id }, caller) {
+      const { actor, locale } = caller;
       const row = await find(app.db, id);
-      if (!row) return answer(app.db, 'raffle open', null);
-      if (stateOf(row) !== 'upcoming') return answer(app.db, 'raffle open', row, `it is ${stateOf(row)} already`);
+      if (!row) return answer(app.db, caller, 'raffle open', null);
+      if (stateOf(row) !== 'upcoming') return answer(app.db, caller, 'raffle open', row, inState('refused.raffleNotUpcoming', row, locale));
       const opened = await app.db.transaction(async (tx) => {
         const [changed] = await tx.update(raffles).set({ opensAt: new Date() }).where(eq(raffles.id, row.id)).returning();
         await recordAudit(tx, actor, {
@@ -218,15 +249,17 @@ export default commandsPlugin('raffle', [
         });
         return changed;
       });
-      return answer(app.db, 'raffle open', opened);
+      return answer(app.db, caller, 'raffle open', opened);
     },
     ...detail,
   }),
   handle(raffleCommands.close, {
-    async run(app, { id }, { actor }) {
+    async run(app, { id }, caller) {
+      const { actor, locale } = caller;
       const row = await find(app.db, id);
-      if (!row) return answer(app.db, 'raffle close', null);
-      if (stateOf(row) !== 'open' && stateOf(row) !== 'upcoming') return answer(app.db, 'raffle close', row, `it is ${stateOf(row)} already`);
+      if (!row) return answer(app.db, caller, 'raffle close', null);
+      if (stateOf(row) !== 'open' && stateOf(row) !== 'upcoming')
+        return answer(app.db, caller, 'raffle close', row, inState('refused.raffleNotOpen', row, locale));
       const closed = await app.db.transaction(async (tx) => {
         const [changed] = await tx.update(raffles).set({ closesAt: new Date() }).where(eq(raffles.id, row.id)).returning();
         await recordAudit(tx, actor, {
@@ -237,18 +270,19 @@ export default commandsPlugin('raffle', [
         });
         return changed;
       });
-      return answer(app.db, 'raffle close', closed);
+      return answer(app.db, caller, 'raffle close', closed);
     },
     ...detail,
   }),
   handle(raffleCommands.value, {
-    async run(app, { id, value }, { actor }) {
+    async run(app, { id, value }, caller) {
+      const { actor, locale } = caller;
       const row = await find(app.db, id);
-      if (!row) return answer(app.db, 'raffle value', null);
+      if (!row) return answer(app.db, caller, 'raffle value', null);
       // A value known while people can still register would let entries be placed to suit it.
       const state = stateOf(row);
       if (row.kind !== 'registration' || state !== 'closed')
-        return answer(app.db, 'raffle value', row, `a public value is entered once registration has closed (it is ${state})`);
+        return answer(app.db, caller, 'raffle value', row, inState('refused.raffleValueEarly', row, locale));
       const changed = await app.db.transaction(async (tx) => {
         const [updated] = await tx.update(raffles).set({ publicValue: value }).where(eq(raffles.id, id)).returning();
         await recordAudit(tx, actor, {
@@ -259,15 +293,22 @@ export default commandsPlugin('raffle', [
         });
         return updated;
       });
-      return answer(app.db, 'raffle value', changed);
+      return answer(app.db, caller, 'raffle value', changed);
     },
     ...detail,
   }),
   handle(raffleCommands.draw, {
-    async run(app, { id, publicValue }, { actor }) {
-      const outcome = await drawRaffle(app.db, actor, id, publicValue);
-      if (!outcome.drawn) return answer(app.db, 'raffle draw', outcome.raffle, outcome.raffle ? outcome.refused : null);
-      return answer(app.db, 'raffle draw', outcome.raffle, null, await announceDraw(app, id));
+    async run(app, { id, publicValue }, caller) {
+      const outcome = await drawRaffle(app.db, caller.actor, id, publicValue);
+      if (!outcome.drawn)
+        return answer(
+          app.db,
+          caller,
+          'raffle draw',
+          outcome.raffle,
+          outcome.raffle && outcome.refused !== 'not found' ? { key: drawRefusals[outcome.refused] } : null,
+        );
+      return answer(app.db, caller, 'raffle draw', outcome.raffle, null, await announceDraw(app, id));
     },
     ...detail,
   }),

@@ -13,7 +13,7 @@ import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings, type UiKey } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import type { FailureMessageKey } from '@/lib/api/errors.ts';
-import { itemText, orderStatus, showsMethod } from '@/lib/order-text.ts';
+import { hasReceipt, itemText, orderStatus, showsMethod } from '@/lib/order-text.ts';
 import { followOrder } from '@/stores/orders.ts';
 import { centerEnvironment } from './center-environment.ts';
 import { createOrderDetail } from './order-detail-store.ts';
@@ -83,6 +83,13 @@ export default function OrderDetailView({ strings, locale }: Props) {
           <strong>{t(`account.order.state.${status}`)}</strong>
         </p>
         {order.Item.Kind === 'steamRecharge' && status === 'paid' && <p className="muted">{t('account.orderDetail.delivery')}</p>}
+        {hasReceipt(order) && (
+          <div className="form-actions">
+            <a className="button button-secondary" href={`${localizePath(locale, '/account/center/order/receipt')}?key=${order.Key}`} data-receipt-link>
+              {t('account.orderDetail.receipt')}
+            </a>
+          </div>
+        )}
         {status === 'awaitingPayment' && (
           <div className="form-actions">
             <a className="button" href={`${localizePath(locale, '/payment')}?key=${order.Key}`}>

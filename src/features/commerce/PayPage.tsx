@@ -19,7 +19,7 @@ import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
 import type { FailureMessageKey } from '@/lib/api/errors.ts';
-import { itemText } from '@/lib/order-text.ts';
+import { hasReceipt, itemText } from '@/lib/order-text.ts';
 import { payEnvironment } from './pay-environment.ts';
 import { boughtPath, createPayPage, isProvider, type PayProvider } from './pay-store.ts';
 import './PayPage.css';
@@ -138,6 +138,11 @@ export default function PayPage({ strings, locale }: Props) {
             {outcome === 'successful' && (
               <a className="button" href={localizePath(locale, boughtPath(order))} data-bought>
                 {t(order.Item.Kind === 'membership' ? 'pay.toCloudIdle' : 'pay.toRecharge')}
+              </a>
+            )}
+            {outcome === 'successful' && hasReceipt(order) && (
+              <a className="button button-secondary" href={`${localizePath(locale, '/account/center/order/receipt')}?key=${order.Key}`} data-receipt-link>
+                {t('pay.receipt')}
               </a>
             )}
             {/* The second payment went to the wallet. */}

@@ -6,7 +6,17 @@ import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
-import { createAudit, type AuditSearch } from './audit-store.ts';
+import {
+  actionWords,
+  anyLine,
+  createAudit,
+  isWholeRecord,
+  kindWords,
+  recordWords,
+  searchableActions,
+  searchableKinds,
+  type AuditSearch,
+} from './audit-store.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { browserConsole } from './environment.ts';
 import { saveFile } from './save-file.ts';
@@ -18,12 +28,25 @@ type Audit = ReturnType<typeof createAudit>;
 /** A record before or after, as the log keeps it. */
 const shown = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
 
+/** An action in words of the operator's language; one no longer written (an older log's) as the log keeps it. */
+function actionText(action: string, t: T): string {
+  const key = actionWords(action);
+  return key ? t(key) : action;
+}
+
+/** A record in words of the operator's language, its id as it is; one of no known kind as the log keeps it. */
+function recordText(target: string, t: T): string {
+  const read = recordWords(target);
+  if (!read) return target;
+  return read.id === null ? t(read.kind) : `${t(read.kind)} ${read.id}`;
+}
+
 function AuditLog({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCode }) {
   const entries = useStore(audit.$entries);
   const more = useStore(audit.$more);
   const busy = useStore(audit.log.$busy);
   const notice = useStore(audit.log.$notice);
-  const [search, setSearch] = useState<AuditSearch>({ action: '', target: '' });
+  const [search, setSearch] = useState<AuditSearch>(anyLine);
   const find = (event: FormEvent) => {
     event.preventDefault();
     void audit.find(search);
@@ -32,23 +55,43 @@ function AuditLog({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCode
     const csv = await audit.exportCsv();
     if (csv !== undefined) saveFile(`audit-${new Date().toISOString().slice(0, 10)}.csv`, csv, 'text/csv');
   };
+  const needsId = search.kind !== '' && !isWholeRecord(search.kind);
   return (
     <section className="card" aria-labelledby="audit-log">
       <h2 id="audit-log">{t('console.audit.log')}</h2>
       <form className="form console-filter" role="search" onSubmit={find}>
         <label>
           {t('console.audit.action')}
-          <input
+          <select
             name="action"
             value={search.action}
-            onChange={(event) => setSearch({ ...search, action: event.currentTarget.value })}
-            placeholder="order refund"
-          />
+            onChange={(event) => setSearch({ ...search, action: event.currentTarget.value as AuditSearch['action'] })}
+          >
+            <option value="">{t('console.audit.anyAction')}</option>
+            {searchableActions.map((action) => (
+              <option key={action} value={action}>
+                {actionText(action, t)}
+              </option>
+            ))}
+          </select>
         </label>
         <label>
           {t('console.audit.target')}
-          <input name="target" value={search.target} onChange={(event) => setSearch({ ...search, target: event.currentTarget.value })} placeholder="user 12" />
+          <select name="kind" value={search.kind} onChange={(event) => setSearch({ ...search, kind: event.currentTarget.value })}>
+            <option value="">{t('console.audit.anyRecord')}</option>
+            {searchableKinds.map((kind) => (
+              <option key={kind} value={kind}>
+                {t(kindWords(kind)!)}
+              </option>
+            ))}
+          </select>
         </label>
+        {needsId && (
+          <label>
+            {t('console.audit.recordId')}
+            <input name="id" value={search.id} onChange={(event) => setSearch({ ...search, id: event.currentTarget.value })} required />
+          </label>
+        )}
         <div className="form-actions">
           <button type="submit" className="button" disabled={busy}>
             {t('console.audit.find')}
@@ -68,9 +111,9 @@ function AuditLog({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCode
           {entries.map((entry) => (
             <li key={entry.id}>
               <span className="item-main">
-                <strong>
-                  {entry.action}
-                  {entry.target && <> · {entry.target}</>}
+                <strong data-action={entry.action}>
+                  {actionText(entry.action, t)}
+                  {entry.target && <> · {recordText(entry.target, t)}</>}
                 </strong>
                 <span className="muted">
                   <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time> · {entry.actor}
@@ -158,7 +201,7 @@ function Operators({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCod
         </label>
         <label>
           {t('console.audit.role')}
-          <select value={role} onChange={(event) => setRole(event.currentTarget.value as OperatorRole)}>
+          <select name="role" value={role} onChange={(event) => setRole(event.currentTarget.value as OperatorRole)}>
             {operatorRoles.map((name) => (
               <option key={name} value={name}>
                 {t(`console.role.${name}`)}
@@ -196,7 +239,7 @@ function Operators({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCod
 function AuditArea({ t, locale }: { t: T; locale: LocaleCode }) {
   const [audit] = useState(() => createAudit(browserConsole.run));
   useEffect(() => {
-    void audit.find({ action: '', target: '' });
+    void audit.find(anyLine);
     void audit.loadOperators();
   }, [audit]);
   return (

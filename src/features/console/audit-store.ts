@@ -7,6 +7,7 @@
  */
 import { atom } from 'nanostores';
 import type { AuditEntry, OperatorEntry, OperatorRole } from '#contract/admin.ts';
+import { auditActions, auditRecordKinds, auditWholeRecords, isAuditAction, readAuditTarget, type AuditAction } from '#contract/audit.ts';
 import type { ArgsOf } from '#contract/command.ts';
 import { roleAndAuditCommands } from '#contract/commands/operators.ts';
 import { createAction } from '@/stores/action.ts';
@@ -15,9 +16,44 @@ import type { RunCommand } from './console-store.ts';
 /** Lines a page of the log shows. */
 export const auditPageSize = 50;
 
+/**
+ * What the log is searched for: an action (`role grant`, '' for any), and a record: its kind as the log names it
+ * (`user`, `server keys`, '' for any) and, for a kind named with one, its id.
+ */
 export interface AuditSearch {
-  action: string;
-  target: string;
+  action: AuditAction | '';
+  kind: string;
+  id: string;
+}
+
+export const anyLine: AuditSearch = { action: '', kind: '', id: '' };
+
+/** The actions to search by, in the order of the contract's list. */
+export const searchableActions = Object.keys(auditActions) as AuditAction[];
+/** The kinds of record to search by: those named with an id, then those one of a kind. */
+export const searchableKinds = [...Object.keys(auditRecordKinds), ...Object.keys(auditWholeRecords)];
+/** A kind of record that is one of a kind: it is searched without an id. */
+export const isWholeRecord = (kind: string) => Object.hasOwn(auditWholeRecords, kind);
+
+/** The record the search names as the log names it (`user 12`, `payments`), or undefined for any record. */
+export function searchedTarget({ kind, id }: AuditSearch): string | undefined {
+  if (isWholeRecord(kind)) return kind;
+  return kind && id.trim() ? `${kind} ${id.trim()}` : undefined;
+}
+
+/** The words of an action in the console's dictionary; null for an action of no known kind (an older log's), shown as it is. */
+export const actionWords = (action: string) => (isAuditAction(action) ? (`console.audit.action.${auditActions[action]}` as const) : null);
+
+/** The words of a record kind as the log names it (`user`, `server keys`). */
+export function kindWords(kind: string) {
+  const read = readAuditTarget(isWholeRecord(kind) ? kind : `${kind} -`);
+  return read ? (`console.audit.kind.${read.words}` as const) : null;
+}
+
+/** A record's words: the key of its kind and its id as it is (null for a record one of a kind); null for a record of no known kind, shown as it is. */
+export function recordWords(target: string) {
+  const read = readAuditTarget(target);
+  return read && { kind: `console.audit.kind.${read.words}` as const, id: read.id };
 }
 
 export function createAudit(run: RunCommand) {
@@ -27,13 +63,13 @@ export function createAudit(run: RunCommand) {
   const $operators = atom<OperatorEntry[] | null>(null);
   const logAction = createAction();
   const roleAction = createAction<'console.audit.roleChanged' | 'console.audit.factorReset' | 'console.audit.unlocked' | 'console.audit.noSuchUser'>();
-  let search: AuditSearch = { action: '', target: '' };
+  let search: AuditSearch = anyLine;
 
   /** `audit list`'s arguments: a page of lines found by the search, older than `before` when given. */
   const listArgs = (before?: number): ArgsOf<typeof roleAndAuditCommands.auditList> => ({
     limit: auditPageSize,
-    action: search.action.trim() || undefined,
-    target: search.target.trim() || undefined,
+    action: search.action || undefined,
+    target: searchedTarget(search),
     before,
   });
 

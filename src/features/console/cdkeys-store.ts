@@ -59,12 +59,7 @@ export function createCdkeys(run: RunCommand) {
   const $keys = atom<string[]>([]);
   const $key = atom<KeyState | null>(null);
   const action = createAction<
-    | 'console.cdkeys.created'
-    | 'console.cdkeys.incomplete'
-    | 'console.cdkeys.notCreated'
-    | 'console.cdkeys.noBatch'
-    | 'console.cdkeys.revoked'
-    | 'console.cdkeys.noKey'
+    'console.cdkeys.created' | 'console.cdkeys.incomplete' | 'console.cdkeys.noBatch' | 'console.cdkeys.revoked' | 'console.cdkeys.noKey'
   >();
 
   async function loadProducts(): Promise<void> {
@@ -76,13 +71,8 @@ export function createCdkeys(run: RunCommand) {
     const args = createArgs(form, $products.get());
     if (!args) return action.refuse('console.cdkeys.incomplete');
     await action.run(async () => {
-      let made: ResultOf<typeof activationCommands.create>;
-      try {
-        made = await run(activationCommands.create, args);
-      } catch {
-        // The command refuses a name that is taken, a product it does not sell or a date gone by.
-        return action.refuse('console.cdkeys.notCreated');
-      }
+      // A name taken or an amount the product does not sell is refused in the server's words, in the operator's language.
+      const made = await run(activationCommands.create, args);
       $batch.set(made.batch);
       $keys.set(made.keys);
       action.say('ok', 'console.cdkeys.created', { count: made.keys.length });

@@ -30,7 +30,8 @@ import { raffleCommands } from '#contract/commands/raffle.ts';
 import type { LocalizedText, RaffleDefinition } from '#contract/raffle.ts';
 import { runCommand } from '../../../server/admin-command.ts';
 import { shellActor } from '../../../server/db/audit.ts';
-import { auditLog, cdkeyBatches, consoleFactors, donations, orders, products, raffles, refunds } from '../../../server/db/schema.ts';
+import { auditLog, cdkeyBatches, consoleFactors, donations, orders, products, raffleEntries, raffles, refunds } from '../../../server/db/schema.ts';
+import { message } from '../../../server/i18n/messages.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
@@ -568,11 +569,12 @@ describe('the audit log', () => {
   });
 });
 
-/** A command as a console page sends it: its name, its arguments (as they are, checked by the server alone) and a file. */
-const send = (op: Pick<Operator, 'cookie' | 'csrf'>, command: string, args: unknown, attachment?: Buffer) =>
+/** A command as a console page sends it: its name, its arguments (as they are, checked by the server alone) and a file, from a page in `locale`. */
+const send = (op: Pick<Operator, 'cookie' | 'csrf'>, command: string, args: unknown, attachment?: Buffer, locale = 'en') =>
   t.call(consoleCalls.run, {
     body: { Command: command, Args: args, ...(attachment ? { Attachment: attachment.toString('base64') } : {}) },
     headers: { cookie: op.cookie, [consoleCsrfHeader]: op.csrf },
+    locale,
   });
 
 describe('raffles from the console', () => {
@@ -638,7 +640,7 @@ describe('raffles from the console', () => {
       expect(answer.body.code, JSON.stringify(args).slice(0, 80)).toBe(ErrorCode.BadRequest);
     }
     const badCover = await send(op, 'raffle create', { definition: definition(day) }, Buffer.from('not an image'));
-    expect(badCover.body.data).toMatchObject({ raffle: null, refused: 'Cover: not a PNG, JPEG or WebP image' });
+    expect(badCover.body.data).toMatchObject({ raffle: null, refused: 'The cover is not a PNG, JPEG or WebP image.' });
     expect(await raffleCount()).toBe(before);
 
     // An id is a positive whole number, a public value one line of at most 200 characters.
@@ -961,5 +963,81 @@ describe('arguments the console may not send to selling, cdkeys and donations', 
     expect(await t.app.db.select().from(cdkeyBatches).where(eq(cdkeyBatches.name, 'bad-args'))).toEqual([]);
     expect(await t.app.db.select({ hiddenAt: donations.hiddenAt }).from(donations).where(eq(donations.id, donation.id))).toEqual([{ hiddenAt: null }]);
     expect(await changesBy(op.userId)).toEqual(['console sign-in']);
+  });
+});
+
+describe('the console in the operator’s language', () => {
+  const day = 86_400_000;
+  const everywhere = (text: string) => Object.fromEntries(localeCodes.map((locale) => [locale, `${text} (${locale})`])) as LocalizedText;
+
+  it('names a raffle and its prizes in the console’s language (English at the shell), and refuses in that language', async () => {
+    const op = await operator('operator');
+    const entrant = await customer();
+    const definition: RaffleDefinition = {
+      Kind: 'registration',
+      Title: everywhere('Raffle in words'),
+      Description: everywhere('Made at the console.'),
+      Prizes: [{ Name: everywhere('Prize'), Quantity: 1, Grant: null }],
+      OpensAt: new Date(Date.now() + day).toISOString(),
+      ClosesAt: new Date(Date.now() + 2 * day).toISOString(),
+      DrawAt: new Date(Date.now() + 2 * day).toISOString(),
+      PublicSource: everywhere('The next lottery draw'),
+    };
+    const made = raffleCommands.create.result.parse((await send(op, 'raffle create', { definition }, undefined, 'ja')).body.data);
+    expect(made.raffle?.title).toBe('Raffle in words (ja)');
+    const id = made.raffle!.id;
+    const listed = raffleCommands.list.result.parse((await send(op, 'raffle list', {}, undefined, 'ru')).body.data);
+    expect(listed.raffles.find((raffle) => raffle.id === id)?.title).toBe('Raffle in words (ru)');
+    const atShell = await shell('raffle', 'show', String(id));
+    expect(atShell.command === 'raffle show' && atShell.raffle?.title).toBe('Raffle in words (en)');
+
+    // Refusals: in the page's language, the raffle's state named in it; at the shell in English.
+    const early = (await send(op, 'raffle value', { id, value: '01 02 03' }, undefined, 'ru')).body.data;
+    expect(early.refused).toBe(message('ru', 'refused.raffleValueEarly', { state: message('ru', 'raffleState.upcoming') }));
+    expect(early.refused).toContain('ещё не открыт');
+    const earlyAtShell = await shell('raffle', 'value', String(id), '01 02 03');
+    expect(earlyAtShell.command === 'raffle value' && earlyAtShell.refused).toBe(
+      'A public value is entered for a registration raffle once its registration has closed; this one is upcoming.',
+    );
+    expect((await send(op, 'raffle draw', { id }, undefined, 'ja')).body.data.refused).toBe(message('ja', 'refused.raffleNoPublicValue'));
+    expect((await send(op, 'raffle open', { id }, undefined, 'ja')).body.data.refused).toBeNull();
+    expect((await send(op, 'raffle open', { id }, undefined, 'ja')).body.data.refused).toBe(
+      message('ja', 'refused.raffleNotUpcoming', { state: message('ja', 'raffleState.open') }),
+    );
+
+    // One entrant, drawn: the winner's prize and the entrant's raffles in the page's language.
+    await t.app.db.insert(raffleEntries).values({ raffleId: id, number: 1, userId: entrant.userId });
+    await t.app.db.update(raffles).set({ entrants: 1 }).where(eq(raffles.id, id));
+    const drawn = (await send(op, 'raffle draw', { id, publicValue: '01 02 03' }, undefined, 'ru')).body.data;
+    expect(drawn).toMatchObject({ refused: null, raffle: { state: 'drawn', title: 'Raffle in words (ru)' }, winners: [{ number: 1, prize: 'Prize (ru)' }] });
+    expect((await send(op, 'raffle draw', { id }, undefined, 'ru')).body.data.refused).toBe(message('ru', 'refused.raffleDrawnAlready'));
+    const entered = raffleCommands.entered.result.parse((await send(op, 'raffle entered', { user: String(entrant.userId) }, undefined, 'ja')).body.data);
+    expect(entered.entries).toMatchObject([{ raffleId: id, title: 'Raffle in words (ja)', prize: 'Prize (ja)' }]);
+  });
+
+  it('refuses a cdkey batch whose name is taken, or a product or amount not sold, in the page’s language and changes nothing', async () => {
+    const op = await operator('operator');
+    const wallet = { Kind: 'wallet', Amount: 500 };
+    expect((await send(op, 'cdkey create', { batch: 'in-words', count: 1, grant: wallet }, undefined, 'ja')).body.code).toBe(200);
+    const taken = await send(op, 'cdkey create', { batch: 'in-words', count: 1, grant: wallet }, undefined, 'ja');
+    expect(taken.body).toMatchObject({ code: ErrorCode.BadRequest, message: 'バッチ in-words はすでにあります。', data: null });
+    const nowhere = await send(
+      op,
+      'cdkey create',
+      { batch: 'in-words-2', count: 1, grant: { Kind: 'steamRecharge', Product: 'steam-nowhere', Amount: 500 } },
+      undefined,
+      'ru',
+    );
+    expect(nowhere.body).toMatchObject({ code: ErrorCode.BadRequest, message: message('ru', 'refused.noSteamProduct', { product: 'steam-nowhere' }) });
+    const [steam] = demoProducts.filter((product) => product.kind === 'steamRecharge');
+    const notSold = await send(
+      op,
+      'cdkey create',
+      { batch: 'in-words-2', count: 1, grant: { Kind: 'steamRecharge', Product: steam.code, Amount: 1 } },
+      undefined,
+      'ru',
+    );
+    expect(notSold.body.message).toBe(message('ru', 'refused.amountNotSold', { product: steam.code, amount: '1' }));
+    expect(await t.app.db.select().from(cdkeyBatches).where(eq(cdkeyBatches.name, 'in-words-2'))).toEqual([]);
   });
 });

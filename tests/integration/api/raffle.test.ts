@@ -310,10 +310,14 @@ describe('drawing', () => {
 
     // No value while people can still register; no draw without one.
     const early = await admin('raffle', 'value', String(id), '01 02 03');
-    expect(early.data.refused).toBe('a public value is entered once registration has closed (it is open)');
+    expect(early.data.refused).toBe('A public value is entered for a registration raffle once its registration has closed; this one is open.');
     expect((await info(id)).body.data.Proof!.PublicValue).toBeNull();
     const valueless = await admin('raffle', 'draw', String(id));
-    expect(valueless.data).toMatchObject({ refused: 'no public value', raffle: { state: 'open', drawnAt: null }, winners: [] });
+    expect(valueless.data).toMatchObject({
+      refused: 'There is no public value to draw with yet. Enter it once it is published.',
+      raffle: { state: 'open', drawnAt: null },
+      winners: [],
+    });
     expect((await info(id)).body.data.State).toBe('open');
 
     const drawn = await admin('raffle', 'draw', String(id), '--public-value', '03 07 12 19 25 31 + 09');
@@ -376,9 +380,9 @@ describe('drawing', () => {
     expect((await ownResult(outsider.token, id)).body.data).toEqual({ Number: null, Prize: null, ClaimBy: null, ClaimedAt: null });
 
     // Drawn once: a second draw, a new value or a late registration changes nothing.
-    expect((await admin('raffle', 'draw', String(id), '--public-value', 'another value')).data.refused).toBe('drawn already');
+    expect((await admin('raffle', 'draw', String(id), '--public-value', 'another value')).data.refused).toBe('This raffle has been drawn already.');
     expect((await admin('raffle', 'value', String(id), 'another value')).data.refused).toBe(
-      'a public value is entered once registration has closed (it is drawn)',
+      'A public value is entered for a registration raffle once its registration has closed; this one is drawn.',
     );
     expect((await enter(outsider.token, id)).body.code).toBe(ErrorCode.RaffleNotOpen);
     expect((await winners(id, 1, raffleRules.maxPageSize)).body.data).toEqual(all.body.data);
@@ -736,7 +740,7 @@ describe('races', () => {
     for (const [i, pair] of byCommand.map((_, i) => commands.slice(2 * i, 2 * i + 2).map((answer) => answer.data)).entries()) {
       const drawn = pair.filter((answer) => answer.refused === null);
       expect(drawn).toHaveLength(1);
-      expect(pair.filter((answer) => answer.refused === 'drawn already')).toHaveLength(1);
+      expect(pair.filter((answer) => answer.refused === 'This raffle has been drawn already.')).toHaveLength(1);
       // Both answers show the one draw's winners.
       expect(pair[0].winners).toEqual(pair[1].winners);
       drewWith.set(byCommand[i], drawn[0].raffle!.publicValue!);

@@ -1,0 +1,58 @@
+/**
+ * A paid order's receipt (contract `Receipt`): the order as it was bought, the
+ * payment that paid it (its method, time and the payment service's
+ * transaction number) and the seller the settings name. Only money makes a
+ * receipt: an order paid, fulfilled or refunded through a payment of its own.
+ * One paid with a cdkey has none (its money, if any, was paid elsewhere), nor
+ * has one never paid.
+ */
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { PayMethod, type OrderState, type Receipt, type Seller } from '#contract/commerce.ts';
+import { ErrorCode } from '#contract/errors.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import { payments, refunds } from '../../db/schema/commerce.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { findOrder } from './orders.ts';
+
+/** The states of an order that was paid: a refunded one keeps its receipt, which says what went back. */
+const receiptStates: readonly OrderState[] = ['paid', 'fulfilled', 'refunded'];
+
+export const sellerOf = (config: Config): Seller => ({
+  Name: config.SELLER_NAME,
+  Address: config.SELLER_ADDRESS ?? null,
+  TaxId: config.SELLER_TAX_ID ?? null,
+  Contact: config.SELLER_CONTACT ?? null,
+});
+
+/** The receipt of `userId`'s order `key`: another's order and an unknown one are "no such order", one not paid with money "no receipt". */
+export async function receiptOf(db: Database, key: string, userId: number, seller: Seller): Promise<Receipt> {
+  const row = await findOrder(db, key, userId);
+  // The payment that paid the order: a second one, sent to the wallet, is not it.
+  const [payment] = receiptStates.includes(row.state)
+    ? await db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.orderId, row.id), eq(payments.disposition, 'applied')))
+        .orderBy(asc(payments.id))
+        .limit(1)
+    : [];
+  const method = PayMethod.safeParse(payment?.method);
+  if (!payment || !method.success) throw new ApiError(ErrorCode.NotFound, 'receiptUnpaid');
+  const [{ refunded }] = await db
+    .select({ refunded: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, row.id), eq(refunds.state, 'succeeded')));
+  return {
+    Seller: seller,
+    Key: row.key,
+    State: row.state,
+    Item: row.item,
+    Price: row.price,
+    Method: method.data,
+    PaidAt: payment.at.toISOString(),
+    // The wallet's own reference is an internal row, not a transaction the customer could quote anywhere.
+    Transaction: method.data === 'wallet' ? null : payment.reference,
+    Refunded: refunded,
+  };
+}
