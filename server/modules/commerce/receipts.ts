@@ -6,14 +6,15 @@
  * One paid with a cdkey has none (its money, if any, was paid elsewhere), nor
  * has one never paid.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { PayMethod, type OrderState, type Receipt, type Seller } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
-import { payments, refunds } from '../../db/schema/commerce.ts';
+import { payments } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { findOrder } from './orders.ts';
+import { refundedSoFar } from './refunds.ts';
 
 /** The states of an order that was paid: a refunded one keeps its receipt, which says what went back. */
 const receiptStates: readonly OrderState[] = ['paid', 'fulfilled', 'refunded'];
@@ -39,10 +40,7 @@ export async function receiptOf(db: Database, key: string, userId: number, selle
     : [];
   const method = PayMethod.safeParse(payment?.method);
   if (!payment || !method.success) throw new ApiError(ErrorCode.NotFound, 'receiptUnpaid');
-  const [{ refunded }] = await db
-    .select({ refunded: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` })
-    .from(refunds)
-    .where(and(eq(refunds.orderId, row.id), eq(refunds.state, 'succeeded')));
+  const refunded = await refundedSoFar(db, row.id, 'succeeded');
   return {
     Seller: seller,
     Key: row.key,

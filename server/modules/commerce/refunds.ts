@@ -84,7 +84,7 @@ export async function refundsOf(db: Database, orderId: number): Promise<RefundEn
 }
 
 /** What the order's refunds add up to: all but the failed ones (the abnormal ones stay reserved), or only the succeeded ones. */
-async function refundedSoFar(tx: Transaction, orderId: number, only: 'notFailed' | 'succeeded'): Promise<number> {
+export async function refundedSoFar(tx: Database | Transaction, orderId: number, only: 'notFailed' | 'succeeded'): Promise<number> {
   const [row] = await tx
     .select({ total: sum(refunds.amount) })
     .from(refunds)

@@ -5,12 +5,10 @@
  * found: the server does not tell an unknown order from someone else's, nor
  * from a key that is not an order number at all.
  */
-import { atom, onMount } from 'nanostores';
+import { onMount } from 'nanostores';
 import { commerceCalls, type OrderDetail } from '#contract/commerce.ts';
-import { ErrorCode } from '#contract/errors.ts';
-import { ApiFailure } from '@/lib/api/errors.ts';
-import { createAction } from '@/stores/action.ts';
 import type { CenterEnvironment } from './center-environment.ts';
+import { orderByKey } from './order-by-key.ts';
 
 /** Calls `changed` whenever the order is to be read (stores/orders.ts `followOrder`); the returned function stops following. */
 export type FollowOrder = (key: string, changed: () => void) => () => void;
@@ -19,25 +17,15 @@ export type FollowOrder = (key: string, changed: () => void) => () => void;
 export type OrderMissing = 'account.orderDetail.missing' | 'account.orderDetail.notFound';
 
 export function createOrderDetail(env: Pick<CenterEnvironment, 'call' | 'location'>, followOrder: FollowOrder) {
-  const key = new URLSearchParams(env.location.search).get('key');
-  const action = createAction();
-  /** The order; null until read. */
-  const $order = atom<OrderDetail | null>(null);
-  const $missing = atom<OrderMissing | null>(key ? null : 'account.orderDetail.missing');
-
-  async function read(key: string): Promise<void> {
-    try {
-      $order.set(await env.call(commerceCalls.order, { params: { key } }));
-    } catch (error) {
-      if (error instanceof ApiFailure && (error.code === ErrorCode.NotFound || error.code === ErrorCode.BadRequest))
-        $missing.set('account.orderDetail.notFound');
-      else await action.run(() => Promise.reject(error));
-    }
-  }
+  const order = orderByKey<OrderDetail, OrderMissing>(env, (key) => env.call(commerceCalls.order, { params: { key } }), {
+    noKey: 'account.orderDetail.missing',
+    notFound: 'account.orderDetail.notFound',
+  });
+  const { key, read, $value: $order } = order;
 
   onMount($order, () => {
     if (key) return followOrder(key, () => void read(key));
   });
 
-  return { $order, $missing, $notice: action.$notice };
+  return { $order, $missing: order.$missing, $notice: order.$notice };
 }

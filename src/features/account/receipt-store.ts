@@ -4,35 +4,22 @@
  * no order number at all has no receipt: the server does not tell them apart
  * to anyone but the order's owner, and the page says the same for each.
  */
-import { atom, onMount } from 'nanostores';
+import { onMount } from 'nanostores';
 import { commerceCalls, type Receipt } from '#contract/commerce.ts';
-import { ErrorCode } from '#contract/errors.ts';
-import { ApiFailure } from '@/lib/api/errors.ts';
-import { createAction } from '@/stores/action.ts';
 import type { CenterEnvironment } from './center-environment.ts';
+import { orderByKey } from './order-by-key.ts';
 
 /** Why there is no receipt to show: no key in the address, or no paid order of this account's by it. */
 export type ReceiptMissing = 'account.receipt.missing' | 'account.receipt.notFound';
 
 export function createReceipt(env: Pick<CenterEnvironment, 'call' | 'location'>) {
-  const key = new URLSearchParams(env.location.search).get('key');
-  const action = createAction();
-  /** The receipt; null until read. */
-  const $receipt = atom<Receipt | null>(null);
-  const $missing = atom<ReceiptMissing | null>(key ? null : 'account.receipt.missing');
-
-  async function read(key: string): Promise<void> {
-    try {
-      $receipt.set(await env.call(commerceCalls.receipt, { params: { key } }));
-    } catch (error) {
-      if (error instanceof ApiFailure && (error.code === ErrorCode.NotFound || error.code === ErrorCode.BadRequest)) $missing.set('account.receipt.notFound');
-      else await action.run(() => Promise.reject(error));
-    }
-  }
-
-  onMount($receipt, () => {
-    if (key) void read(key);
+  const receipt = orderByKey<Receipt, ReceiptMissing>(env, (key) => env.call(commerceCalls.receipt, { params: { key } }), {
+    noKey: 'account.receipt.missing',
+    notFound: 'account.receipt.notFound',
   });
-
-  return { key, $receipt, $missing, $notice: action.$notice };
+  // Read once, when the page shows it.
+  onMount(receipt.$value, () => {
+    if (receipt.key) void receipt.read(receipt.key);
+  });
+  return { key: receipt.key, $receipt: receipt.$value, $missing: receipt.$missing, $notice: receipt.$notice };
 }
