@@ -21,6 +21,8 @@ export const auditActions = {
   'order fulfil': 'orderFulfil',
   'order refund': 'orderRefund',
   'refund resolve': 'refundResolve',
+  'invoice issue': 'invoiceIssue',
+  'invoice refuse': 'invoiceRefuse',
   'maintenance on': 'maintenanceOn',
   'maintenance off': 'maintenanceOff',
   'cdkey create': 'cdkeyCreate',

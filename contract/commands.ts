@@ -8,8 +8,10 @@ import { activationCommands } from './commands/activation.ts';
 import { adminCommands } from './commands/admin.ts';
 import { cloudIdleCommands } from './commands/cloud-idle.ts';
 import { commerceCommands } from './commands/commerce.ts';
+import { dashboardCommands } from './commands/dashboard.ts';
 import { donationCommands } from './commands/donation.ts';
 import { identityCommands } from './commands/identity.ts';
+import { invoiceCommands } from './commands/invoices.ts';
 import { roleAndAuditCommands } from './commands/operators.ts';
 import { pluginsCommands } from './commands/plugins.ts';
 import { raffleCommands } from './commands/raffle.ts';
@@ -20,12 +22,14 @@ const byModule = [
   identityCommands,
   cloudIdleCommands,
   commerceCommands,
+  invoiceCommands,
   activationCommands,
   donationCommands,
   raffleCommands,
   pluginsCommands,
   statusCommands,
   roleAndAuditCommands,
+  dashboardCommands,
   systemCommands,
   adminCommands,
 ] as const;

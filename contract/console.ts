@@ -21,6 +21,14 @@ export const consoleSessionLimits = {
   codeDigits: facts.console.codeDigits,
   /** A console left alone this long signs out. */
   idleMs: periodMs(facts.console.idle),
+  /** The console warns this long before the idle end, with a way to stay signed in. */
+  idleWarningMs: periodMs(facts.console.idleWarning),
+  /**
+   * How stale the server lets a session's last use get before a call writes it again (sparing a write per
+   * call): a call may leave the idle end up to this much earlier than the call's own time, so the page counts
+   * its idle end that much early too.
+   */
+  lastUseSlackMs: 30_000,
   /** And no console session lasts longer than this, in use or not. */
   lifetimeMs: periodMs(facts.console.lifetime),
   /** Recovery codes made at enrolment, each good for one sign-in without the authenticator. */

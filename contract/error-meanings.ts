@@ -78,4 +78,6 @@ export const errorMeanings: Record<keyof typeof ErrorCode, string> = {
   ConsoleLocked: 'Too many wrong console codes in a row: console sign-in is locked until the time `Retry-After` gives.',
   ConsoleContactMissing: 'An authenticator is enrolled only after a code to the account’s own phone or e-mail, and the account has neither.',
   StorageFull: 'The uploads storage has no room for the file: nothing was changed.',
+  InvoiceUnavailable: 'No invoice can be asked for this order: it was not paid with money, it was refunded in full, or the period for asking has passed.',
+  InvoiceAsked: 'An invoice of this order is asked for or issued already.',
 };

@@ -78,6 +78,8 @@ export const ErrorCode = {
   ConsoleLocked: 4058,
   ConsoleContactMissing: 4059,
   StorageFull: 4066,
+  InvoiceUnavailable: 4067,
+  InvoiceAsked: 4068,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -129,6 +131,8 @@ const statusByCode: Partial<Record<number, number>> = {
   [ErrorCode.ConsoleLocked]: 429,
   [ErrorCode.ConsoleContactMissing]: 409,
   [ErrorCode.StorageFull]: 507,
+  [ErrorCode.InvoiceUnavailable]: 409,
+  [ErrorCode.InvoiceAsked]: 409,
   [ErrorCode.MessageNotSent]: 502,
   [ErrorCode.MessageRateLimited]: 429,
   [ErrorCode.RecipientUnreachable]: 400,

@@ -15,6 +15,7 @@ import { deviceCalls } from './device-login.ts';
 import { donationCalls } from './donation.ts';
 import { externalLogin } from './external-login.ts';
 import { identity, support, system } from './identity.ts';
+import { invoiceCalls } from './invoices.ts';
 import { idleGameCalls } from './idle-games.ts';
 import { pluginCalls } from './plugins.ts';
 import { raffleCalls } from './raffle.ts';
@@ -36,6 +37,7 @@ export const routeGroups: readonly RouteGroup[] = [
   { tag: 'support', calls: support },
   { tag: 'idle-games', calls: idleGameCalls },
   { tag: 'commerce', calls: commerceCalls },
+  { tag: 'invoices', calls: invoiceCalls },
   { tag: 'agreements', calls: agreementCalls },
   { tag: 'activation', calls: activationCalls },
   { tag: 'donation', calls: donationCalls },

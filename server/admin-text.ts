@@ -27,3 +27,9 @@ export function indent(text: string): string {
 }
 
 export const noUser = (key: string): string => `No user with id, phone or e-mail "${key}".`;
+
+/** A list page's place on a terminal: `rows 26–50 of 1234 (page 2 of 50)`. */
+export function pageLine({ rows, total, page, size }: { rows: unknown[]; total: number; page: number; size: number }): string {
+  const from = (page - 1) * size + 1;
+  return `rows ${rows.length ? `${from}–${from + rows.length - 1}` : 'none'} of ${total} (page ${page} of ${Math.max(1, Math.ceil(total / size))})`;
+}

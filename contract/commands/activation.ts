@@ -7,6 +7,7 @@ import { CdkeyGrant, Redemption } from '../activation.ts';
 import { cdkeyShape } from '../cdkey-format.ts';
 import { command, oneUserWord, UsageError, UserKey } from '../command.ts';
 import { Minor, text } from '../fields.ts';
+import { listArgs, listPage, listSize, listWords } from '../list.ts';
 import { MembershipGrant, WalletGrant } from '../grants.ts';
 
 /** At most this many keys a batch, and exported at once. */
@@ -119,7 +120,25 @@ const oneBatchWord =
 /** `cdkey create`, `export` and `show`: the batch (null: no such batch) and its unused keys as customers type them (`show` leaves them out). */
 const BatchAndKeys = { batch: z.nullable(CdkeyBatch), keys: z.array(text()) };
 
+/** The columns `cdkey batches` sorts by. */
+export const batchSorts = ['created', 'name', 'count', 'expires'] as const;
+
 export const activationCommands = {
+  batches: command({
+    name: 'cdkey batches',
+    role: 'operator',
+    usage: `cdkey batches [--search <start of a name>] [--state current|expired] [--sort ${batchSorts.join('|')}] [--asc|--desc] [--page N] [--size N]
+                                  the batches, newest first unless sorted, a page at a time (${listSize.default}),
+                                  with how many of each were used and revoked`,
+    /** `state`: current batches (no end, or one still to come) or expired ones. */
+    args: z.strictObject({
+      ...listArgs(batchSorts, 'created'),
+      search: z.optional(text(z.trim(), z.minLength(1), z.maxLength(64))),
+      state: z.optional(z.enum(['current', 'expired'])),
+    }),
+    words: listWords('cdkey batches', { '--search': 'search', '--state': 'state' }),
+    result: listPage(CdkeyBatch),
+  }),
   create: command({
     name: 'cdkey create',
     role: 'operator',

@@ -9,6 +9,7 @@ import { RefundEntry } from '../admin.ts';
 import { command, NoArgs, noWords, oneUserWord, UsageError, UserKey } from '../command.ts';
 import { LedgerEntry, Order, OrderHistory, OrderMethod, OrderState, Product, ProductKind, ratePpmScale } from '../commerce.ts';
 import { text } from '../fields.ts';
+import { listArgs, listPage, listSize, listWords } from '../list.ts';
 
 /** A whole number as the database keeps one (fen, cents, months, a sort key). */
 const Whole = z.int().check(z.minimum(0), z.maximum(999_999_999));
@@ -103,36 +104,21 @@ function productWords([code = '', ...flags]: string[]): Partial<Record<keyof Pro
   return product;
 }
 
+/** The columns `order list` sorts by: when it was made, its price, state and method. */
+export const orderSorts = ['created', 'price', 'state', 'method'] as const;
+
 const OrderFilter = z.strictObject({
+  ...listArgs(orderSorts, 'created'),
   state: z.optional(OrderState),
   method: z.optional(OrderMethod),
   /** The customer, by id, phone or e-mail. */
   user: z.optional(UserKey),
+  /** An order number, or its first digits (at least 4). */
+  key: z.optional(text(z.regex(/^\d{4,20}$/, 'an order number is 20 digits; give at least its first 4'))),
   /** Made on or after this day, and on or before `until` (UTC days). */
   since: z.optional(Day),
   until: z.optional(Day),
 });
-
-/** `order list`'s flags, each with its value. */
-function orderFilterWords(rest: string[]): Partial<Record<keyof typeof OrderFilter.shape, string>> {
-  const filter: Partial<Record<keyof typeof OrderFilter.shape, string>> = {};
-  const names: Record<string, keyof typeof OrderFilter.shape> = {
-    '--state': 'state',
-    '--method': 'method',
-    '--user': 'user',
-    '--since': 'since',
-    '--until': 'until',
-  };
-  for (let i = 0; i < rest.length; i += 2) {
-    const [flag, value = ''] = [rest[i], rest[i + 1]];
-    if (!Object.hasOwn(names, flag) || !value.trim() || value.startsWith('--'))
-      throw new UsageError(
-        `order list takes --state <${OrderState.options.join('|')}>, --method <${OrderMethod.options.join('|')}>, --user <user>, --since YYYY-MM-DD and --until YYYY-MM-DD`,
-      );
-    filter[names[flag]] = value;
-  }
-  return filter;
-}
 
 /** `<name> <order>`: one order's number, and nothing else. */
 const oneOrderWord =
@@ -197,13 +183,15 @@ export const commerceCommands = {
   orderList: command({
     name: 'order list',
     role: 'support',
-    usage: `order list [--state <state>] [--method <method>] [--user <user>] [--since DAY] [--until DAY]
-                                  the latest 100 orders, newest first, made between the days given
-                                  (YYYY-MM-DD, both included); state is one of
+    usage: `order list [--state <state>] [--method <method>] [--user <user>] [--key <number>] [--since DAY] [--until DAY]
+           [--sort ${orderSorts.join('|')}] [--asc|--desc] [--page N] [--size N]
+                                  orders, newest first unless sorted, a page at a time (${listSize.default}, at most
+                                  ${listSize.max}): made between the days given (YYYY-MM-DD, both included),
+                                  whose number starts with --key; state is one of
                                   ${OrderState.options.join(', ')}; method ${OrderMethod.options.join(' or ')}`,
     args: OrderFilter,
-    words: orderFilterWords,
-    result: { orders: z.array(ListedOrder) },
+    words: listWords('order list', { '--state': 'state', '--method': 'method', '--user': 'user', '--key': 'key', '--since': 'since', '--until': 'until' }),
+    result: listPage(ListedOrder),
   }),
   orderShow: command({
     name: 'order show',

@@ -3,9 +3,13 @@ import * as z from 'zod/mini';
 import { UserDetail, UserSummary } from '../admin.ts';
 import { command, UsageError } from '../command.ts';
 import { text } from '../fields.ts';
+import { listArgs, listPage, listSize, listWords } from '../list.ts';
 
-/** How many users `users list` shows unless told, and at most. */
-export const usersListed = { default: 50, max: 10_000 };
+/** The columns `users list` sorts by. */
+export const userSorts = ['created', 'nickname', 'email', 'phone'] as const;
+
+/** A day as a date field gives it (YYYY-MM-DD), read as a UTC day. */
+const Day = z.iso.date({ error: 'a day is written YYYY-MM-DD' });
 
 export const identityCommands = {
   endSession: command({
@@ -23,15 +27,18 @@ export const identityCommands = {
   list: command({
     name: 'users list',
     role: 'support',
-    usage: `users list [--limit N]          newest users first (default ${usersListed.default})`,
-    args: z.strictObject({ limit: z._default(z.int().check(z.minimum(1), z.maximum(usersListed.max)), usersListed.default) }),
-    words(rest) {
-      if (rest.length === 0) return {};
-      const [flag, value = '', ...extra] = rest;
-      if (flag !== '--limit' || extra.length > 0 || !/^\d+$/.test(value)) throw new UsageError(`users list takes only --limit N (1 to ${usersListed.max})`);
-      return { limit: Number(value) };
-    },
-    result: { users: z.array(UserSummary) },
+    usage: `users list [--search <words>] [--since DAY] [--until DAY] [--sort ${userSorts.join('|')}] [--asc|--desc] [--page N] [--size N]
+                                  users, newest first unless sorted, a page at a time (${listSize.default}, at most ${listSize.max}):
+                                  whose phone, e-mail or nickname holds the words (or whose id they are),
+                                  who signed up between the days given (YYYY-MM-DD, both included)`,
+    args: z.strictObject({
+      ...listArgs(userSorts, 'created'),
+      search: z.optional(text(z.trim(), z.minLength(1), z.maxLength(320))),
+      since: z.optional(Day),
+      until: z.optional(Day),
+    }),
+    words: listWords('users list', { '--search': 'search', '--since': 'since', '--until': 'until' }),
+    result: listPage(UserSummary),
   }),
   show: command({
     name: 'users show',

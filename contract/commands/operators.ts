@@ -1,36 +1,22 @@
 /**
  * The operators' commands about who runs the shop and what they did: `role grant <user> support|operator|admin`,
  * `role revoke <user>`, `role reset-factor <user>`, `role unlock <user>`, `role list`,
- * `audit list [--limit N] [--action <words>] [--target <record>] [--before ID]` and `audit export`.
+ * `audit list` (sorted, paged, by action, record, actor and days) and `audit export`.
  */
 import * as z from 'zod/mini';
 import { AuditEntry, OperatorEntry, OperatorRole, operatorRoles } from '../admin.ts';
 import { command, NoArgs, noWords, oneUserWord, UsageError, UserKey } from '../command.ts';
 import { multilineText, text } from '../fields.ts';
+import { listArgs, listPage, listSize, listWords } from '../list.ts';
 
-/** The audit lines `audit list` shows unless told, and at most. */
-export const auditListed = { default: 50, max: 10_000 };
+/** The columns `audit list` sorts by: when, the action and who. */
+export const auditSorts = ['at', 'action', 'actor'] as const;
 
 const OneUser = z.strictObject({ user: UserKey });
-/** An action or record as the audit log names them (`role grant`, `user 12`). */
+/** An action or record as the audit log names them (`role grant`, `user 12`), or words of who did it. */
 const AuditWords = text(z.trim(), z.minLength(1), z.maxLength(200));
-
-/** The words of `audit list`'s options → its arguments; the schema bounds the numbers. */
-function auditListWords(rest: string[]) {
-  const options: { limit?: number; action?: string; target?: string; before?: number } = {};
-  for (let i = 0; i < rest.length; i += 2) {
-    const [flag, value = ''] = [rest[i], rest[i + 1]];
-    if (flag === '--limit' && /^\d{1,9}$/.test(value)) options.limit = Number(value);
-    else if (flag === '--action' && value.trim()) options.action = value;
-    else if (flag === '--target' && value.trim()) options.target = value;
-    else if (flag === '--before' && /^[1-9]\d{0,14}$/.test(value)) options.before = Number(value);
-    else
-      throw new UsageError(
-        `audit list takes --limit N (1 to ${auditListed.max}), --action "<words>" and --target "<record>" (quote them), such as --action "role grant" --target "user 12", and --before ID for older lines`,
-      );
-  }
-  return options;
-}
+/** A day as a date field gives it (YYYY-MM-DD), read as a UTC day. */
+const Day = z.iso.date({ error: 'a day is written YYYY-MM-DD' });
 
 /** `role grant|revoke <user> …`: the user's role before and after (null: none); userId null for a user there is none of. */
 const roleChange = { key: text(), userId: z.nullable(z.int()), previous: z.nullable(OperatorRole), role: z.nullable(OperatorRole) };
@@ -86,17 +72,21 @@ export const roleAndAuditCommands = {
   auditList: command({
     name: 'audit list',
     role: 'admin',
-    usage: `audit list [--limit N] [--action "<words>"] [--target "<record>"] [--before ID]
-                                  the audit log, newest first (default ${auditListed.default})`,
-    /** `action`: only this action; `target`: only lines about this record; `before`: only lines older than this id (the next page). */
+    usage: `audit list [--action "<words>"] [--target "<record>"] [--actor "<words>"] [--since DAY] [--until DAY]
+           [--sort ${auditSorts.join('|')}] [--asc|--desc] [--page N] [--size N]
+                                  the audit log, newest first unless sorted, a page at a time (${listSize.default},
+                                  at most ${listSize.max}); quote words: --action "role grant" --target "user 12"`,
+    /** `action`: only this action; `target`: only lines about this record; `actor`: only lines whose actor holds these words; days both included (UTC). */
     args: z.strictObject({
-      limit: z._default(z.int().check(z.minimum(1), z.maximum(auditListed.max)), auditListed.default),
+      ...listArgs(auditSorts, 'at'),
       action: z.optional(AuditWords),
       target: z.optional(AuditWords),
-      before: z.optional(z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER))),
+      actor: z.optional(AuditWords),
+      since: z.optional(Day),
+      until: z.optional(Day),
     }),
-    words: auditListWords,
-    result: { entries: z.array(AuditEntry) },
+    words: listWords('audit list', { '--action': 'action', '--target': 'target', '--actor': 'actor', '--since': 'since', '--until': 'until' }),
+    result: listPage(AuditEntry),
   }),
   auditExport: command({
     name: 'audit export',

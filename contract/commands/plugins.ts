@@ -5,7 +5,8 @@
  */
 import * as z from 'zod/mini';
 import { EvaluationEntry } from '../admin.ts';
-import { command, NoArgs, noWords, UsageError } from '../command.ts';
+import { command, UsageError } from '../command.ts';
+import { listArgs, listPage, listSize, listWords } from '../list.ts';
 import { text } from '../fields.ts';
 
 /** The most an operator's reason for hiding or showing a review may say. */
@@ -32,14 +33,23 @@ const reviewWords =
 /** `reason`: why, for the audit log. */
 const Hiding = z.strictObject({ id: ReviewId, reason: z.optional(text(z.trim(), z.minLength(1), z.maxLength(reviewReasonMaxLength))) });
 
+/** The columns `evaluation reported` sorts by: how many reported it, when it was written, its stars. */
+export const reviewSorts = ['reports', 'created', 'rating'] as const;
+
 export const pluginsCommands = {
   reported: command({
     name: 'evaluation reported',
     role: 'operator',
-    usage: 'evaluation reported             reviews users reported, most reported first',
-    args: NoArgs,
-    words: noWords('evaluation reported'),
-    result: { evaluations: z.array(EvaluationEntry) },
+    usage: `evaluation reported [--shown hidden|visible] [--plugin <slug>] [--sort ${reviewSorts.join('|')}] [--asc|--desc] [--page N] [--size N]
+                                  reviews users reported, most reported first unless sorted, a page at a time (${listSize.default})`,
+    args: z.strictObject({
+      ...listArgs(reviewSorts, 'reports'),
+      /** Only the reviews hidden from the site, or only those on it. */
+      shown: z.optional(z.enum(['hidden', 'visible'])),
+      plugin: z.optional(text(z.regex(/^[a-z0-9-]{1,80}$/, 'a plugin is named by its slug, such as library-cleaner'))),
+    }),
+    words: listWords('evaluation reported', { '--shown': 'shown', '--plugin': 'plugin' }),
+    result: listPage(EvaluationEntry),
   }),
   show: command({
     name: 'evaluation show',

@@ -6,9 +6,10 @@
  */
 import * as z from 'zod/mini';
 import { RaffleEntryOfRaffle, RaffleEntryOfUser, RaffleSummary, RaffleWinnerEntry } from '../admin.ts';
-import { command, NoArgs, noWords, oneUserWord, UsageError, UserKey, type ResultOf } from '../command.ts';
+import { command, oneUserWord, UsageError, UserKey, type ResultOf } from '../command.ts';
 import { text } from '../fields.ts';
-import { RaffleDefinition } from '../raffle.ts';
+import { listArgs, listPage, listSize, listWords } from '../list.ts';
+import { RaffleDefinition, RaffleKind, RaffleState } from '../raffle.ts';
 
 /** Entries `raffle entries` shows: a raffle may have hundreds of thousands; the count is on the raffle. */
 export const raffleEntriesShown = 200;
@@ -60,6 +61,9 @@ const raffleShown = {
   pushed: z.boolean(),
 };
 
+/** The columns `raffle list` sorts by: when it opens, when it closes, how many entered. */
+export const raffleSorts = ['opens', 'closes', 'entrants'] as const;
+
 export const raffleCommands = {
   create: command({
     name: 'raffle create',
@@ -101,10 +105,12 @@ export const raffleCommands = {
   list: command({
     name: 'raffle list',
     role: 'operator',
-    usage: 'raffle list                     every raffle, newest first',
-    args: NoArgs,
-    words: noWords('raffle list'),
-    result: { raffles: z.array(RaffleSummary) },
+    usage: `raffle list [--kind <kind>] [--state <state>] [--sort ${raffleSorts.join('|')}] [--asc|--desc] [--page N] [--size N]
+                                  raffles, latest opening first unless sorted, a page at a time (${listSize.default});
+                                  kind ${RaffleKind.options.join(' or ')}, state one of ${RaffleState.options.join(', ')}`,
+    args: z.strictObject({ ...listArgs(raffleSorts, 'opens'), kind: z.optional(RaffleKind), state: z.optional(RaffleState) }),
+    words: listWords('raffle list', { '--kind': 'kind', '--state': 'state' }),
+    result: listPage(RaffleSummary),
   }),
   show: command({
     name: 'raffle show',

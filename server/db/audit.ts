@@ -5,7 +5,7 @@
  * the change it records, so neither exists without the other. Read by admins
  * (`npm run admin -- audit list|export`).
  */
-import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
+import { desc } from 'drizzle-orm';
 import type { AuditEntry, OperatorRole } from '#contract/admin.ts';
 import type { AuditAction, AuditTarget } from '#contract/audit.ts';
 import type { Database, Transaction } from './database.ts';
@@ -54,28 +54,9 @@ export async function recordAudit(db: Database | Transaction, actor: Actor, line
   });
 }
 
-export interface AuditQuery {
-  /** Only this action (`role grant`). */
-  action?: string;
-  /** Only lines about this record (`order 20261128…`, `user 12`). */
-  target?: string;
-  /** Only lines older than this id: the next page. */
-  before?: number;
-  limit: number;
-}
-
-/** The newest lines first. */
-export async function auditEntries(db: Database, query: AuditQuery): Promise<AuditEntry[]> {
-  const filters: SQL[] = [];
-  if (query.action) filters.push(eq(auditLog.action, query.action));
-  if (query.target) filters.push(eq(auditLog.target, query.target));
-  if (query.before) filters.push(lt(auditLog.id, query.before));
-  const rows = await db
-    .select()
-    .from(auditLog)
-    .where(filters.length ? and(...filters) : undefined)
-    .orderBy(desc(auditLog.id))
-    .limit(query.limit);
+/** The newest lines first, at most `limit` (the console's list pages through them: server/modules/operators/audit-list.ts). */
+export async function auditEntries(db: Database, limit: number): Promise<AuditEntry[]> {
+  const rows = await db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit);
   return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
 }
 

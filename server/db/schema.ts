@@ -16,6 +16,7 @@
 export * from './schema/identity.ts';
 export * from './schema/cloud-idle.ts';
 export * from './schema/commerce.ts';
+export * from './schema/invoices.ts';
 export * from './schema/activation.ts';
 export * from './schema/donation.ts';
 export * from './schema/raffle.ts';

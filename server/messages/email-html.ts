@@ -18,7 +18,11 @@ const productName = 'Beacon Toolkit';
 
 /** The kinds whose e-mail has an action link (kinds.ts `action`), and the label of each one's button. */
 type ActionKind = { [K in MessageKind]: (typeof messageKinds)[K] extends { action: string } ? K : never }[MessageKind];
-const actionLabels: Record<ActionKind, MessageKey> = { emailLink: 'emailLinkButton' };
+const actionLabels: Record<ActionKind, MessageKey> = {
+  emailLink: 'emailLinkButton',
+  invoiceIssued: 'invoiceOrderButton',
+  invoiceRefused: 'invoiceOrderButton',
+};
 
 /** The site's light theme (src/styles/global.css). */
 const colour = { page: '#f7f8fa', surface: '#ffffff', text: '#1c2330', muted: '#5b6678', border: '#d9dee7', accent: '#1a63d6', onAccent: '#ffffff' };

@@ -40,6 +40,9 @@ export const messageKinds = {
   renewalReminder: renewalNotice('renewalReminder', ['price', 'date'] as const),
   renewalFailed: renewalNotice('renewalFailed', ['price', 'date'] as const),
   renewalLapsed: renewalNotice('renewalLapsed', ['price'] as const),
+  /** Invoices (modules/commerce/invoices.ts), to the address the customer gave with the request: the order's page holds the file. */
+  invoiceIssued: { params: ['order', 'link'], sms: null, email: { subject: 'invoiceIssuedSubject', text: 'invoiceIssuedText' }, action: 'link' },
+  invoiceRefused: { params: ['order', 'reason', 'link'], sms: null, email: { subject: 'invoiceRefusedSubject', text: 'invoiceRefusedText' }, action: 'link' },
 } as const satisfies Record<string, MessageKindDefinition>;
 
 export type MessageKind = keyof typeof messageKinds;

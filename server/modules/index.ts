@@ -31,6 +31,7 @@ export const serverModules: readonly ServerModule[] = [
   { name: 'plugins', routes: () => import('./plugins/plugin.ts'), commands: () => import('./plugins/commands.ts') },
   { name: 'status', routes: () => import('./status/plugin.ts'), commands: () => import('./status/commands.ts') },
   { name: 'admin', routes: () => import('./admin/plugin.ts'), commands: () => import('./admin/commands.ts') },
+  { name: 'dashboard', commands: () => import('./dashboard/commands.ts') },
   { name: 'operators', routes: () => import('./operators/console-routes.ts'), commands: () => import('./operators/commands.ts') },
   { name: 'dev', routes: () => import('./dev/plugin.ts'), when: devStandInsAllowed },
 ];

@@ -1,6 +1,7 @@
 /**
  * The realtime hub of the app (`app.hub`): WebSockets for the whole server,
- * the hub with its backplane (Redis when REDIS_URL is set), and its goodbye
+ * the hub with its backplane (Redis when REDIS_URL is set), its open
+ * connections counted across instances (`app.hubConnections`), and its goodbye
  * to every client — with leave to reconnect — before the server closes.
  *
  * WebSocket upgrades are handled for the whole server, so an upgrade to any
@@ -13,6 +14,7 @@ import { lifetimes } from '#contract/identity.ts';
 import { hubPath, hubTiming, statefulReconnect } from '#contract/realtime.ts';
 import { verifyToken } from '../crypto/signed.ts';
 import { localBackplane, redisBackplane } from './backplane.ts';
+import { connectionCount, type ConnectionCount } from './connection-count.ts';
 import { Hub } from './hub.ts';
 import { maxMessageChars } from './protocol.ts';
 import type {} from './pusher.ts';
@@ -20,6 +22,8 @@ import type {} from './pusher.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     hub: Hub;
+    /** The hub's open connections now on every instance (connection-count.ts), and how many instances were counted. */
+    hubConnections: ConnectionCount['count'];
   }
 }
 
@@ -49,7 +53,12 @@ export default fp(
     app.decorate('hub', hub);
     // What the operators' commands push through (admin-command.ts): a server pushes through its hub.
     app.decorate('pusher', hub);
-    app.addHook('preClose', () => hub.close());
+    const counted = connectionCount(hub, redis, app.log);
+    app.decorate('hubConnections', counted.count);
+    app.addHook('preClose', async () => {
+      await counted.stop();
+      await hub.close();
+    });
 
     await app.register(websocket, { options: { maxPayload: maxMessageChars * 4 } });
     app.addHook('onRequest', async (request, reply) => {

@@ -18,8 +18,8 @@ import { replaceFile } from './whole-file.ts';
 /** The folder under DATA_DIR that holds every kind of upload, one subfolder each (backups take it whole). */
 export const uploadsFolder = 'uploads';
 
-/** The kinds of upload, each a folder (or a key prefix in a bucket) of its own. */
-export type UploadKind = 'avatars' | 'raffles';
+/** The kinds of upload, each a folder (or a key prefix in a bucket) of its own; issued invoices are served only to their order's owner, never by `serveStore`. */
+export type UploadKind = 'avatars' | 'raffles' | 'invoices';
 
 /** A stored file as it is served. */
 export interface StoredFile {
@@ -69,8 +69,9 @@ export function checkedName(name: string): string {
   return name;
 }
 
-/** The content type a stored file is served with: every upload is re-encoded as WebP. */
-export const contentTypeOf = (name: string): string => (name.endsWith('.webp') ? 'image/webp' : 'application/octet-stream');
+/** The content type a stored file is served with: images are re-encoded as WebP, and issued invoices are PDFs. */
+export const contentTypeOf = (name: string): string =>
+  name.endsWith('.webp') ? 'image/webp' : name.endsWith('.pdf') ? 'application/pdf' : 'application/octet-stream';
 
 /** A file system's refusals that mean "no room": a full disk, a user's quota, a file larger than allowed. */
 const noRoom = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);

@@ -41,3 +41,20 @@ export function formatDateTime(iso: string, code: LocaleCode): string {
 export function formatDay(iso: string, code: LocaleCode): string {
   return dayjs(iso).locale(dayjsName(code)).format('LL');
 }
+
+/** A calendar day (`YYYY-MM-DD`, no time or zone) as its month and day in the locale, short for a chart's axis: 7 Dec, 12月7日, 7 дек. */
+export function formatMonthDay(day: string, code: LocaleCode): string {
+  return dayjs(day).locale(dayjsName(code)).format(monthDayFormats[code]);
+}
+
+/** Each locale's month-and-day format (dayjs has none of its own). */
+const monthDayFormats: Record<LocaleCode, string> = {
+  'zh-CN': 'M月D日',
+  'zh-TW': 'M月D日',
+  en: 'D MMM',
+  es: 'D MMM',
+  it: 'D MMM',
+  ja: 'M月D日',
+  ko: 'M월 D일',
+  ru: 'D MMM',
+};

@@ -9,6 +9,7 @@ export const consoleAreas = [
   { path: '/admin', key: 'console.nav.home', role: 'support' },
   { path: '/admin/customers', key: 'console.nav.customers', role: 'support' },
   { path: '/admin/orders', key: 'console.nav.orders', role: 'support' },
+  { path: '/admin/invoices', key: 'console.nav.invoices', role: 'support' },
   { path: '/admin/cdkeys', key: 'console.nav.cdkeys', role: 'operator' },
   { path: '/admin/raffles', key: 'console.nav.raffles', role: 'operator' },
   { path: '/admin/reviews', key: 'console.nav.reviews', role: 'operator' },

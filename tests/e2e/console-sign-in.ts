@@ -1,5 +1,5 @@
 /** Signing in to the operators' console in a browser test, as a new operator would. */
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { generate } from 'otplib';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
 import { admin } from './admin-cli.ts';
@@ -23,4 +23,11 @@ async function signInToConsole(page: Page, role: 'support' | 'operator' | 'admin
   await page.getByRole('button', { name: say(locale, 'console.recovery.kept') }).click();
   await expect(page.locator('[data-console-who]')).toContainText(say(locale, `console.role.${role}`));
   return operator.User.Id;
+}
+
+/** The console's menu (the areas, who is signed in, sign-out), opened first on a phone, where it waits behind its button. */
+export async function consoleMenu(page: Page): Promise<Locator> {
+  const toggle = page.locator('[data-console-menu-toggle]');
+  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  return page.locator('[data-console-menu]');
 }

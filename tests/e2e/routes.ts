@@ -49,8 +49,8 @@ const plugin =
     frontmatter('plugins', locale, slug).name;
 
 /**
- * `chrome: false` marks pages without the site header: box pages and the pay
- * family; `login: true` the account centre, which sends a visitor who is not
+ * `chrome: false` marks pages without the site header: box pages, the pay
+ * family and the operators' console (a shell of its own); `login: true` the account centre, which sends a visitor who is not
  * logged in to the login page.
  */
 export const routes: Array<{ path: string; title: Title; chrome?: false; login?: true }> = [
@@ -97,10 +97,14 @@ export const routes: Array<{ path: string; title: Title; chrome?: false; login?:
   { path: '/payment', title: ui('pay.title'), chrome: false },
   { path: '/search', title: ui('search.title') },
   { path: '/translation-status', title: ui('translations.title') },
-  { path: '/admin', title: ui('console.title') },
-  { path: '/admin/customers', title: ui('console.nav.customers') },
-  { path: '/admin/orders', title: ui('console.nav.orders') },
-  ...['cdkeys', 'raffles', 'reviews', 'status', 'audit'].map((area) => ({ path: `/admin/${area}`, title: ui(`console.nav.${area}`) })),
+  { path: '/admin', title: ui('console.title'), chrome: false },
+  { path: '/admin/customers', title: ui('console.nav.customers'), chrome: false },
+  { path: '/admin/orders', title: ui('console.nav.orders'), chrome: false },
+  ...['invoices', 'cdkeys', 'raffles', 'reviews', 'status', 'audit'].map((area) => ({
+    path: `/admin/${area}`,
+    title: ui(`console.nav.${area}`),
+    chrome: false as const,
+  })),
   { path: '/account/login', title: ui('login.title') },
   ...['info', 'edit', 'bind', 'wallet', 'safe', 'game', 'agreements'].map((p) => ({
     path: `/account/center/${p}`,

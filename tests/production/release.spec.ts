@@ -44,7 +44,7 @@ test('the release installed with npm ci --omit=dev starts a production instance 
 
     expect(await instance.stop(), instance.output()).toBe(0);
     // With no server up, the command opens the database itself.
-    expect(await admin('users', 'list')).toContain('No users yet.');
+    expect(await admin('users', 'list')).toContain('No users.');
   } finally {
     instance.remove();
   }

@@ -29,6 +29,7 @@ const databaseSensitive = [
   'alipay',
   'bindorder',
   'commerce',
+  'dashboard',
   'device-login',
   'donation',
   'identity',

@@ -13,11 +13,11 @@ import { consoleCalls, consoleCsrfHeader, type ConsoleSession } from '#contract/
 import { ErrorCode } from '#contract/errors.ts';
 import { createConsole, type RunCommand } from '@/features/console/console-store.ts';
 import { createCustomers } from '@/features/console/customers-store.ts';
-import { auditPageSize, createAudit } from '@/features/console/audit-store.ts';
+import { auditList, createAudit } from '@/features/console/audit-store.ts';
 import { createArgs, createCdkeys, emptyBatch } from '@/features/console/cdkeys-store.ts';
-import { createOrders, leftToRefund, noFilter } from '@/features/console/orders-store.ts';
+import { createOrders, leftToRefund, ordersList } from '@/features/console/orders-store.ts';
 import { createRaffles, definitionTemplate } from '@/features/console/raffles-store.ts';
-import { createReviews } from '@/features/console/reviews-store.ts';
+import { createReviews, reviewsList } from '@/features/console/reviews-store.ts';
 import { createStatusBoard, statusArgs } from '@/features/console/status-store.ts';
 import type { Call } from '@/lib/api/client.ts';
 import { ApiFailure } from '@/lib/api/errors.ts';
@@ -265,7 +265,7 @@ describe('the customers area', () => {
     const { ran, run } = commands({
       'users show': () => ({ command: 'users show', key: 'x', user }),
       'wallet show': () => ({ command: 'wallet show', key: '9', userId: 9, wallet: { balance: 0, ledger: [], planUntil: null } }),
-      'order list': () => ({ command: 'order list', orders: [order] }),
+      'order list': () => ({ command: 'order list', rows: [order], total: 1, page: 1, size: 25 }),
       'cdkey redeemed': () => ({ command: 'cdkey redeemed', key: '9', userId: 9, redemptions: [] }),
       'raffle entered': () => ({ command: 'raffle entered', key: '9', userId: 9, entries: [] }),
     });
@@ -310,7 +310,7 @@ describe('the orders area', () => {
   it('lists by the filter’s arguments, and refunds the order shown, then shows it as it is now', async () => {
     let state: 'paid' | 'refunded' = 'paid';
     const { ran, run } = commands({
-      'order list': () => ({ command: 'order list', orders: [order] }),
+      'order list': () => ({ command: 'order list', rows: [order], total: 1, page: 1, size: 25 }),
       'order show': () => ({ command: 'order show', key: order.Key, order: { ...order, State: state, Timeline: [], Refunds: [] } }),
       'order refund': () => {
         state = 'refunded';
@@ -318,13 +318,21 @@ describe('the orders area', () => {
       },
     });
     const orders = createOrders(run);
-    await orders.list(noFilter);
-    await orders.list({ state: 'paid', method: 'wallet', user: ' 9 ', since: '2026-11-01', until: '' });
-    // What the form leaves empty is not sent.
+    const query = ordersList.start.query;
+    await orders.list(ordersList.start);
+    await orders.list({
+      query: { ...query, sort: 'price', dir: 'asc', page: 2 },
+      filter: { ...ordersList.start.filter, state: 'paid', method: 'wallet', user: ' 9 ', number: ' 2026 ', since: '2026-11-01' },
+    });
+    // What the form leaves empty is not sent; the sort and page are.
     expect(JSON.parse(JSON.stringify(ran))).toStrictEqual([
-      { command: 'order list', args: {} },
-      { command: 'order list', args: { state: 'paid', method: 'wallet', user: '9', since: '2026-11-01' } },
+      { command: 'order list', args: query },
+      {
+        command: 'order list',
+        args: { ...query, sort: 'price', dir: 'asc', page: 2, state: 'paid', method: 'wallet', user: '9', key: '2026', since: '2026-11-01' },
+      },
     ]);
+    expect(orders.$orders.get()).toEqual({ rows: [order], total: 1, page: 1, size: 25 });
     await orders.show(order.Key);
     await orders.refund({ amount: 5000, to: 'wallet' });
     expect(ran.at(-2)).toEqual({ command: 'order refund', args: { order: order.Key, amount: 5000, to: 'wallet' } });
@@ -463,15 +471,16 @@ describe('the reviews area', () => {
       createdAt: '',
     };
     const { ran, run } = commands({
-      'evaluation reported': () => ({ command: 'evaluation reported', evaluations: [review] }),
+      'evaluation reported': () => ({ command: 'evaluation reported', rows: [review], total: 1, page: 1, size: 25 }),
       'evaluation hide': () => ({ command: 'evaluation hide', evaluation: { ...review, hidden: true } }),
       'evaluation unhide': () => ({ command: 'evaluation unhide', evaluation: review }),
     });
     const reviews = createReviews(run);
-    await reviews.load();
+    await reviews.list({ ...reviewsList.start, filter: { shown: 'visible', plugin: ' authenticator ' } });
+    expect(ran.at(-1)).toEqual({ command: 'evaluation reported', args: { ...reviewsList.start.query, shown: 'visible', plugin: 'authenticator' } });
     await reviews.setHidden(4, true, ' advertising ');
     expect(ran.at(-1)).toEqual({ command: 'evaluation hide', args: { id: 4, reason: 'advertising' } });
-    expect(reviews.$reviews.get()?.[0].hidden).toBe(true);
+    expect(reviews.$reviews.get()).toMatchObject({ rows: [{ id: 4, hidden: true }], total: 1 });
     await reviews.setHidden(4, false, '');
     expect(ran.at(-1)).toEqual({ command: 'evaluation unhide', args: { id: 4 } });
   });
@@ -490,26 +499,28 @@ describe('the audit area', () => {
     after: null,
   });
 
-  it('finds lines by action and record, and pages back by the oldest line shown', async () => {
+  it('finds a page of lines by action, record, actor and days, sorted as asked', async () => {
     const { ran, run } = commands({
-      'audit list': (args) => ({
-        command: 'audit list',
-        entries: args.before ? [line(1)] : Array.from({ length: auditPageSize }, (_, i) => line(100 - i)),
-      }),
+      'audit list': (args) => ({ command: 'audit list', rows: [line(1)], total: 31, page: args.page, size: args.size }),
     });
     const audit = createAudit(run);
-    await audit.find({ action: 'order refund', kind: 'order', id: ' 1 ' });
-    expect(ran.at(-1)).toEqual({ command: 'audit list', args: { limit: auditPageSize, action: 'order refund', target: 'order 1' } });
-    await audit.find({ action: '', kind: 'server keys', id: '' });
-    expect(ran.at(-1)).toEqual({ command: 'audit list', args: { limit: auditPageSize, target: 'server keys' } });
-    // A kind without an id names no record: any record.
-    await audit.find({ action: 'order refund', kind: 'user', id: ' ' });
-    expect(ran.at(-1)).toEqual({ command: 'audit list', args: { limit: auditPageSize, action: 'order refund' } });
-    expect(audit.$more.get()).toBe(true);
-    await audit.older();
-    expect(ran.at(-1)).toEqual({ command: 'audit list', args: { limit: auditPageSize, action: 'order refund', before: 100 - auditPageSize + 1 } });
-    expect(audit.$entries.get()).toHaveLength(auditPageSize + 1);
-    expect(audit.$more.get()).toBe(false);
+    const { query, filter } = auditList.start;
+    await audit.find({ query, filter: { ...filter, action: 'order refund', kind: 'order', id: ' 1 ' } });
+    expect(ran.at(-1)).toEqual({ command: 'audit list', args: { ...query, action: 'order refund', target: 'order 1' } });
+    await audit.find({
+      query: { ...query, sort: 'actor', dir: 'asc', page: 2 },
+      filter: { ...filter, kind: 'server keys', actor: ' ops ', since: '2026-12-01' },
+    });
+    expect(ran.at(-1)).toEqual({
+      command: 'audit list',
+      args: { ...query, sort: 'actor', dir: 'asc', page: 2, target: 'server keys', actor: 'ops', since: '2026-12-01' },
+    });
+    // A kind without an id names no record: any record; an action of no known kind (typed into the URL) is any action.
+    await audit.find({ query, filter: { ...filter, action: 'order refund', kind: 'user', id: ' ' } });
+    expect(ran.at(-1)).toEqual({ command: 'audit list', args: { ...query, action: 'order refund' } });
+    await audit.find({ query, filter: { ...filter, action: 'drop tables' as 'order refund' } });
+    expect(ran.at(-1)).toEqual({ command: 'audit list', args: query });
+    expect(audit.$entries.get()).toEqual({ rows: [line(1)], total: 31, page: 1, size: query.size });
   });
 
   it('gives a role, says so for nobody, and lists the roles again', async () => {
@@ -627,7 +638,7 @@ describe('the raffles area', () => {
     let refuse = true;
     const run: RunCommand = async (command, args, attachment) => {
       sent.push([command.name, args, attachment]);
-      if (command.name === 'raffle list') return { command: 'raffle list', raffles: [summary] } as never;
+      if (command.name === 'raffle list') return { command: 'raffle list', rows: [summary], total: 1, page: 1, size: 25 } as never;
       return (
         refuse
           ? { command: 'raffle create', raffle: null, winners: [], refused: 'Cover: not a PNG, JPEG or WebP image', pushed: false }
@@ -643,7 +654,7 @@ describe('the raffles area', () => {
     refuse = false;
     await raffles.create(filled);
     expect(raffles.$raffle.get()?.raffle?.id).toBe(7);
-    expect(raffles.$raffles.get()).toHaveLength(1);
+    expect(raffles.$raffles.get()).toEqual({ rows: [summary], total: 1, page: 1, size: 25 });
     expect(raffles.$notice.get()).toEqual({ kind: 'ok', key: 'console.raffles.created' });
   });
 

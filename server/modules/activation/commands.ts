@@ -1,17 +1,20 @@
 /**
  * The operators' commands about cdkeys (contract/commands/activation.ts):
- * `cdkey create|export|show|revoke|redeemed|check`. Keys are printed only by
+ * `cdkey batches|create|export|show|revoke|redeemed|check`. Keys are printed only by
  * `create` and `export`, from the server's secret.
  */
-import { eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, like, lte, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { CdkeyGrant } from '#contract/activation.ts';
 import type { ParsedArgsOf } from '#contract/command.ts';
 import { activationCommands, cdkeyBatchMax } from '#contract/commands/activation.ts';
+import { offsetOf } from '#contract/list.ts';
 import { CommandRefused, commandsPlugin, handle } from '../../admin-command.ts';
-import { money, noUser, table, time } from '../../admin-text.ts';
+import { money, noUser, pageLine, table, time } from '../../admin-text.ts';
 import { recordAudit } from '../../db/audit.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { startingWith } from '../../db/like.ts';
+import { cdkeyBatches } from '../../db/schema/activation.ts';
 import { products } from '../../db/schema/commerce.ts';
 import { batchCounts, createBatch, findBatch, keyState, redemptionPage, revoke, unusedKeys, type BatchRow } from './cdkeys.ts';
 
@@ -27,23 +30,41 @@ async function checkedGrant(app: FastifyInstance, grant: GrantAsked): Promise<Cd
   return { ...grant, Currency: product.currency };
 }
 
+/** A batch as the commands answer it: what it grants, how many keys, used and revoked. */
+async function batchOf(app: FastifyInstance, batch: BatchRow) {
+  return {
+    name: batch.name,
+    grant: batch.grant,
+    count: batch.count,
+    ...(await batchCounts(app.db, batch)),
+    expiresAt: batch.expiresAt?.toISOString() ?? null,
+    createdAt: batch.createdAt.toISOString(),
+  };
+}
+
+/** What `cdkey batches` sorts by → the column; the id breaks ties. A shop makes few batches: the table needs no index for it. */
+const batchSortColumns = { created: cdkeyBatches.id, name: cdkeyBatches.name, count: cdkeyBatches.count, expires: cdkeyBatches.expiresAt } as const;
+
+/** A page of the batches whose name starts with `search`, current or expired, and how many there are; the used and revoked counted for the page's batches only. */
+async function batchesPage(app: FastifyInstance, { sort, dir, page, size, search, state }: ParsedArgsOf<typeof activationCommands.batches>) {
+  const now = new Date();
+  const where = and(
+    search ? like(cdkeyBatches.name, startingWith(search)) : undefined,
+    state === 'current' ? or(isNull(cdkeyBatches.expiresAt), gt(cdkeyBatches.expiresAt, now)) : undefined,
+    state === 'expired' ? lte(cdkeyBatches.expiresAt, now) : undefined,
+  );
+  const order = dir === 'asc' ? asc : desc;
+  const [rows, [{ total }]] = await Promise.all([
+    app.db.select().from(cdkeyBatches).where(where).orderBy(order(batchSortColumns[sort]), order(cdkeyBatches.id)).limit(size).offset(offsetOf({ page, size })),
+    app.db.select({ total: count() }).from(cdkeyBatches).where(where),
+  ]);
+  return { rows: await Promise.all(rows.map((row) => batchOf(app, row))), total };
+}
+
 /** A batch as the commands answer it (null: no such batch), with the keys they print. */
 async function batchResult<N extends 'cdkey create' | 'cdkey export' | 'cdkey show'>(app: FastifyInstance, command: N, batch: BatchRow | null, keys: string[]) {
   if (!batch) return { command, batch: null, keys };
-  const { used, revoked } = await batchCounts(app.db, batch);
-  return {
-    command,
-    batch: {
-      name: batch.name,
-      grant: batch.grant,
-      count: batch.count,
-      used,
-      revoked,
-      expiresAt: batch.expiresAt?.toISOString() ?? null,
-      createdAt: batch.createdAt.toISOString(),
-    },
-    keys,
-  };
+  return { command, batch: await batchOf(app, batch), keys };
 }
 
 const grantText = (grant: CdkeyGrant) =>
@@ -66,6 +87,26 @@ function batchText(result: BatchAnswer): string {
 const batchFound = (result: BatchAnswer) => result.batch !== null;
 
 export default commandsPlugin('activation', [
+  handle(activationCommands.batches, {
+    async run(app, args) {
+      return { command: 'cdkey batches', ...(await batchesPage(app, args)), page: args.page, size: args.size };
+    },
+    format: (result) =>
+      result.rows.length
+        ? `${table(
+            ['BATCH', 'GRANTS', 'KEYS', 'USED', 'REVOKED', 'EXPIRES', 'CREATED'],
+            result.rows.map((batch) => [
+              batch.name,
+              grantText(batch.grant),
+              batch.count,
+              batch.used,
+              batch.revoked,
+              batch.expiresAt ? time(batch.expiresAt) : 'never',
+              time(batch.createdAt),
+            ]),
+          )}\n\n${pageLine(result)}`
+        : 'No batches.',
+  }),
   handle(activationCommands.create, {
     async run(app, { batch: name, count, grant, expires }, { actor }) {
       try {

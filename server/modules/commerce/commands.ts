@@ -3,7 +3,8 @@
  * `product list|set`, `order list|show|fulfil|refund`, `refund
  * attention|resolve`, `wallet show` and `maintenance on|off|status`.
  */
-import { and, asc, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, asc, between, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { offsetOf } from '#contract/list.ts';
 import type { FastifyInstance } from 'fastify';
 import type { RefundEntry } from '#contract/admin.ts';
 import type { ParsedArgsOf, ResultOf } from '#contract/command.ts';
@@ -11,7 +12,7 @@ import { commerceCommands } from '#contract/commands/commerce.ts';
 import { formatPrice } from '#contract/facts.ts';
 import { orderStatusEvent, type Order, type Product } from '#contract/commerce.ts';
 import { commandsPlugin, handle, type Caller } from '../../admin-command.ts';
-import { money, noUser, orDash, table, time } from '../../admin-text.ts';
+import { money, noUser, orDash, pageLine, table, time } from '../../admin-text.ts';
 import type { Database } from '../../db/database.ts';
 import { memberships, orders, products } from '../../db/schema/commerce.ts';
 import { recordAudit, type Actor } from '../../db/audit.ts';
@@ -22,6 +23,7 @@ import { toProduct } from './catalogue.ts';
 import { historyOf, findOrder, orderNotice, toOrder, type OrderRow } from './orders.ts';
 import { listAgreements } from './agreements.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
+import { invoiceHandlers } from './invoice-commands.ts';
 import { fulfilOrder, setMaintenance, underMaintenance } from './payments.ts';
 import { refund, refundEntry, refundsNeedingAttention, refundsOf, resolveRefund, type RefundLimits } from './refunds.ts';
 
@@ -83,23 +85,34 @@ const refundRow = (r: RefundEntry) => [
   time(r.at),
 ];
 
+/** What `order list` sorts by → the column; the id breaks ties, so a page never repeats or skips a row. */
+const orderSortColumns = { created: orders.id, price: orders.price, state: orders.state, method: orders.method } as const;
+
 /**
- * The latest 100 orders that pass the filter, newest first (by the primary key's index: no sort of the whole table):
- * made on or after `since` and before the day after `until` (days alone, which read as UTC).
+ * A page of the orders that pass the filter, and how many pass it: made on or after `since` and before the day after
+ * `until` (days alone, which read as UTC), numbered from `key`'s digits on. Each sort walks an index (orders_*, schema):
+ * serial ids follow creation, so "created" is the primary key's order.
  */
-async function listOrders(db: Database, filter: Omit<ParsedArgsOf<typeof commerceCommands.orderList>, 'user'>, userId?: number): Promise<OrderRow[]> {
+async function listOrders(
+  db: Database,
+  { sort, dir, page, size, ...filter }: Omit<ParsedArgsOf<typeof commerceCommands.orderList>, 'user'>,
+  userId?: number,
+): Promise<{ rows: OrderRow[]; total: number }> {
   const conditions: SQL[] = [];
   if (filter.since) conditions.push(gte(orders.createdAt, new Date(filter.since)));
   if (filter.until) conditions.push(lt(orders.createdAt, new Date(Date.parse(filter.until) + 86_400_000)));
   if (filter.state) conditions.push(eq(orders.state, filter.state));
   if (filter.method) conditions.push(eq(orders.method, filter.method));
   if (userId !== undefined) conditions.push(eq(orders.userId, userId));
-  return db
-    .select()
-    .from(orders)
-    .where(conditions.length ? and(...conditions) : undefined)
-    .orderBy(desc(orders.id))
-    .limit(100);
+  // Numbers are 20 digits: those starting with the given ones lie between it padded with 0s and with 9s, on the unique index.
+  if (filter.key) conditions.push(between(orders.key, filter.key.padEnd(20, '0'), filter.key.padEnd(20, '9')));
+  const where = conditions.length ? and(...conditions) : undefined;
+  const order = dir === 'asc' ? asc : desc;
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(orders).where(where).orderBy(order(orderSortColumns[sort]), order(orders.id)).limit(size).offset(offsetOf({ page, size })),
+    db.select({ total: count() }).from(orders).where(where),
+  ]);
+  return { rows, total };
 }
 
 const productHeaders = ['CODE', 'KIND', 'ON SALE', 'WHAT'];
@@ -171,10 +184,10 @@ export default commandsPlugin('commerce', [
     async run(app, { user: named, ...filter }) {
       const user = named === undefined ? undefined : await app.findUser(named);
       // A user who does not exist has no orders.
-      const found = user === null ? [] : await listOrders(app.db, filter, user?.id);
-      return { command: 'order list', orders: found.map(withUser) };
+      const found = user === null ? { rows: [], total: 0 } : await listOrders(app.db, filter, user?.id);
+      return { command: 'order list', rows: found.rows.map(withUser), total: found.total, page: filter.page, size: filter.size };
     },
-    format: (result) => (result.orders.length ? table(orderHeaders, result.orders.map(orderRow)) : 'No orders.'),
+    format: (result) => (result.rows.length ? `${table(orderHeaders, result.rows.map(orderRow))}\n\n${pageLine(result)}` : 'No orders.'),
   }),
   handle(commerceCommands.orderShow, {
     async run(app, { order: key }) {
@@ -266,4 +279,5 @@ export default commandsPlugin('commerce', [
   maintenance(commerceCommands.maintenanceOn),
   maintenance(commerceCommands.maintenanceOff),
   maintenance(commerceCommands.maintenanceStatus),
+  ...invoiceHandlers,
 ]);

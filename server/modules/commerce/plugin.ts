@@ -35,6 +35,7 @@ import { activeProducts, demoProducts, priceOrder } from './catalogue.ts';
 import { bindLinkFor, bindOrder } from './bind-links.ts';
 import { commerceGrants } from './grants.ts';
 import { seedDemoOrders } from './demo.ts';
+import { invoiceRoutes } from './invoice-routes.ts';
 import { forgetOldNonces, nonceCleanupJob } from './nonces.ts';
 import { alipayNotificationRoute, notificationRoute } from './notify-route.ts';
 import { findOrder, insertOrder, orderDetail, orderExpiryJob, orderNotice, orderPage, toOrder, type OrderRow } from './orders.ts';
@@ -121,6 +122,7 @@ export default fp(
     registerRoute(app, commerceCalls.order, async ({ auth, params }) => ({ data: await orderDetail(db, params.key, auth.userId, pay.methods) }));
     const seller = sellerOf(app.config);
     registerRoute(app, commerceCalls.receipt, async ({ auth, params }) => ({ data: await receiptOf(db, params.key, auth.userId, seller) }));
+    invoiceRoutes(app);
 
     /** A method the customer asked for, if this server takes it: else "unsupported payment type". */
     const methodOf = (asked: string): PayMethod => {

@@ -10,10 +10,10 @@ import { and, asc, eq } from 'drizzle-orm';
 import { PayMethod, type OrderState, type Receipt, type Seller } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database, Transaction } from '../../db/database.ts';
 import { payments } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
-import { findOrder } from './orders.ts';
+import { findOrder, type OrderRow } from './orders.ts';
 import { refundedSoFar } from './refunds.ts';
 
 /** The states of an order that was paid: a refunded one keeps its receipt, which says what went back. */
@@ -26,9 +26,8 @@ export const sellerOf = (config: Config): Seller => ({
   Contact: config.SELLER_CONTACT ?? null,
 });
 
-/** The receipt of `userId`'s order `key`: another's order and an unknown one are "no such order", one not paid with money "no receipt". */
-export async function receiptOf(db: Database, key: string, userId: number, seller: Seller): Promise<Receipt> {
-  const row = await findOrder(db, key, userId);
+/** The money that paid `row` (its method, time and reference), or null for an order not paid with money; an invoice asks the same. */
+export async function moneyPaymentOf(db: Database | Transaction, row: OrderRow): Promise<{ method: PayMethod; at: Date; reference: string } | null> {
   // The payment that paid the order: a second one, sent to the wallet, is not it.
   const [payment] = receiptStates.includes(row.state)
     ? await db
@@ -39,7 +38,14 @@ export async function receiptOf(db: Database, key: string, userId: number, selle
         .limit(1)
     : [];
   const method = PayMethod.safeParse(payment?.method);
-  if (!payment || !method.success) throw new ApiError(ErrorCode.NotFound, 'receiptUnpaid');
+  return payment && method.success ? { method: method.data, at: payment.at, reference: payment.reference } : null;
+}
+
+/** The receipt of `userId`'s order `key`: another's order and an unknown one are "no such order", one not paid with money "no receipt". */
+export async function receiptOf(db: Database, key: string, userId: number, seller: Seller): Promise<Receipt> {
+  const row = await findOrder(db, key, userId);
+  const payment = await moneyPaymentOf(db, row);
+  if (!payment) throw new ApiError(ErrorCode.NotFound, 'receiptUnpaid');
   const refunded = await refundedSoFar(db, row.id, 'succeeded');
   return {
     Seller: seller,
@@ -47,10 +53,10 @@ export async function receiptOf(db: Database, key: string, userId: number, selle
     State: row.state,
     Item: row.item,
     Price: row.price,
-    Method: method.data,
+    Method: payment.method,
     PaidAt: payment.at.toISOString(),
     // The wallet's own reference is an internal row, not a transaction the customer could quote anywhere.
-    Transaction: method.data === 'wallet' ? null : payment.reference,
+    Transaction: payment.method === 'wallet' ? null : payment.reference,
     Refunded: refunded,
   };
 }

@@ -11,7 +11,8 @@
  * sends at once cannot both pass a cap, and no transaction waits on the
  * gateway; a send the gateway did not take is withdrawn — its row, and the
  * proof of work it spent — so it counts against nothing and the code sent
- * before it still works.
+ * before it still works. Each message handed to a provider is noted (code_sends: the provider, and its
+ * refusal if any), which the console's dashboard counts.
  */
 import { createHmac, randomInt } from 'node:crypto';
 import { and, count, countDistinct, desc, eq, gt, min, ne, sql } from 'drizzle-orm';
@@ -20,12 +21,12 @@ import { verification } from '#contract/identity.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { verificationCodes } from '../../db/schema/identity.ts';
+import { codeSends, verificationCodes } from '../../db/schema/identity.ts';
 import { addressGroup } from '../../http/address-group.ts';
 import { ApiError, limitReached, tooManyRequests } from '../../http/api-error.ts';
 import type { CodeCheck } from '../../http/auth.ts';
 import type { MessageKind } from '../../messages/kinds.ts';
-import type { Channel } from '../../messages/messenger.ts';
+import { MessengerError, type Channel, type Refusal } from '../../messages/messenger.ts';
 import { forgetSolution, spendSolution } from './proof-of-work.ts';
 
 /**
@@ -187,12 +188,21 @@ const codeKinds = { login: 'loginCode', account: 'accountCode' } as const satisf
 export async function sendCode(app: FastifyInstance, channel: Channel, target: string, purpose: CodePurpose, request: FastifyRequest, proofOfWork?: string) {
   const address = addressGroup(request.ip);
   const issued = await issueCode(app.db, app.keys.secret, { channel, target, purpose, address, proofOfWork }, app.config);
+  const messenger = app[channel];
+  // Which provider took the message or refused it, for the console's dashboard; a failure to note it fails no send.
+  const noteSend = (refusal: Refusal | null) =>
+    app.db
+      .insert(codeSends)
+      .values({ channel, provider: messenger.provider, refusal })
+      .catch((error: unknown) => request.log.error({ err: error }, 'could not note a code send'));
   try {
-    await app[channel].send({ to: target, kind: codeKinds[purpose], params: { code: issued.code }, locale: request.locale });
+    await messenger.send({ to: target, kind: codeKinds[purpose], params: { code: issued.code }, locale: request.locale });
   } catch (error) {
     await withdrawCode(app.db, issued);
+    await noteSend(error instanceof MessengerError ? error.refusal : 'unreachable');
     throw error;
   }
+  await noteSend(null);
   return { data: null, messageKey: channel === 'sms' ? ('smsSent' as const) : ('emailSent' as const) };
 }
 

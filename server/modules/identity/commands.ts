@@ -1,20 +1,44 @@
 /** The operators' commands about users (contract/commands/identity.ts). Every value is plain JSON (dates as ISO strings). */
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { ParsedArgsOf } from '#contract/command.ts';
+import { offsetOf } from '#contract/list.ts';
 import fp from 'fastify-plugin';
 import type { UserDetail, UserSummary } from '#contract/admin.ts';
 import { identityCommands } from '#contract/commands/identity.ts';
 import type { Database } from '../../db/database.ts';
+import { startingWith } from '../../db/like.ts';
 import { externalAccounts, sessions, users } from '../../db/schema/identity.ts';
 import { handle } from '../../admin-command.ts';
-import { indent, noUser, orDash, table, time } from '../../admin-text.ts';
+import { indent, noUser, orDash, pageLine, table, time } from '../../admin-text.ts';
 import { orders } from '../../db/schema/commerce.ts';
 import { loginHistory } from './login-history.ts';
 import { endSessionByOperator, isActiveSession } from './sessions.ts';
 import { findByKey } from './users.ts';
 
-async function listUsers(db: Database, limit: number): Promise<UserSummary[]> {
-  // Serial ids follow creation, and their index spares the in-process database a sort of the whole table (a long query blocks it for everyone).
-  const rows = await db.select().from(users).orderBy(desc(users.id)).limit(limit);
+/** What `users list` sorts by → the column; the id breaks ties (a user without a phone or e-mail sorts last going up). */
+const userSortColumns = { created: users.id, nickname: users.nickname, email: users.email, phone: users.phone } as const;
+
+/** A page of users, and how many pass the filter: signed up between the days given, whose phone, e-mail or nickname starts with the searched words (any case), or of that id. */
+async function listUsers(
+  db: Database,
+  { sort, dir, page, size, search, since, until }: ParsedArgsOf<typeof identityCommands.list>,
+): Promise<{ rows: UserSummary[]; total: number }> {
+  const conditions: SQL[] = [];
+  if (since) conditions.push(gte(users.createdAt, new Date(since)));
+  if (until) conditions.push(lt(users.createdAt, new Date(Date.parse(until) + 86_400_000)));
+  if (search) {
+    // Each through its index (users_*_start, schema): a whole table of users is not read for a search.
+    const start = startingWith(search);
+    const id = /^\d{1,9}$/.test(search) ? [eq(users.id, Number(search))] : [];
+    conditions.push(or(...id, like(users.phone, start), sql`lower(${users.email}) like ${start}`, sql`lower(${users.nickname}) like ${start}`)!);
+  }
+  const where = conditions.length ? and(...conditions) : undefined;
+  const order = dir === 'asc' ? asc : desc;
+  // Serial ids follow creation; each sort walks an index (users_*, schema), which spares the database a sort of the whole table.
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(users).where(where).orderBy(order(userSortColumns[sort]), order(users.id)).limit(size).offset(offsetOf({ page, size })),
+    db.select({ total: count() }).from(users).where(where),
+  ]);
   // Counted for the listed users only, through the index on sessions.user_id.
   const counts = rows.length
     ? await db
@@ -32,7 +56,7 @@ async function listUsers(db: Database, limit: number): Promise<UserSummary[]> {
         .groupBy(sessions.userId)
     : [];
   const activeByUser = new Map(counts.map((row) => [row.userId, row.active]));
-  return rows.map((row) => ({
+  const listed = rows.map((row) => ({
     id: row.id,
     phone: row.phone,
     email: row.email,
@@ -40,6 +64,7 @@ async function listUsers(db: Database, limit: number): Promise<UserSummary[]> {
     createdAt: row.createdAt.toISOString(),
     activeSessions: activeByUser.get(row.id) ?? 0,
   }));
+  return { rows: listed, total };
 }
 
 /** The user named by id, phone or e-mail, or by the number of one of their orders (what a customer quotes to support). */
@@ -146,14 +171,14 @@ export default fp(
         found: (result) => result.userId !== null,
       }),
       handle(identityCommands.list, {
-        run: async (app, { limit }) => ({ command: 'users list', users: await listUsers(app.db, limit) }),
-        format: ({ users }) =>
-          users.length === 0
-            ? 'No users yet.'
-            : table(
+        run: async (app, args) => ({ command: 'users list', ...(await listUsers(app.db, args)), page: args.page, size: args.size }),
+        format: (result) =>
+          result.rows.length === 0
+            ? 'No users.'
+            : `${table(
                 ['ID', 'PHONE', 'EMAIL', 'NICKNAME', 'CREATED', 'SESSIONS'],
-                users.map((user) => [user.id, orDash(user.phone), orDash(user.email), user.nickname, time(user.createdAt), user.activeSessions]),
-              ),
+                result.rows.map((user) => [user.id, orDash(user.phone), orDash(user.email), user.nickname, time(user.createdAt), user.activeSessions]),
+              )}\n\n${pageLine(result)}`,
       }),
       handle(identityCommands.show, {
         run: async (app, { user: key }) => ({ command: 'users show', key, user: await showUser(app.db, key) }),

@@ -5,8 +5,9 @@
 import type { ResultOf } from '#contract/command.ts';
 import { roleAndAuditCommands } from '#contract/commands/operators.ts';
 import { commandsPlugin, handle } from '../../admin-command.ts';
-import { noUser, orDash, table, time } from '../../admin-text.ts';
+import { noUser, orDash, pageLine, table, time } from '../../admin-text.ts';
 import { auditCsv, auditEntries, recordAudit } from '../../db/audit.ts';
+import { auditPage } from './audit-list.ts';
 import { grantRole, listOperators, revokeRole } from './roles.ts';
 import { resetSecondFactor, unlockSecondFactor } from './second-factor.ts';
 
@@ -104,12 +105,12 @@ export default commandsPlugin('operators', [
         : 'Nobody has a role yet: npm run admin -- role grant <user> admin',
   }),
   handle(roleAndAuditCommands.auditList, {
-    run: async (app, query) => ({ command: 'audit list', entries: await auditEntries(app.db, query) }),
-    format: ({ entries }) =>
-      entries.length
-        ? table(
+    run: async (app, args) => ({ command: 'audit list', ...(await auditPage(app.db, args)), page: args.page, size: args.size }),
+    format: (result) =>
+      result.rows.length
+        ? `${table(
             ['ID', 'AT', 'ACTOR', 'FROM', 'ACTION', 'TARGET', 'BEFORE', 'AFTER'],
-            entries.map((entry) => [
+            result.rows.map((entry) => [
               entry.id,
               time(entry.at),
               entry.actor,
@@ -119,11 +120,11 @@ export default commandsPlugin('operators', [
               JSON.stringify(entry.before),
               JSON.stringify(entry.after),
             ]),
-          )
-        : 'The audit log is empty.',
+          )}\n\n${pageLine(result)}`
+        : 'No audit lines.',
   }),
   handle(roleAndAuditCommands.auditExport, {
-    run: async (app) => ({ command: 'audit export', csv: auditCsv(await auditEntries(app.db, { limit: exportLimit })) }),
+    run: async (app) => ({ command: 'audit export', csv: auditCsv(await auditEntries(app.db, exportLimit)) }),
     format: ({ csv }) => csv.trimEnd(),
   }),
 ]);

@@ -16,9 +16,6 @@ import { sessions, users } from '../../db/schema/identity.ts';
 import { consoleSessions, operatorRoleGrants } from '../../db/schema/operators.ts';
 import type { ConsoleCaller } from '../../http/auth.ts';
 
-/** How stale `last_seen_at` may get before a call writes it again: far below the idle limit, so it never ends a session in use. */
-const lastSeenPrecisionMs = 30_000;
-
 export class ConsoleSessions {
   readonly #db: Database;
   readonly #secret: Buffer;
@@ -68,7 +65,8 @@ export class ConsoleSessions {
       .innerJoin(users, eq(users.id, consoleSessions.userId))
       .where(and(eq(consoleSessions.hash, hash), isNull(consoleSessions.endedAt), gt(consoleSessions.expiresAt, now)));
     if (!row || now.getTime() - row.lastSeenAt.getTime() > consoleSessionLimits.idleMs) return null;
-    if (now.getTime() - row.lastSeenAt.getTime() > lastSeenPrecisionMs)
+    // `last_seen_at` is written again only once this stale: far below the idle limit, so it never ends a session in use.
+    if (now.getTime() - row.lastSeenAt.getTime() > consoleSessionLimits.lastUseSlackMs)
       await this.#db.update(consoleSessions).set({ lastSeenAt: now }).where(eq(consoleSessions.hash, hash));
     return { userId: row.userId, nickname: row.nickname, role: row.role, sessionHash: hash, expiresAt: row.expiresAt.getTime() };
   }

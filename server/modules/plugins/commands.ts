@@ -2,17 +2,19 @@
  * The operators' commands about plugin reviews (contract/commands/plugins.ts).
  * A hidden review leaves the public lists and its plugin's aggregate at once.
  */
-import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { EvaluationEntry } from '#contract/admin.ts';
+import type { ParsedArgsOf } from '#contract/command.ts';
 import { pluginsCommands } from '#contract/commands/plugins.ts';
+import { offsetOf } from '#contract/list.ts';
 import { commandsPlugin, handle } from '../../admin-command.ts';
-import { table, time } from '../../admin-text.ts';
+import { pageLine, table, time } from '../../admin-text.ts';
 import type { Database } from '../../db/database.ts';
 import { evaluationReports, pluginEvaluations } from '../../db/schema/plugins.ts';
 import { setHidden } from './evaluations.ts';
 
-/** How many reported reviews `evaluation reported` lists, most reported first. */
-const reportedListLength = 100;
+/** What `evaluation reported` sorts by → the value; the id breaks ties. */
+const reviewSortValues = { reports: count(evaluationReports.userId), created: pluginEvaluations.createdAt, rating: pluginEvaluations.rating } as const;
 
 const reports = {
   reports: count(evaluationReports.userId),
@@ -42,6 +44,24 @@ function withReports(db: Database) {
     .groupBy(pluginEvaluations.id);
 }
 
+/** A page of the reviews someone reported (of a plugin, hidden or not), and how many there are. */
+async function reportedPage(db: Database, { sort, dir, page, size, shown, plugin }: ParsedArgsOf<typeof pluginsCommands.reported>) {
+  const where = and(
+    plugin ? eq(pluginEvaluations.plugin, plugin) : undefined,
+    shown === undefined ? undefined : shown === 'hidden' ? isNotNull(pluginEvaluations.hiddenAt) : isNull(pluginEvaluations.hiddenAt),
+  );
+  const reported = () =>
+    withReports(db)
+      .where(where)
+      .having(sql`count(${evaluationReports.userId}) > 0`);
+  const order = dir === 'asc' ? asc : desc;
+  const [rows, [{ total }]] = await Promise.all([
+    reported().orderBy(order(reviewSortValues[sort]), order(pluginEvaluations.id)).limit(size).offset(offsetOf({ page, size })),
+    db.select({ total: count() }).from(reported().as('reported')),
+  ]);
+  return { rows, total };
+}
+
 async function find(db: Database, id: number): Promise<EvaluationEntry | null> {
   const [row] = await withReports(db).where(eq(pluginEvaluations.id, id));
   return row ? entry(row) : null;
@@ -69,14 +89,11 @@ function reviewText({ evaluation }: { evaluation: EvaluationEntry | null }): str
 
 export default commandsPlugin('plugins', [
   handle(pluginsCommands.reported, {
-    async run(app) {
-      const rows = await withReports(app.db)
-        .having(sql`count(${evaluationReports.userId}) > 0`)
-        .orderBy(desc(count(evaluationReports.userId)), desc(pluginEvaluations.id))
-        .limit(reportedListLength);
-      return { command: 'evaluation reported', evaluations: rows.map(entry) };
+    async run(app, args) {
+      const { rows, total } = await reportedPage(app.db, args);
+      return { command: 'evaluation reported', rows: rows.map(entry), total, page: args.page, size: args.size };
     },
-    format: ({ evaluations }) => (evaluations.length ? table(evaluationHeaders, evaluations.map(evaluationRow)) : 'No reported reviews.'),
+    format: (result) => (result.rows.length ? `${table(evaluationHeaders, result.rows.map(evaluationRow))}\n\n${pageLine(result)}` : 'No reported reviews.'),
   }),
   handle(pluginsCommands.show, {
     run: async (app, { id }) => ({ command: 'evaluation show', evaluation: await find(app.db, id) }),

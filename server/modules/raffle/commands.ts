@@ -2,15 +2,17 @@
  * The operators' commands about raffles (contract/commands/raffle.ts).
  * A draw made here is told to open raffle pages through the hub.
  */
-import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNotNull, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { RaffleEntryOfUser, RaffleSummary, RaffleWinnerEntry } from '#contract/admin.ts';
-import { UsageError } from '#contract/command.ts';
+import { UsageError, type ParsedArgsOf } from '#contract/command.ts';
 import { raffleCommands, raffleEntriesShown, type RaffleShown } from '#contract/commands/raffle.ts';
+import { offsetOf } from '#contract/list.ts';
 import type { LocaleCode } from '#contract/locales.ts';
+import type { RaffleState } from '#contract/raffle.ts';
 import { hubEvents } from '#contract/realtime.ts';
 import { commandsPlugin, handle, refusalText, type Caller, type Refusal } from '../../admin-command.ts';
-import { indent, noUser, orDash, table, time } from '../../admin-text.ts';
+import { indent, noUser, orDash, pageLine, table, time } from '../../admin-text.ts';
 import { recordAudit } from '../../db/audit.ts';
 import type { Database } from '../../db/database.ts';
 import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
@@ -19,6 +21,40 @@ import { StorageError, storageRefusal } from '../../services/file-store.ts';
 import { createRaffle, readDefinition, storeCover } from './definition.ts';
 import { drawRaffle, type DrawRefusal } from './draws.ts';
 import { stateOf, type RaffleRow } from './raffles.ts';
+
+/** What `raffle list` sorts by → the column; the id breaks ties. */
+const raffleSortColumns = { opens: raffles.opensAt, closes: raffles.closesAt, entrants: raffles.entrants } as const;
+
+/** The raffles in a state, as `stateOf` (raffles.ts) reads it from the row, now. */
+function whereState(state: RaffleState): SQL {
+  const now = new Date();
+  const going = and(isNull(raffles.canceledAt), isNull(raffles.drawnAt))!;
+  // A raffle without stock (a registration raffle) never runs out.
+  const over = or(lte(raffles.closesAt, now), sql`coalesce(${raffles.stock}, 1) = 0`)!;
+  switch (state) {
+    case 'canceled':
+      return isNotNull(raffles.canceledAt);
+    case 'drawn':
+      return and(isNull(raffles.canceledAt), isNotNull(raffles.drawnAt))!;
+    case 'upcoming':
+      return and(going, gt(raffles.opensAt, now))!;
+    case 'closed':
+      return and(going, lte(raffles.opensAt, now), over)!;
+    case 'open':
+      return and(going, lte(raffles.opensAt, now), not(over))!;
+  }
+}
+
+/** A page of the raffles of a kind and in a state, and how many there are (a shop holds tens of them: no index is needed). */
+async function listRaffles(db: Database, { sort, dir, page, size, kind, state }: ParsedArgsOf<typeof raffleCommands.list>) {
+  const where = and(kind ? eq(raffles.kind, kind) : undefined, state ? whereState(state) : undefined);
+  const order = dir === 'asc' ? asc : desc;
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(raffles).where(where).orderBy(order(raffleSortColumns[sort]), order(raffles.id)).limit(size).offset(offsetOf({ page, size })),
+    db.select({ total: count() }).from(raffles).where(where),
+  ]);
+  return { rows, total };
+}
 
 /** A raffle as operators read it, its title in the caller's language (English at the shell). */
 const summary = (row: RaffleRow, locale: LocaleCode): RaffleSummary => ({
@@ -223,11 +259,11 @@ export default commandsPlugin('raffle', [
     found: (result) => result.entries !== null,
   }),
   handle(raffleCommands.list, {
-    run: async (app, _args, { locale }) => ({
-      command: 'raffle list',
-      raffles: (await app.db.select().from(raffles).orderBy(desc(raffles.opensAt), desc(raffles.id))).map((row) => summary(row, locale)),
-    }),
-    format: ({ raffles: listed }) => (listed.length ? table(raffleHeaders, listed.map(raffleRow)) : 'No raffles yet.'),
+    async run(app, args, { locale }) {
+      const { rows, total } = await listRaffles(app.db, args);
+      return { command: 'raffle list', rows: rows.map((row) => summary(row, locale)), total, page: args.page, size: args.size };
+    },
+    format: (result) => (result.rows.length ? `${table(raffleHeaders, result.rows.map(raffleRow))}\n\n${pageLine(result)}` : 'No raffles.'),
   }),
   handle(raffleCommands.show, {
     run: async (app, { id }, caller) => answer(app.db, caller, 'raffle show', await find(app.db, id)),

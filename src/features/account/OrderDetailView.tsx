@@ -16,10 +16,11 @@ import type { FailureMessageKey } from '@/lib/api/errors.ts';
 import { hasReceipt, itemText, orderStatus, showsMethod } from '@/lib/order-text.ts';
 import { followOrder } from '@/stores/orders.ts';
 import { centerEnvironment } from './center-environment.ts';
+import { OrderInvoice } from './OrderInvoice.tsx';
 import { createOrderDetail } from './order-detail-store.ts';
 
 interface Props {
-  strings: Strings<KeysUnder<'account.orderDetail' | 'account.order' | 'pay.method' | FailureMessageKey | 'common.loading'>>;
+  strings: Strings<KeysUnder<'account.orderDetail' | 'account.order' | 'account.invoice' | 'pay.method' | FailureMessageKey | 'common.loading'>>;
   locale: LocaleCode;
 }
 
@@ -98,6 +99,8 @@ export default function OrderDetailView({ strings, locale }: Props) {
           </div>
         )}
       </section>
+      {/* Only an order paid with money can have an invoice, as only one can have a receipt. */}
+      {hasReceipt(order) && <OrderInvoice orderKey={order.Key} t={t} locale={locale} />}
       <section className="card" aria-labelledby="timeline-heading">
         <h2 id="timeline-heading">{t('account.orderDetail.timeline')}</h2>
         <OrderTimeline timeline={order.Timeline} eventText={eventText} t={t} locale={locale} />

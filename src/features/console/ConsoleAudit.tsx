@@ -1,14 +1,14 @@
-/** The console's audit area, for admins: the audit log (found by action and record, older lines on request, all of it as CSV) and who has which role. */
+/** The console's audit area, for admins: the audit log (sorted, paged and found by action, record, actor and days, kept in the URL; all of it as CSV) and who has which role. */
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { operatorRoles, type OperatorRole } from '#contract/admin.ts';
+import { operatorRoles, type AuditEntry, type OperatorRole } from '#contract/admin.ts';
 import { Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
 import {
   actionWords,
-  anyLine,
+  auditList,
   createAudit,
   isWholeRecord,
   kindWords,
@@ -16,7 +16,10 @@ import {
   searchableActions,
   searchableKinds,
   type AuditSearch,
+  type AuditSort,
 } from './audit-store.ts';
+import { DataTable, type Column } from './DataTable.tsx';
+import { useListUrl } from './list-url.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { browserConsole } from './environment.ts';
 import { saveFile } from './save-file.ts';
@@ -41,15 +44,42 @@ function recordText(target: string, t: T): string {
   return read.id === null ? t(read.kind) : `${t(read.kind)} ${read.id}`;
 }
 
+/** The log's columns: when, the action and who sort; the record and the change as they are. */
+function auditColumns(t: T, locale: LocaleCode): Array<Column<AuditEntry, AuditSort>> {
+  return [
+    {
+      key: 'at',
+      label: t('console.audit.at'),
+      sort: 'at',
+      first: 'desc',
+      cell: (entry) => <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time>,
+    },
+    { key: 'action', label: t('console.audit.action'), sort: 'action', cell: (entry) => <span data-action={entry.action}>{actionText(entry.action, t)}</span> },
+    { key: 'target', label: t('console.audit.target'), cell: (entry) => (entry.target ? recordText(entry.target, t) : '—') },
+    { key: 'actor', label: t('console.audit.actor'), sort: 'actor', cell: (entry) => (entry.address ? `${entry.actor} · ${entry.address}` : entry.actor) },
+    {
+      key: 'change',
+      label: t('console.audit.change'),
+      cell: (entry) => (
+        <code className="console-change">
+          {shown(entry.before)} → {shown(entry.after)}
+        </code>
+      ),
+    },
+  ];
+}
+
 function AuditLog({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCode }) {
   const entries = useStore(audit.$entries);
-  const more = useStore(audit.$more);
   const busy = useStore(audit.log.$busy);
   const notice = useStore(audit.log.$notice);
-  const [search, setSearch] = useState<AuditSearch>(anyLine);
+  const list = useListUrl(auditList, (state) => void audit.find(state));
+  // The form as typed; the log follows it when it is sent.
+  const [search, setSearch] = useState<AuditSearch>(list.state.filter);
+  useEffect(() => setSearch(list.state.filter), [list.state.filter]);
   const find = (event: FormEvent) => {
     event.preventDefault();
-    void audit.find(search);
+    list.filter(search);
   };
   const download = async () => {
     const csv = await audit.exportCsv();
@@ -57,9 +87,9 @@ function AuditLog({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCode
   };
   const needsId = search.kind !== '' && !isWholeRecord(search.kind);
   return (
-    <section className="card" aria-labelledby="audit-log">
+    <section className="card console-wide" aria-labelledby="audit-log">
       <h2 id="audit-log">{t('console.audit.log')}</h2>
-      <form className="form console-filter" role="search" onSubmit={find}>
+      <form className="form console-filter" role="search" onSubmit={find} data-filter>
         <label>
           {t('console.audit.action')}
           <select
@@ -92,6 +122,18 @@ function AuditLog({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCode
             <input name="id" value={search.id} onChange={(event) => setSearch({ ...search, id: event.currentTarget.value })} required />
           </label>
         )}
+        <label>
+          {t('console.audit.actor')}
+          <input name="actor" value={search.actor} onChange={(event) => setSearch({ ...search, actor: event.currentTarget.value })} maxLength={200} />
+        </label>
+        <label>
+          {t('console.orders.since')}
+          <input name="since" type="date" value={search.since} onChange={(event) => setSearch({ ...search, since: event.currentTarget.value })} />
+        </label>
+        <label>
+          {t('console.orders.until')}
+          <input name="until" type="date" value={search.until} onChange={(event) => setSearch({ ...search, until: event.currentTarget.value })} />
+        </label>
         <div className="form-actions">
           <button type="submit" className="button" disabled={busy}>
             {t('console.audit.find')}
@@ -102,36 +144,20 @@ function AuditLog({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCode
         </div>
       </form>
       <NoticeLine notice={notice} t={t} />
-      {entries === null ? (
-        <Loading text={t('common.loading')} />
-      ) : entries.length === 0 ? (
-        <p className="muted">{t('console.audit.empty')}</p>
-      ) : (
-        <ol className="item-list" data-audit>
-          {entries.map((entry) => (
-            <li key={entry.id}>
-              <span className="item-main">
-                <strong data-action={entry.action}>
-                  {actionText(entry.action, t)}
-                  {entry.target && <> · {recordText(entry.target, t)}</>}
-                </strong>
-                <span className="muted">
-                  <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time> · {entry.actor}
-                  {entry.address && <> · {entry.address}</>}
-                </span>
-                <code className="console-change">
-                  {shown(entry.before)} → {shown(entry.after)}
-                </code>
-              </span>
-            </li>
-          ))}
-        </ol>
-      )}
-      {more && (
-        <button type="button" className="button button-secondary" disabled={busy} onClick={() => void audit.older()}>
-          {t('console.audit.older')}
-        </button>
-      )}
+      <DataTable
+        name="audit"
+        caption={t('console.audit.log')}
+        columns={auditColumns(t, locale)}
+        rows={entries?.rows ?? null}
+        rowKey={(entry) => entry.id}
+        total={entries?.total ?? 0}
+        query={list.state.query}
+        onSort={list.sort}
+        onPage={list.page}
+        busy={busy}
+        locale={locale}
+        t={t}
+      />
     </section>
   );
 }
@@ -239,7 +265,6 @@ function Operators({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCod
 function AuditArea({ t, locale }: { t: T; locale: LocaleCode }) {
   const [audit] = useState(() => createAudit(browserConsole.run));
   useEffect(() => {
-    void audit.find(anyLine);
     void audit.loadOperators();
   }, [audit]);
   return (

@@ -1,4 +1,4 @@
-/** The console's cdkeys area: make a batch and hand out its keys, look a batch up, check a key, revoke either after a confirmation. */
+/** The console's cdkeys area: make a batch and hand out its keys, every batch in a sorted, paged, filtered list (kept in the URL), look a batch up, check a key, revoke either after a confirmation. */
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { NoticeLine } from '@/components/island.tsx';
@@ -6,7 +6,9 @@ import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { grantText } from '@/lib/grant-text.ts';
 import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
-import { createCdkeys, emptyBatch, type BatchForm } from './cdkeys-store.ts';
+import { batchesList, createCdkeys, emptyBatch, type BatchesPage, type BatchFilter, type BatchForm, type BatchSort } from './cdkeys-store.ts';
+import { DataTable, type Column } from './DataTable.tsx';
+import { useListUrl } from './list-url.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { browserConsole } from './environment.ts';
 import { saveFile } from './save-file.ts';
@@ -224,6 +226,84 @@ function KeyCheck({ cdkeys, t, locale }: { cdkeys: Cdkeys; t: T; locale: LocaleC
   );
 }
 
+/** The batches' columns: the name shows the batch; when made, the name, the keys and when they expire sort. */
+function batchColumns(cdkeys: Cdkeys, t: T, locale: LocaleCode): Array<Column<BatchesPage['rows'][number], BatchSort>> {
+  const when = (iso: string | null) => (iso ? <time dateTime={iso}>{formatDateTime(iso, locale)}</time> : t('console.cdkeys.never'));
+  return [
+    {
+      key: 'name',
+      label: t('console.cdkeys.name'),
+      sort: 'name',
+      cell: (batch) => (
+        <button type="button" className="console-link" onClick={() => void cdkeys.show(batch.name, false)}>
+          {batch.name}
+        </button>
+      ),
+    },
+    { key: 'grant', label: t('console.cdkeys.grant'), cell: (batch) => grantText(batch.grant, locale, t) },
+    { key: 'count', label: t('console.cdkeys.keys'), sort: 'count', first: 'desc', numeric: true, cell: (batch) => batch.count },
+    { key: 'used', label: t('console.cdkeys.used'), numeric: true, cell: (batch) => batch.used },
+    { key: 'revoked', label: t('console.cdkeys.revokedCount'), numeric: true, cell: (batch) => batch.revoked },
+    { key: 'expires', label: t('console.cdkeys.expires'), sort: 'expires', cell: (batch) => when(batch.expiresAt) },
+    { key: 'created', label: t('console.cdkeys.made'), sort: 'created', first: 'desc', cell: (batch) => when(batch.createdAt) },
+  ];
+}
+
+function BatchList({ cdkeys, t, locale }: { cdkeys: Cdkeys; t: T; locale: LocaleCode }) {
+  const batches = useStore(cdkeys.$batches);
+  const busy = useStore(cdkeys.list.$busy);
+  const notice = useStore(cdkeys.list.$notice);
+  const list = useListUrl(batchesList, (state) => void cdkeys.listBatches(state));
+  const [filter, setFilter] = useState<BatchFilter>(list.state.filter);
+  useEffect(() => setFilter(list.state.filter), [list.state.filter]);
+  return (
+    <section className="card console-wide" aria-labelledby="batches">
+      <h2 id="batches">{t('console.cdkeys.batches')}</h2>
+      <form
+        className="form console-filter"
+        data-filter
+        onSubmit={(event) => {
+          event.preventDefault();
+          list.filter(filter);
+        }}
+      >
+        <label>
+          {t('console.cdkeys.name')}
+          <input name="search" value={filter.search} onChange={(event) => setFilter({ ...filter, search: event.currentTarget.value })} maxLength={40} />
+        </label>
+        <label>
+          {t('console.raffles.state')}
+          <select name="state" value={filter.state} onChange={(event) => setFilter({ ...filter, state: event.currentTarget.value as BatchFilter['state'] })}>
+            <option value="">{t('console.orders.any')}</option>
+            <option value="current">{t('console.cdkeys.current')}</option>
+            <option value="expired">{t('console.cdkeys.expired')}</option>
+          </select>
+        </label>
+        <div className="form-actions">
+          <button type="submit" className="button" disabled={busy}>
+            {t('console.orders.filter')}
+          </button>
+        </div>
+      </form>
+      <NoticeLine notice={notice} t={t} />
+      <DataTable
+        name="batches"
+        caption={t('console.cdkeys.batches')}
+        columns={batchColumns(cdkeys, t, locale)}
+        rows={batches?.rows ?? null}
+        rowKey={(batch) => batch.name}
+        total={batches?.total ?? 0}
+        query={list.state.query}
+        onSort={list.sort}
+        onPage={list.page}
+        busy={busy}
+        locale={locale}
+        t={t}
+      />
+    </section>
+  );
+}
+
 function CdkeysArea({ t, locale }: { t: T; locale: LocaleCode }) {
   const [cdkeys] = useState(() => createCdkeys(browserConsole.run));
   const notice = useStore(cdkeys.$notice);
@@ -235,6 +315,7 @@ function CdkeysArea({ t, locale }: { t: T; locale: LocaleCode }) {
         <NewBatch cdkeys={cdkeys} t={t} />
         <BatchView cdkeys={cdkeys} t={t} locale={locale} />
         <KeyCheck cdkeys={cdkeys} t={t} locale={locale} />
+        <BatchList cdkeys={cdkeys} t={t} locale={locale} />
       </div>
     </>
   );

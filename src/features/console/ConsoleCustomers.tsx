@@ -1,6 +1,6 @@
-/** The console's customers area: find one, and read their profile, identities, sessions, logins, wallet and orders. */
+/** The console's customers area: every customer in a sorted, paged, searchable list (kept in the URL); find one, and read their profile, identities, sessions, logins, wallet and orders. */
 import { useStore } from '@nanostores/react';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { roleIncludes } from '#contract/console.ts';
 import { formatMonths, formatPrice } from '#contract/facts.ts';
 import { NoticeLine } from '@/components/island.tsx';
@@ -10,7 +10,9 @@ import type { UiKey } from '@/i18n/strings.ts';
 import { grantText } from '@/lib/grant-text.ts';
 import { itemText, orderStatus } from '@/lib/order-text.ts';
 import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
-import { createCustomers, type CustomerView } from './customers-store.ts';
+import { createCustomers, customersList, type CustomerView, type UserFilter, type UserSort, type UsersPage } from './customers-store.ts';
+import { DataTable, type Column } from './DataTable.tsx';
+import { useListUrl } from './list-url.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { browserConsole } from './environment.ts';
 import './console.css';
@@ -261,17 +263,60 @@ function Customer({
   );
 }
 
+/** The customers' columns: the id opens the customer below the list; created, nickname, e-mail and phone sort. */
+function userColumns(open: (id: number) => void, t: AreaProps['t'], locale: LocaleCode): Array<Column<UsersPage['rows'][number], UserSort>> {
+  return [
+    {
+      key: 'id',
+      label: t('console.customers.id'),
+      numeric: true,
+      cell: (row) => (
+        <button type="button" className="console-link" onClick={() => open(row.id)}>
+          {row.id}
+        </button>
+      ),
+    },
+    { key: 'nickname', label: t('console.customers.nickname'), sort: 'nickname', cell: (row) => row.nickname },
+    { key: 'email', label: t('console.customers.email'), sort: 'email', cell: (row) => row.email ?? '–' },
+    { key: 'phone', label: t('console.customers.phone'), sort: 'phone', cell: (row) => row.phone ?? '–' },
+    {
+      key: 'created',
+      label: t('console.customers.since'),
+      sort: 'created',
+      first: 'desc',
+      cell: (row) => <time dateTime={row.createdAt}>{formatDateTime(row.createdAt, locale)}</time>,
+    },
+    { key: 'sessions', label: t('console.customers.sessions'), numeric: true, cell: (row) => row.activeSessions },
+  ];
+}
+
 function CustomersArea({ t, locale }: AreaProps) {
   const [customers] = useState(() => createCustomers(browserConsole.run));
   const session = useStore(browserConsole.$session);
   const customer = useStore(customers.$customer);
+  const users = useStore(customers.$users);
   const notice = useStore(customers.$notice);
   const busy = useStore(customers.$busy);
+  const listBusy = useStore(customers.listOutcome.$busy);
+  const listNotice = useStore(customers.listOutcome.$notice);
+  const list = useListUrl(customersList, (state) => void customers.list(state));
+  // The list's form as typed; the list follows it when it is sent.
+  const [filter, setFilter] = useState<UserFilter>(list.state.filter);
+  useEffect(() => setFilter(list.state.filter), [list.state.filter]);
   const [query, setQuery] = useState(() => (typeof location === 'undefined' ? '' : (new URLSearchParams(location.search).get('q') ?? '')));
   const search = (event: FormEvent) => {
     event.preventDefault();
     void customers.find(query);
   };
+  const open = (id: number) => {
+    setQuery(String(id));
+    void customers.find(String(id));
+  };
+  const field = (name: keyof UserFilter) => ({
+    name,
+    value: filter[name],
+    onChange: (event: { currentTarget: { value: string } }) => setFilter({ ...filter, [name]: event.currentTarget.value }),
+  });
   return (
     <>
       <form className="form console-search" role="search" onSubmit={search}>
@@ -295,6 +340,52 @@ function CustomersArea({ t, locale }: AreaProps) {
           endSession={session && roleIncludes(session.Role, 'operator') ? (id) => void customers.endSession(id) : null}
         />
       )}
+      <div className="console-sections">
+        <section className="card console-wide" aria-labelledby="customers-list">
+          <h2 id="customers-list">{t('console.customers.all')}</h2>
+          <form
+            className="form console-filter"
+            data-filter
+            onSubmit={(event) => {
+              event.preventDefault();
+              list.filter(filter);
+            }}
+          >
+            <label>
+              {t('console.customers.listSearch')}
+              <input {...field('search')} type="search" maxLength={200} />
+            </label>
+            <label>
+              {t('console.orders.since')}
+              <input {...field('since')} type="date" />
+            </label>
+            <label>
+              {t('console.orders.until')}
+              <input {...field('until')} type="date" />
+            </label>
+            <div className="form-actions">
+              <button type="submit" className="button" disabled={listBusy}>
+                {t('console.orders.filter')}
+              </button>
+            </div>
+          </form>
+          <NoticeLine notice={listNotice} t={t} />
+          <DataTable
+            name="customers"
+            caption={t('console.customers.all')}
+            columns={userColumns(open, t, locale)}
+            rows={users?.rows ?? null}
+            rowKey={(row) => row.id}
+            total={users?.total ?? 0}
+            query={list.state.query}
+            onSort={list.sort}
+            onPage={list.page}
+            busy={listBusy}
+            locale={locale}
+            t={t}
+          />
+        </section>
+      </div>
     </>
   );
 }

@@ -1,18 +1,22 @@
 /**
  * The way into the console, around every console area: the customer login,
  * then the authenticator (set up once, after a code to the operator's own
- * phone, with recovery codes shown once), then the area itself under a line
- * naming who is signed in, with what role. A sign-in locked by wrong codes
- * says until when.
+ * phone, with recovery codes shown once), then the area itself. It also puts
+ * the shell's live part (ConsoleShell: the role's areas, who, sign-out) into
+ * the layout's side column, and the warning before the idle end. A sign-in
+ * locked by wrong codes says until when.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { LoginLink, Loading, NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
 import { translator, type Translate, type UiKey } from '@/i18n/strings.ts';
 import { sayFormMessages } from '@/lib/form-messages.ts';
+import { ConsoleShell } from './ConsoleShell.tsx';
 import { browserConsole } from './environment.ts';
+import { IdleWarning } from './IdleWarning.tsx';
 import type { ConsoleStrings } from './strings.ts';
 
 interface Props {
@@ -70,10 +74,11 @@ function CodeForm({
 
 export function ConsoleGate({ t, locale, children }: Props) {
   const step = useStore(browserConsole.$step);
-  const session = useStore(browserConsole.$session);
   const notice = useStore(browserConsole.$notice);
   const busy = useStore(browserConsole.$busy);
   useEffect(() => void browserConsole.check(), []);
+  // The layout's place for the shell's live part (Console.astro).
+  const [shell] = useState(() => document.querySelector<HTMLElement>('[data-console-shell]'));
   // Every console form's required and patterned fields say the generic form messages, in the page's language.
   const area = useRef<HTMLDivElement>(null);
   useEffect(() => sayFormMessages(area.current!, t), [t]);
@@ -182,16 +187,10 @@ export function ConsoleGate({ t, locale, children }: Props) {
 
   return (
     <div className="console-area" ref={area}>
-      {session && step.step === 'ready' && (
-        <p className="console-who" data-console-who>
-          <span>{t('console.signedInAs', { name: session.Nickname, role: t(`console.role.${session.Role}`) })}</span>
-          <button type="button" className="button button-secondary button-small" onClick={() => void browserConsole.signOut()}>
-            {t('console.signOut')}
-          </button>
-        </p>
-      )}
       {body}
       <NoticeLine notice={notice} t={t} />
+      {shell && createPortal(<ConsoleShell t={t} locale={locale} />, shell)}
+      <IdleWarning t={t} />
     </div>
   );
 }

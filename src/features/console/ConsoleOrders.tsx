@@ -1,5 +1,5 @@
 /**
- * The console's orders area: the refunds that need attention, filter the latest orders, open one with its timeline,
+ * The console's orders area: the refunds that need attention, the orders sorted, paged and filtered (kept in the URL), open one with its timeline,
  * fulfil or refund it, and resolve an abnormal refund, each after a confirmation.
  */
 import { useStore } from '@nanostores/react';
@@ -8,7 +8,7 @@ import { commerceCommands } from '#contract/commands/commerce.ts';
 import { OrderMethod, OrderState } from '#contract/commerce.ts';
 import { roleIncludes } from '#contract/console.ts';
 import { formatPrice } from '#contract/facts.ts';
-import { Loading, NoticeLine } from '@/components/island.tsx';
+import { NoticeLine } from '@/components/island.tsx';
 import { OrderTimeline } from '@/components/OrderTimeline.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import { localizePath, type LocaleCode } from '@/i18n/locales.ts';
@@ -17,13 +17,17 @@ import type { RefundEntry } from '#contract/admin.ts';
 import { itemText, orderStatus } from '@/lib/order-text.ts';
 import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { DataTable, type Column } from './DataTable.tsx';
+import { useListUrl } from './list-url.ts';
 import { browserConsole } from './environment.ts';
 import {
   createOrders,
   leftToRefund,
-  noFilter,
+  ordersList,
   type AttentionRefund,
+  type ListedOrder,
   type OrderFilter,
+  type OrderSort,
   type RefundAsked,
   type Resolution,
   type ShownOrder,
@@ -250,6 +254,33 @@ function AttentionList({ refunds, open, t, locale }: { refunds: AttentionRefund[
   );
 }
 
+/** The orders' columns: the number opens the order; created, price, state and method sort. */
+function orderColumns(open: (key: string) => void, t: T, locale: LocaleCode): Array<Column<ListedOrder, OrderSort>> {
+  return [
+    {
+      key: 'key',
+      label: t('console.orders.number'),
+      cell: (row) => (
+        <button type="button" className="console-link" onClick={() => open(row.Key)}>
+          <span className="order-key">{row.Key}</span>
+        </button>
+      ),
+    },
+    {
+      key: 'created',
+      label: t('console.orders.created'),
+      sort: 'created',
+      first: 'desc',
+      cell: (row) => <time dateTime={row.CreatedAt}>{formatDateTime(row.CreatedAt, locale)}</time>,
+    },
+    { key: 'item', label: t('console.orders.item'), cell: (row) => itemText(row.Item, locale, t) },
+    { key: 'price', label: t('console.orders.price'), sort: 'price', first: 'desc', numeric: true, cell: (row) => formatPrice(row.Price, locale) },
+    { key: 'state', label: t('console.orders.state'), sort: 'state', cell: (row) => t(`account.order.state.${orderStatus(row)}`) },
+    { key: 'method', label: t('console.orders.method'), sort: 'method', cell: (row) => (row.Method ? t(`pay.method.${row.Method}`) : '–') },
+    { key: 'user', label: t('console.orders.customer'), numeric: true, cell: (row) => row.UserId ?? '–' },
+  ];
+}
+
 function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) => string; locale: LocaleCode }) {
   const [orders] = useState(() => createOrders(browserConsole.run));
   const listed = useStore(orders.$orders);
@@ -259,22 +290,31 @@ function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) 
   const listNotice = useStore(orders.listOutcome.$notice);
   const orderNotice = useStore(orders.orderOutcome.$notice);
   const busy = useStore(orders.listOutcome.$busy);
-  const [filter, setFilter] = useState<OrderFilter>(noFilter);
+  const list = useListUrl(ordersList, (state) => void orders.list(state));
+  // The form's fields as typed; the list follows them when they are sent.
+  const [filter, setFilter] = useState<OrderFilter>(list.state.filter);
+  useEffect(() => setFilter(list.state.filter), [list.state.filter]);
   useEffect(() => {
     const key = new URLSearchParams(location.search).get('key');
     if (key) void orders.show(key);
     void orders.attention();
-    void orders.list(noFilter);
-    // Once, as the area opens (with the empty filter): later lists follow the form.
   }, []);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void orders.list(filter);
+    list.filter(filter);
   };
   const open = (key: string) => {
-    history.replaceState(null, '', `?key=${key}`);
+    // The list's sort, page and filters stay in the URL beside the order opened.
+    const params = new URLSearchParams(location.search);
+    params.set('key', key);
+    history.replaceState(null, '', `?${params}`);
     void orders.show(key);
   };
+  const field = (name: keyof OrderFilter) => ({
+    name,
+    value: filter[name],
+    onChange: (event: { currentTarget: { value: string } }) => setFilter({ ...filter, [name]: event.currentTarget.value }),
+  });
   return (
     <div className="console-sections">
       {(order || orderNotice) && (
@@ -285,12 +325,12 @@ function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) 
       )}
       {attention && <AttentionList refunds={attention} open={open} t={t} locale={locale} />}
       <NoticeLine notice={attentionNotice} t={t} />
-      <section className="card" aria-labelledby="orders-list">
+      <section className="card console-wide" aria-labelledby="orders-list">
         <h2 id="orders-list">{t('console.orders.latest')}</h2>
-        <form className="form console-filter" onSubmit={submit}>
+        <form className="form console-filter" onSubmit={submit} data-filter>
           <label>
             {t('console.orders.state')}
-            <select value={filter.state} onChange={(event) => setFilter({ ...filter, state: event.currentTarget.value as OrderFilter['state'] })}>
+            <select {...field('state')}>
               <option value="">{t('console.orders.any')}</option>
               {OrderState.options.map((state) => (
                 <option key={state} value={state}>
@@ -301,7 +341,7 @@ function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) 
           </label>
           <label>
             {t('console.orders.method')}
-            <select value={filter.method} onChange={(event) => setFilter({ ...filter, method: event.currentTarget.value as OrderFilter['method'] })}>
+            <select {...field('method')}>
               <option value="">{t('console.orders.any')}</option>
               {OrderMethod.options.map((method) => (
                 <option key={method} value={method}>
@@ -311,16 +351,20 @@ function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) 
             </select>
           </label>
           <label>
+            {t('console.orders.number')}
+            <input {...field('number')} inputMode="numeric" pattern="\d{4,20}" maxLength={20} />
+          </label>
+          <label>
             {t('console.orders.customer')}
-            <input name="user" value={filter.user} onChange={(event) => setFilter({ ...filter, user: event.currentTarget.value })} maxLength={200} />
+            <input {...field('user')} maxLength={200} />
           </label>
           <label>
             {t('console.orders.since')}
-            <input name="since" type="date" value={filter.since} onChange={(event) => setFilter({ ...filter, since: event.currentTarget.value })} />
+            <input {...field('since')} type="date" />
           </label>
           <label>
             {t('console.orders.until')}
-            <input name="until" type="date" value={filter.until} onChange={(event) => setFilter({ ...filter, until: event.currentTarget.value })} />
+            <input {...field('until')} type="date" />
           </label>
           <div className="form-actions">
             <button type="submit" className="button" disabled={busy}>
@@ -329,30 +373,20 @@ function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) 
           </div>
         </form>
         <NoticeLine notice={listNotice} t={t} />
-        {listed === null ? (
-          <Loading text={t('common.loading')} />
-        ) : listed.length === 0 ? (
-          <p className="muted">{t('console.orders.empty')}</p>
-        ) : (
-          <ul className="item-list" data-orders>
-            {listed.map((row) => (
-              <li key={row.Key}>
-                <span className="item-main">
-                  <button type="button" className="console-link" onClick={() => open(row.Key)}>
-                    <span className="order-key">{row.Key}</span>
-                  </button>
-                  <span className="muted">
-                    {itemText(row.Item, locale, t)} · <time dateTime={row.CreatedAt}>{formatDateTime(row.CreatedAt, locale)}</time>
-                  </span>
-                </span>
-                <span className="item-main">
-                  <strong>{formatPrice(row.Price, locale)}</strong>
-                  <span className="muted">{t(`account.order.state.${orderStatus(row)}`)}</span>
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
+        <DataTable
+          name="orders"
+          caption={t('console.orders.latest')}
+          columns={orderColumns(open, t, locale)}
+          rows={listed?.rows ?? null}
+          rowKey={(row) => row.Key}
+          total={listed?.total ?? 0}
+          query={list.state.query}
+          onSort={list.sort}
+          onPage={list.page}
+          busy={busy}
+          locale={locale}
+          t={t}
+        />
       </section>
     </div>
   );

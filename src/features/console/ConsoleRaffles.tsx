@@ -1,16 +1,19 @@
-/** The console's raffles area: every raffle, one with its winners and claims and what may be done to it now, and a new raffle from its definition and cover. */
+/** The console's raffles area: the raffles by kind and state, sorted and paged (kept in the URL), one with its winners and claims and what may be done to it now, and a new raffle from its definition and cover. */
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { attachmentMaxBytes } from '#contract/admin.ts';
 import { publicValueMaxLength } from '#contract/commands/raffle.ts';
-import { Loading, NoticeLine } from '@/components/island.tsx';
+import { RaffleKind, RaffleState } from '#contract/raffle.ts';
+import { NoticeLine } from '@/components/island.tsx';
 import { formatDateTime } from '@/i18n/dates.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import { consoleIsland, type AreaProps } from './ConsoleGate.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { browserConsole } from './environment.ts';
 import type { RaffleShown } from '#contract/commands/raffle.ts';
-import { createRaffles, definitionTemplate } from './raffles-store.ts';
+import { createRaffles, definitionTemplate, rafflesList, type RaffleFilter, type RaffleSort, type RafflesPage } from './raffles-store.ts';
+import { DataTable, type Column } from './DataTable.tsx';
+import { useListUrl } from './list-url.ts';
 import './console.css';
 
 type T = AreaProps['t'];
@@ -201,40 +204,81 @@ function NewRaffle({ raffles, t }: { raffles: Raffles; t: T }) {
   );
 }
 
+/** The raffles' columns: the title opens the raffle; opening, closing and entrants sort. */
+function raffleColumns(raffles: Raffles, t: T, locale: LocaleCode): Array<Column<RafflesPage['rows'][number], RaffleSort>> {
+  const when = (iso: string) => <time dateTime={iso}>{formatDateTime(iso, locale)}</time>;
+  return [
+    {
+      key: 'title',
+      label: t('console.raffles.title'),
+      cell: (raffle) => (
+        <button type="button" className="console-link" onClick={() => void raffles.show(raffle.id)}>
+          #{raffle.id} {raffle.title}
+        </button>
+      ),
+    },
+    { key: 'kind', label: t('console.raffles.kindLabel'), cell: (raffle) => t(`console.raffles.kind.${raffle.kind}`) },
+    { key: 'state', label: t('console.raffles.state'), cell: (raffle) => t(`console.raffles.stateName.${raffle.state}`) },
+    { key: 'opens', label: t('console.raffles.opens'), sort: 'opens', first: 'desc', cell: (raffle) => when(raffle.opensAt) },
+    { key: 'closes', label: t('console.raffles.closes'), sort: 'closes', first: 'desc', cell: (raffle) => when(raffle.closesAt) },
+    { key: 'entrants', label: t('console.raffles.entrants'), sort: 'entrants', first: 'desc', numeric: true, cell: (raffle) => raffle.entrants },
+  ];
+}
+
 function RafflesArea({ t, locale }: { t: T; locale: LocaleCode }) {
   const [raffles] = useState(() => createRaffles(browserConsole.run));
   const listed = useStore(raffles.$raffles);
   const shown = useStore(raffles.$raffle);
   const notice = useStore(raffles.$notice);
-  useEffect(() => void raffles.list(), [raffles]);
+  const busy = useStore(raffles.$busy);
+  const list = useListUrl(rafflesList, (state) => void raffles.list(state));
+  const choose = (name: keyof RaffleFilter) => (event: { currentTarget: { value: string } }) =>
+    list.filter({ ...list.state.filter, [name]: event.currentTarget.value });
   return (
     <>
       <NoticeLine notice={notice} t={t} />
       <div className="console-sections">
         {shown?.raffle && <RaffleView raffles={raffles} shown={shown} t={t} locale={locale} />}
-        <section className="card" aria-labelledby="raffles">
+        <section className="card console-wide" aria-labelledby="raffles">
           <h2 id="raffles">{t('console.raffles.all')}</h2>
-          {listed === null ? (
-            <Loading text={t('common.loading')} />
-          ) : listed.length === 0 ? (
-            <p className="muted">{t('console.raffles.none')}</p>
-          ) : (
-            <ul className="item-list" data-raffles>
-              {listed.map((raffle) => (
-                <li key={raffle.id}>
-                  <span className="item-main">
-                    <button type="button" className="console-link" onClick={() => void raffles.show(raffle.id)}>
-                      #{raffle.id} {raffle.title}
-                    </button>
-                    <span className="muted">
-                      {t(`console.raffles.kind.${raffle.kind}`)} · {formatDateTime(raffle.opensAt, locale)}
-                    </span>
-                  </span>
-                  <span className="muted">{t(`console.raffles.stateName.${raffle.state}`)}</span>
-                </li>
-              ))}
-            </ul>
-          )}
+          <form className="form console-filter" data-filter onSubmit={(event) => event.preventDefault()}>
+            <label>
+              {t('console.raffles.kindLabel')}
+              <select name="kind" value={list.state.filter.kind} onChange={choose('kind')}>
+                <option value="">{t('console.orders.any')}</option>
+                {RaffleKind.options.map((kind) => (
+                  <option key={kind} value={kind}>
+                    {t(`console.raffles.kind.${kind}`)}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              {t('console.raffles.state')}
+              <select name="state" value={list.state.filter.state} onChange={choose('state')}>
+                <option value="">{t('console.orders.any')}</option>
+                {RaffleState.options.map((state) => (
+                  <option key={state} value={state}>
+                    {t(`console.raffles.stateName.${state}`)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </form>
+          <DataTable
+            name="raffles"
+            caption={t('console.raffles.all')}
+            columns={raffleColumns(raffles, t, locale)}
+            rows={listed?.rows ?? null}
+            rowKey={(raffle) => raffle.id}
+            total={listed?.total ?? 0}
+            query={list.state.query}
+            onSort={list.sort}
+            onPage={list.page}
+            busy={busy}
+            locale={locale}
+            t={t}
+          />
         </section>
         <NewRaffle raffles={raffles} t={t} />
       </div>

@@ -1,32 +1,39 @@
 /**
- * The console's audit area, for admins: the audit log newest first, found by
- * action and record, a page of older lines at a time (`audit list`), all of it
+ * The console's audit area, for admins: the audit log sorted, found by action,
+ * record, actor and days, a page at a time (`audit list`), all of it
  * as CSV (`audit export`); and who has which role (`role list|grant|revoke`,
  * `role reset-factor` for a lost phone, `role unlock` for a sign-in wrong
  * codes locked).
  */
 import { atom } from 'nanostores';
-import type { AuditEntry, OperatorEntry, OperatorRole } from '#contract/admin.ts';
+import type { OperatorEntry, OperatorRole } from '#contract/admin.ts';
 import { auditActions, auditRecordKinds, auditWholeRecords, isAuditAction, readAuditTarget, type AuditAction } from '#contract/audit.ts';
-import type { ArgsOf } from '#contract/command.ts';
-import { roleAndAuditCommands } from '#contract/commands/operators.ts';
+import type { ResultOf } from '#contract/command.ts';
+import { auditSorts, roleAndAuditCommands } from '#contract/commands/operators.ts';
+import { listSize } from '#contract/list.ts';
 import { createAction } from '@/stores/action.ts';
 import type { RunCommand } from './console-store.ts';
-
-/** Lines a page of the log shows. */
-export const auditPageSize = 50;
+import type { ListStart, ListState } from './list-url.ts';
 
 /**
- * What the log is searched for: an action (`role grant`, '' for any), and a record: its kind as the log names it
- * (`user`, `server keys`, '' for any) and, for a kind named with one, its id.
+ * What the log is searched for: an action (`role grant`, '' for any), a record: its kind as the log names it
+ * (`user`, `server keys`, '' for any) and, for a kind named with one, its id; words of who did it, and days (both included).
  */
-export interface AuditSearch {
+export type AuditSearch = {
   action: AuditAction | '';
   kind: string;
   id: string;
-}
+  actor: string;
+  since: string;
+  until: string;
+};
+export type AuditSort = (typeof auditSorts)[number];
 
-export const anyLine: AuditSearch = { action: '', kind: '', id: '' };
+/** The log as it opens: every line, newest first; the page's URL says otherwise (list-url.ts). */
+export const auditList: ListStart<AuditSort, AuditSearch> = {
+  columns: auditSorts,
+  start: { query: { sort: 'at', dir: 'desc', page: 1, size: listSize.default }, filter: { action: '', kind: '', id: '', actor: '', since: '', until: '' } },
+};
 
 /** The actions to search by, in the order of the contract's list. */
 export const searchableActions = Object.keys(auditActions) as AuditAction[];
@@ -36,7 +43,7 @@ export const searchableKinds = [...Object.keys(auditRecordKinds), ...Object.keys
 export const isWholeRecord = (kind: string) => Object.hasOwn(auditWholeRecords, kind);
 
 /** The record the search names as the log names it (`user 12`, `payments`), or undefined for any record. */
-export function searchedTarget({ kind, id }: AuditSearch): string | undefined {
+export function searchedTarget({ kind, id }: Pick<AuditSearch, 'kind' | 'id'>): string | undefined {
   if (isWholeRecord(kind)) return kind;
   return kind && id.trim() ? `${kind} ${id.trim()}` : undefined;
 }
@@ -56,39 +63,27 @@ export function recordWords(target: string) {
   return read && { kind: `console.audit.kind.${read.words}` as const, id: read.id };
 }
 
+export type AuditPage = Omit<ResultOf<typeof roleAndAuditCommands.auditList>, 'command'>;
+
 export function createAudit(run: RunCommand) {
-  const $entries = atom<AuditEntry[] | null>(null);
-  /** Whether older lines may follow the ones shown. */
-  const $more = atom(false);
+  const $entries = atom<AuditPage | null>(null);
   const $operators = atom<OperatorEntry[] | null>(null);
   const logAction = createAction();
   const roleAction = createAction<'console.audit.roleChanged' | 'console.audit.factorReset' | 'console.audit.unlocked' | 'console.audit.noSuchUser'>();
-  let search: AuditSearch = anyLine;
 
-  /** `audit list`'s arguments: a page of lines found by the search, older than `before` when given. */
-  const listArgs = (before?: number): ArgsOf<typeof roleAndAuditCommands.auditList> => ({
-    limit: auditPageSize,
-    action: search.action || undefined,
-    target: searchedTarget(search),
-    before,
-  });
-
-  async function find(next: AuditSearch): Promise<void> {
-    search = next;
+  /** A page of the lines the search finds; what the form leaves empty (or an action of no known kind, typed into the URL) is no condition. */
+  async function find({ query, filter }: ListState<AuditSort, AuditSearch>): Promise<void> {
+    const args = {
+      ...query,
+      action: filter.action && isAuditAction(filter.action) ? filter.action : undefined,
+      target: searchedTarget(filter),
+      actor: filter.actor.trim() || undefined,
+      since: filter.since || undefined,
+      until: filter.until || undefined,
+    };
     await logAction.run(async () => {
-      const { entries } = await run(roleAndAuditCommands.auditList, listArgs());
-      $entries.set(entries);
-      $more.set(entries.length === auditPageSize);
-    });
-  }
-
-  async function older(): Promise<void> {
-    const shown = $entries.get() ?? [];
-    if (!shown.length) return;
-    await logAction.run(async () => {
-      const { entries } = await run(roleAndAuditCommands.auditList, listArgs(shown[shown.length - 1].id));
-      $entries.set([...shown, ...entries]);
-      $more.set(entries.length === auditPageSize);
+      const { rows, total, page, size } = await run(roleAndAuditCommands.auditList, args);
+      $entries.set({ rows, total, page, size });
     });
   }
 
@@ -125,12 +120,10 @@ export function createAudit(run: RunCommand) {
 
   return {
     $entries,
-    $more,
     $operators,
     log: { $busy: logAction.$busy, $notice: logAction.$notice },
     roles: { $busy: roleAction.$busy, $notice: roleAction.$notice },
     find,
-    older,
     exportCsv,
     loadOperators,
     setRole,

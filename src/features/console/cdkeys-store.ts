@@ -7,12 +7,14 @@
  */
 import { atom } from 'nanostores';
 import type { ArgsOf, ResultOf } from '#contract/command.ts';
-import { activationCommands } from '#contract/commands/activation.ts';
+import { activationCommands, batchSorts } from '#contract/commands/activation.ts';
 import { commerceCommands } from '#contract/commands/commerce.ts';
 import type { Product } from '#contract/commerce.ts';
+import { listSize } from '#contract/list.ts';
 import { minorOf } from '@/lib/money-input.ts';
 import { createAction } from '@/stores/action.ts';
 import type { RunCommand } from './console-store.ts';
+import type { ListStart, ListState } from './list-url.ts';
 
 type CreateArgs = ArgsOf<typeof activationCommands.create>;
 export type Batch = NonNullable<ResultOf<typeof activationCommands.show>['batch']>;
@@ -52,8 +54,29 @@ export function createArgs(form: BatchForm, products: readonly Product[]): Creat
   return { batch, count: Number(form.count.trim()), grant, ...(form.expires ? { expires: form.expires } : {}) };
 }
 
+export type BatchesPage = Omit<ResultOf<typeof activationCommands.batches>, 'command'>;
+export type BatchSort = (typeof batchSorts)[number];
+export type BatchFilter = { search: string; state: 'current' | 'expired' | '' };
+
+/** The batches as the list opens: every one, newest first; the page's URL says otherwise (list-url.ts). */
+export const batchesList: ListStart<BatchSort, BatchFilter> = {
+  columns: batchSorts,
+  start: { query: { sort: 'created', dir: 'desc', page: 1, size: listSize.default }, filter: { search: '', state: '' } },
+};
+
 export function createCdkeys(run: RunCommand) {
   const $products = atom<Product[]>([]);
+  const $batches = atom<BatchesPage | null>(null);
+  const listAction = createAction();
+
+  async function listBatches({ query, filter }: ListState<BatchSort, BatchFilter>): Promise<void> {
+    // What the form leaves empty (or a state typed into the URL the list does not know) is no condition.
+    const state = filter.state === 'current' || filter.state === 'expired' ? filter.state : undefined;
+    await listAction.run(async () => {
+      const { rows, total, page, size } = await run(activationCommands.batches, { ...query, search: filter.search.trim() || undefined, state });
+      $batches.set({ rows, total, page, size });
+    });
+  }
   const $batch = atom<Batch | null>(null);
   /** The unused keys of the batch shown, once made or exported. */
   const $keys = atom<string[]>([]);
@@ -117,5 +140,21 @@ export function createCdkeys(run: RunCommand) {
     });
   }
 
-  return { $products, $batch, $keys, $key, $busy: action.$busy, $notice: action.$notice, loadProducts, create, show, revokeBatch, check, revokeKey };
+  return {
+    $products,
+    $batches,
+    $batch,
+    $keys,
+    $key,
+    $busy: action.$busy,
+    $notice: action.$notice,
+    list: { $busy: listAction.$busy, $notice: listAction.$notice },
+    loadProducts,
+    listBatches,
+    create,
+    show,
+    revokeBatch,
+    check,
+    revokeKey,
+  };
 }

@@ -10,6 +10,12 @@
  * a stolen login alone cannot put its own authenticator in. A sign-in locked by
  * wrong codes shows until when. Any call that finds the console session over
  * sends the page back to signIn.
+ *
+ * The server ends a session left without calls for `idleMs`; the store keeps
+ * when the session was last used (each console call the server answers), so
+ * the page can warn `idleWarningMs` before that end, stay signed in with one
+ * call, and go back to signIn with a notice when the time runs out. The page
+ * asks (`idle()`) on its own timer; the store reads only `env.now()`.
  */
 import { atom } from 'nanostores';
 import { accountCalls } from '#contract/account.ts';
@@ -48,6 +54,9 @@ export type ConsoleStep =
   | { step: 'signIn' }
   | { step: 'ready' };
 
+/** Where an open console session stands against its idle end: in use, or in the warning with the seconds left. */
+export type IdleState = { warning: false } | { warning: true; secondsLeft: number };
+
 /** An operators' command by its declaration (contract/commands/) and arguments (and a file it takes, as base64), with the result its declaration gives. */
 export type RunCommand = <C extends Command>(command: C, args: ArgsOf<C>, attachment?: string) => Promise<ResultOf<C>>;
 
@@ -58,9 +67,13 @@ export function createConsole(env: ConsoleEnvironment) {
   const $step = atom<ConsoleStep>({ step: 'checking' });
   const $session = atom<ConsoleSession | null>(null);
   /** The sign-in's own calls: their failures are its notice. */
-  const action = createAction<'console.signedOut'>();
+  const action = createAction<'console.signedOut' | 'console.idle.ended'>();
+  /** When a call the server answered as this session began (ms since the epoch): the server counts its idle end from no earlier than that, less `lastUseSlackMs`. */
+  let lastUse = 0;
 
-  function signedIn(session: ConsoleSession, next: ConsoleStep = { step: 'ready' }): void {
+  /** A session opened (or found open) by a call that began at `since`. */
+  function signedIn(session: ConsoleSession, since: number, next: ConsoleStep = { step: 'ready' }): void {
+    lastUse = since;
     $session.set(session);
     $step.set(next);
   }
@@ -70,7 +83,8 @@ export function createConsole(env: ConsoleEnvironment) {
     if (!env.isLoggedIn()) return $step.set({ step: 'login' });
     await action.run(async () => {
       try {
-        return signedIn(await env.call(consoleCalls.session));
+        const since = env.now();
+        return signedIn(await env.call(consoleCalls.session), since);
       } catch (error) {
         if (!sessionOver(error)) throw error;
       }
@@ -114,8 +128,9 @@ export function createConsole(env: ConsoleEnvironment) {
 
   async function confirmEnrolment(code: string): Promise<void> {
     await tryCode(async () => {
+      const since = env.now();
       const confirmed = await env.authCall(consoleCalls.confirm, { body: { Code: code.replace(/\s/g, '') } });
-      signedIn(confirmed.Session, { step: 'recoveryCodes', codes: confirmed.RecoveryCodes });
+      signedIn(confirmed.Session, since, { step: 'recoveryCodes', codes: confirmed.RecoveryCodes });
     });
   }
 
@@ -126,27 +141,64 @@ export function createConsole(env: ConsoleEnvironment) {
   async function signIn(typed: string): Promise<void> {
     const digits = typed.replace(/\s/g, '');
     const proof = /^\d{6}$/.test(digits) ? { Code: digits } : { RecoveryCode: typed.trim() };
-    await tryCode(async () => signedIn(await env.authCall(consoleCalls.signIn, { body: proof })));
+    await tryCode(async () => {
+      const since = env.now();
+      signedIn(await env.authCall(consoleCalls.signIn, { body: proof }), since);
+    });
   }
 
-  /** A console call with the session's CSRF value; a session found over sends the page back to sign-in. */
-  async function consoleCall<R extends typeof consoleCalls.signOut | typeof consoleCalls.run>(route: R, options: CallOptions<R> = {}) {
+  /** The page's console session is over: back to sign-in. */
+  function ended(): void {
+    $session.set(null);
+    $step.set({ step: 'signIn' });
+  }
+
+  /**
+   * A console call with the session's CSRF value. The one place console calls go through: one the server
+   * answered counts as use (a refused one may not have reached the session's check, so it does not, which
+   * only ends the page's session sooner); a session found over sends the page back to sign-in.
+   */
+  async function consoleCall<R extends typeof consoleCalls.signOut | typeof consoleCalls.run | typeof consoleCalls.session>(
+    route: R,
+    options: CallOptions<R> = {},
+  ) {
+    const since = env.now();
     try {
-      return await env.call(route, { ...options, headers: { [consoleCsrfHeader]: $session.get()?.Csrf ?? '' } });
+      const answer = await env.call(route, { ...options, headers: { [consoleCsrfHeader]: $session.get()?.Csrf ?? '' } });
+      lastUse = since;
+      return answer;
     } catch (error) {
-      if (sessionOver(error)) {
-        $session.set(null);
-        $step.set({ step: 'signIn' });
-      }
+      if (sessionOver(error)) ended();
       throw error;
     }
+  }
+
+  /**
+   * Where the open session stands against its idle end, by the clock: the warning's seconds in its last
+   * `idleWarningMs`; at the end, the page's session is over and the page goes to sign-in with a notice.
+   * The server may keep the session up to `lastUseSlackMs` longer (it writes the last use only that often):
+   * the page ends it first, so "stay" never comes too late.
+   */
+  function idle(): IdleState {
+    if (!$session.get()) return { warning: false };
+    const left = lastUse + consoleSessionLimits.idleMs - consoleSessionLimits.lastUseSlackMs - env.now();
+    if (left <= 0) {
+      ended();
+      action.say('error', 'console.idle.ended');
+      return { warning: false };
+    }
+    return left <= consoleSessionLimits.idleWarningMs ? { warning: true, secondsLeft: Math.ceil(left / 1000) } : { warning: false };
+  }
+
+  /** "Stay signed in": a call that the server counts as use (it is long past `lastUseSlackMs` in the warning), with the session as it now is. */
+  async function stay(): Promise<void> {
+    await action.run(async () => $session.set(await consoleCall(consoleCalls.session)));
   }
 
   async function signOut(): Promise<void> {
     await action.run(async () => {
       await consoleCall(consoleCalls.signOut);
-      $session.set(null);
-      $step.set({ step: 'signIn' });
+      ended();
     }, 'console.signedOut');
   }
 
@@ -168,6 +220,8 @@ export function createConsole(env: ConsoleEnvironment) {
     signIn,
     signOut,
     run,
+    idle,
+    stay,
   };
 }
 

@@ -1,6 +1,6 @@
 /**
- * The console's orders area: the latest orders by state, method and customer
- * (`order list`), the refunds that need attention (`refund attention`: WeChat
+ * The console's orders area: the orders by state, method, customer, number and
+ * days, sorted and a page at a time (`order list`), the refunds that need attention (`refund attention`: WeChat
  * Pay reported them abnormal), one order with its timeline (`order show`), and
  * what an operator does to one: deliver a Steam recharge (`order fulfil`),
  * give the money back (`order refund`) and say how an abnormal refund ended
@@ -9,27 +9,40 @@
  */
 import { atom } from 'nanostores';
 import type { ArgsOf, ResultOf } from '#contract/command.ts';
-import { commerceCommands } from '#contract/commands/commerce.ts';
+import { commerceCommands, orderSorts } from '#contract/commands/commerce.ts';
+import { listSize } from '#contract/list.ts';
 import type { OrderMethod, OrderState } from '#contract/commerce.ts';
 import { createAction } from '@/stores/action.ts';
 import type { RunCommand } from './console-store.ts';
+import type { ListStart, ListState } from './list-url.ts';
 
-export type ListedOrder = ResultOf<typeof commerceCommands.orderList>['orders'][number];
+export type OrdersPage = Omit<ResultOf<typeof commerceCommands.orderList>, 'command'>;
+export type ListedOrder = OrdersPage['rows'][number];
 export type ShownOrder = NonNullable<ResultOf<typeof commerceCommands.orderShow>['order']>;
 export type AttentionRefund = ResultOf<typeof commerceCommands.refundAttention>['refunds'][number];
 /** How an operator says an abnormal refund ended: the money reached the customer another way, or it did not. */
 export type Resolution = ArgsOf<typeof commerceCommands.refundResolve>['resolution'];
 
-export interface OrderFilter {
+export type OrderFilter = {
   state: OrderState | '';
   method: OrderMethod | '';
   user: string;
+  /** An order number, or its first digits (`number` in the URL: `key` there is the order opened). */
+  number: string;
   /** Days (YYYY-MM-DD, as a date field gives them), both included; '' for any. */
   since: string;
   until: string;
-}
+};
 
-export const noFilter: OrderFilter = { state: '', method: '', user: '', since: '', until: '' };
+/** The list as it opens: every order, newest first; the page's URL says otherwise (list-url.ts). */
+export const ordersList: ListStart<OrderSort, OrderFilter> = {
+  columns: orderSorts,
+  start: {
+    query: { sort: 'created', dir: 'desc', page: 1, size: listSize.default },
+    filter: { state: '', method: '', user: '', number: '', since: '', until: '' },
+  },
+};
+export type OrderSort = (typeof orderSorts)[number];
 
 /** What is left to refund of an order: its price less the refunds that did not fail (an abnormal one stays reserved). */
 export const leftToRefund = (order: ShownOrder): number =>
@@ -48,23 +61,28 @@ type Done =
 type OrderStep = ResultOf<typeof commerceCommands.fulfil | typeof commerceCommands.refund | typeof commerceCommands.refundResolve>;
 
 export function createOrders(run: RunCommand) {
-  const $orders = atom<ListedOrder[] | null>(null);
+  const $orders = atom<OrdersPage | null>(null);
   const $order = atom<ShownOrder | null>(null);
   const $attention = atom<AttentionRefund[] | null>(null);
   const listAction = createAction();
   const attentionAction = createAction();
   const orderAction = createAction<Done | 'console.orders.none' | 'console.orders.refusedBecause'>();
 
-  async function list(filter: OrderFilter): Promise<void> {
+  async function list({ query, filter }: ListState<OrderSort, OrderFilter>): Promise<void> {
     // What the form leaves empty is no condition.
     const args = {
+      ...query,
       state: filter.state || undefined,
       method: filter.method || undefined,
       user: filter.user.trim() || undefined,
+      key: filter.number.trim() || undefined,
       since: filter.since || undefined,
       until: filter.until || undefined,
     };
-    await listAction.run(async () => $orders.set((await run(commerceCommands.orderList, args)).orders));
+    await listAction.run(async () => {
+      const { rows, total, page, size } = await run(commerceCommands.orderList, args);
+      $orders.set({ rows, total, page, size });
+    });
   }
 
   /** The refunds that need an operator, oldest first. */

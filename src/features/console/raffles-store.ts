@@ -1,5 +1,5 @@
 /**
- * The console's raffles area: every raffle (`raffle list`), one with its
+ * The console's raffles area: the raffles by kind and state, sorted and a page at a time (`raffle list`), one with its
  * winners and their claims (`raffle show`) and its entries (`raffle
  * entries`), and what an operator does to one:
  * open it early, close it, enter the public value, draw it (`raffle
@@ -8,12 +8,14 @@
  * and sent with its cover (`raffle create`). A refusal comes in the command's words.
  */
 import { atom } from 'nanostores';
-import type { RaffleSummary } from '#contract/admin.ts';
 import type { ResultOf } from '#contract/command.ts';
-import { definitionFromJson, raffleCommands, type RaffleShown } from '#contract/commands/raffle.ts';
+import { definitionFromJson, raffleCommands, raffleSorts, type RaffleShown } from '#contract/commands/raffle.ts';
+import { listSize } from '#contract/list.ts';
+import { RaffleKind, RaffleState } from '#contract/raffle.ts';
 import { localeCodes } from '#contract/locales.ts';
 import { createAction } from '@/stores/action.ts';
 import type { RunCommand } from './console-store.ts';
+import type { ListStart, ListState } from './list-url.ts';
 
 type Done = 'console.raffles.created' | 'console.raffles.opened' | 'console.raffles.closed' | 'console.raffles.valueSet' | 'console.raffles.drawn';
 
@@ -39,15 +41,37 @@ export function definitionTemplate(now = Date.now()): string {
   );
 }
 
+export type RafflesPage = Omit<ResultOf<typeof raffleCommands.list>, 'command'>;
+export type RaffleSort = (typeof raffleSorts)[number];
+export type RaffleFilter = { kind: RaffleKind | ''; state: RaffleState | '' };
+
+/** The list as it opens: every raffle, the latest opening first; the page's URL says otherwise (list-url.ts). */
+export const rafflesList: ListStart<RaffleSort, RaffleFilter> = {
+  columns: raffleSorts,
+  start: { query: { sort: 'opens', dir: 'desc', page: 1, size: listSize.default }, filter: { kind: '', state: '' } },
+};
+
 export function createRaffles(run: RunCommand) {
-  const $raffles = atom<RaffleSummary[] | null>(null);
+  const $raffles = atom<RafflesPage | null>(null);
   const $raffle = atom<RaffleShown | null>(null);
   /** The shown raffle's first entries, once asked for. */
   const $entries = atom<NonNullable<ResultOf<typeof raffleCommands.entries>['entries']> | null>(null);
   const action = createAction<Done | 'console.raffles.refused'>();
 
-  async function list(): Promise<void> {
-    await action.run(async () => $raffles.set((await run(raffleCommands.list, {})).raffles));
+  /** The list as last asked for, listed again after a step. */
+  let listed: ListState<RaffleSort, RaffleFilter> = rafflesList.start;
+  const page = async () => {
+    const { query, filter } = listed;
+    // A kind or state of none the list knows (typed into the URL) is any.
+    const kind = RaffleKind.safeParse(filter.kind).data;
+    const state = RaffleState.safeParse(filter.state).data;
+    const { rows, total, page, size } = await run(raffleCommands.list, { ...query, kind, state });
+    $raffles.set({ rows, total, page, size });
+  };
+
+  async function list(state: ListState<RaffleSort, RaffleFilter>): Promise<void> {
+    listed = state;
+    await action.run(page);
   }
 
   async function show(id: number): Promise<void> {
@@ -65,7 +89,7 @@ export function createRaffles(run: RunCommand) {
       const result = await command();
       if (result.refused || !result.raffle) return action.refuse('console.raffles.refused', { reason: result.refused ?? '' });
       $raffle.set(result);
-      $raffles.set((await run(raffleCommands.list, {})).raffles);
+      await page();
       action.say('ok', done);
     });
   }

@@ -125,9 +125,8 @@ export async function call<R extends ApiRoute>(route: R, options: CallOptions<R>
   }
 }
 
-async function attempt<R extends ApiRoute>(route: R, options: CallOptions<R>, { freshKey = false } = {}): Promise<ResponseOf<R>> {
-  const sealer = route.encrypted ? await createSealer(await serverPublicKey(freshKey)) : null;
-  const response = await send(route, options, sealer);
+/** Throws the refusals every call reads alike: going too fast, or a login needed or ended. */
+async function refuseLimitsAndLogins(route: ApiRoute, options: CallOptions<ApiRoute>, response: Response, sealer: Sealer | null): Promise<void> {
   // Going too fast, in the server's own words when it said which limit and for how long (a cdkey lockout, the review limit).
   if (response.status === 429) {
     const retryAfter = Number(response.headers.get('retry-after'));
@@ -141,6 +140,12 @@ async function attempt<R extends ApiRoute>(route: R, options: CallOptions<R>, { 
     unauthorizedEvent.dispatchEvent(new CustomEvent('unauthorized', { detail: route }));
     throw new ApiFailure('unauthorized', words);
   }
+}
+
+async function attempt<R extends ApiRoute>(route: R, options: CallOptions<R>, { freshKey = false } = {}): Promise<ResponseOf<R>> {
+  const sealer = route.encrypted ? await createSealer(await serverPublicKey(freshKey)) : null;
+  const response = await send(route, options, sealer);
+  await refuseLimitsAndLogins(route, options, response, sealer);
   const body = await readBody(response, sealer);
   if (route.shape === 'raw') {
     if (!response.ok) throw serverFailure(body);
@@ -149,4 +154,19 @@ async function attempt<R extends ApiRoute>(route: R, options: CallOptions<R>, { 
   const envelope = body as Partial<Envelope<unknown>> | null;
   if (envelope?.code !== SUCCESS) throw serverFailure(body);
   return checked(route, envelope.data);
+}
+
+/**
+ * A file a plain call answers (an issued invoice's PDF), as the bytes and their type; a refusal is an ApiFailure
+ * read as `call` reads one (a token the server refused ends the login there too).
+ */
+export async function download<R extends ApiRoute>(route: R, options: CallOptions<R> = {}): Promise<Blob> {
+  const response = await send(route, options, null);
+  await refuseLimitsAndLogins(route, options, response, null);
+  if (!response.ok) throw serverFailure(await readBody(response, null));
+  try {
+    return await response.blob();
+  } catch {
+    throw new ApiFailure('network');
+  }
 }

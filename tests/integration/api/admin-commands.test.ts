@@ -56,16 +56,32 @@ describe('operators’ commands', () => {
     closing.push(() => app.close());
     const undeclared = command({ name: 'probe users', usage: 'probe users', args: NoArgs, words: noWords('probe users'), result: {} });
     expect(() => app.adminCommands.add([handle(undeclared, { run: async () => ({ command: 'probe users' }), format: () => '' })])).toThrow(/not declared/);
-    expect(() => app.adminCommands.add([handle(identityCommands.list, { run: async () => ({ command: 'users list', users: [] }), format: () => '' })])).toThrow(
-      /Two handlers/,
-    );
+    expect(() =>
+      app.adminCommands.add([
+        handle(identityCommands.list, { run: async () => ({ command: 'users list', rows: [], total: 0, page: 1, size: 25 }), format: () => '' }),
+      ]),
+    ).toThrow(/Two handlers/);
   });
 
   it('parse typed words into the declared arguments, refusing what the declaration does not take', () => {
-    expect(parseWords(operatorCommands, ['users', 'list', '--limit', '7']).args).toEqual({ limit: 7 });
-    expect(parseWords(operatorCommands, ['users', 'list']).args).toEqual({ limit: 50 });
-    expect(() => parseWords(operatorCommands, ['users', 'list', '--limit', '0'])).toThrow(UsageError);
-    expect(() => parseWords(operatorCommands, ['users', 'list', '--limit', '10001'])).toThrow(/users list: limit/);
+    expect(parseWords(operatorCommands, ['users', 'list', '--sort', 'nickname', '--asc', '--page', '2', '--size', '7']).args).toEqual({
+      sort: 'nickname',
+      dir: 'asc',
+      page: 2,
+      size: 7,
+    });
+    expect(parseWords(operatorCommands, ['users', 'list']).args).toEqual({ sort: 'created', dir: 'desc', page: 1, size: 25 });
+    expect(parseWords(operatorCommands, ['users', 'list', '--search', 'a b', '--since', '2026-01-01']).args).toMatchObject({
+      search: 'a b',
+      since: '2026-01-01',
+    });
+    expect(() => parseWords(operatorCommands, ['users', 'list', '--size', '0'])).toThrow(UsageError);
+    expect(() => parseWords(operatorCommands, ['users', 'list', '--size', '201'])).toThrow(/users list: size: at most 200 rows a page/);
+    expect(() => parseWords(operatorCommands, ['users', 'list', '--sort', 'password'])).toThrow(
+      /users list: sort: sort by one of created, nickname, email, phone/,
+    );
+    expect(() => parseWords(operatorCommands, ['users', 'list', '--page', 'two'])).toThrow(UsageError);
+    expect(() => parseWords(operatorCommands, ['users', 'list', '--search'])).toThrow(UsageError);
     expect(() => parseWords(operatorCommands, ['users', 'list', 'extra'])).toThrow(UsageError);
     expect(() => parseWords(operatorCommands, ['users', 'frobnicate'])).toThrow(/unknown command/);
   });
@@ -77,19 +93,19 @@ describe('operators’ commands', () => {
 
     // No server runs on this folder: the CLI opens it with the server's plugins and runs the handler there.
     const cli = await commandApp();
-    const direct = await runAdminCommand(config, cli, { command: 'users list', args: { limit: 10 }, attachment: null });
-    expect(direct).toMatchObject({ command: 'users list', users: [{ nickname: 'Two' }, { nickname: 'One' }] });
+    const direct = await runAdminCommand(config, cli, { command: 'users list', args: { size: 10 }, attachment: null });
+    expect(direct).toMatchObject({ command: 'users list', rows: [{ nickname: 'Two' }, { nickname: 'One' }], total: 2 });
     expect(cli.adminCommands.get('users list')!.format(direct)).toMatch(/^ID +PHONE +EMAIL +NICKNAME/);
 
     const server = await buildApp(config);
     closing.push(() => server.close());
     const send = (payload: object) =>
       server.inject({ method: 'POST', url: '/api/admin/run', remoteAddress: '127.0.0.1', headers: { 'x-admin-token': server.adminToken }, payload });
-    expect((await send({ command: 'users list', args: { limit: 10 } })).json()).toEqual({ code: SUCCESS, message: expect.any(String), data: direct });
+    expect((await send({ command: 'users list', args: { size: 10 } })).json()).toEqual({ code: SUCCESS, message: expect.any(String), data: direct });
     // Arguments outside the declaration, a name nobody declared, or the CLI's own `restore`: refused, nothing run.
     for (const payload of [
-      { command: 'users list', args: { limit: 'all' } },
-      { command: 'users list', args: { limit: 5, extra: true } },
+      { command: 'users list', args: { size: 'all' } },
+      { command: 'users list', args: { size: 5, extra: true } },
       { command: 'users frobnicate', args: {} },
       { command: 'restore', args: { file: '/tmp/x', into: '/tmp/y' } },
     ]) {

@@ -94,12 +94,16 @@ describe('POST /api/admin/run', () => {
     expect(response.json().code).toBe(200);
     expect(response.json().data).toEqual({
       command: 'users list',
-      users: [
+      total: 2,
+      page: 1,
+      size: 25,
+      rows: [
         { id: seeded.newer.id, phone: null, email: 'newer@example.com', nickname: 'Newer', createdAt: '2026-02-01T00:00:00.000Z', activeSessions: 1 },
         { id: seeded.older.id, phone: '13911112222', email: null, nickname: 'Older', createdAt: '2026-01-01T00:00:00.000Z', activeSessions: 0 },
       ],
     });
-    expect((await run(['users', 'list', '--limit', '1'])).json().data.users.map((user: { id: number }) => user.id)).toEqual([seeded.newer.id]);
+    const second = (await run(['users', 'list', '--size', '1', '--page', '2'])).json().data;
+    expect({ ids: second.rows.map((user: { id: number }) => user.id), total: second.total }).toEqual({ ids: [seeded.older.id], total: 2 });
   });
 
   it('shows one user by id, phone or e-mail, with bound accounts and active sessions', async () => {
@@ -202,7 +206,7 @@ describe('POST /api/admin/run', () => {
       expect((await t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'wallet' } })).body.code).toBe(200);
       paid.push(order.Key);
     }
-    const waiting = (await run(['order', 'list', '--state', 'paid'])).json().data.orders.map((order: { Key: string }) => order.Key);
+    const waiting = (await run(['order', 'list', '--state', 'paid'])).json().data.rows.map((order: { Key: string }) => order.Key);
     expect(waiting).toEqual(expect.arrayContaining(paid));
 
     const fulfilled = (await run(['order', 'fulfil', paid[0]])).json().data;
@@ -224,7 +228,9 @@ describe('POST /api/admin/run', () => {
     for (const words of [
       [],
       ['users'],
-      ['users', 'list', '--limit', '0'],
+      ['users', 'list', '--size', '0'],
+      ['users', 'list', '--limit', '1'],
+      ['users', 'list', '--sort', 'password'],
       ['users', 'show'],
       ['drop', 'everything'],
       ['idle', 'set', '1'],
@@ -250,7 +256,9 @@ describe('POST /api/admin/run', () => {
         payload: payload as object,
       });
     for (const payload of [
-      { command: 'users list', args: { limit: 0 } },
+      { command: 'users list', args: { size: 0 } },
+      { command: 'users list', args: { size: 201 } },
+      { command: 'users list', args: { sort: 'passwordHash' } },
       { command: 'users list', args: [] },
       { command: 'users list' },
       { command: 'users show', args: {} },
@@ -290,7 +298,7 @@ describe('npm run admin', () => {
   it('opens a free database folder itself', { timeout: 60_000 }, async () => {
     const list = await cli('users', 'list', '--json');
     expect(list.code).toBe(0);
-    expect(JSON.parse(list.stdout).users.map((user: { nickname: string }) => user.nickname)).toEqual(['Newer', 'Older']);
+    expect(JSON.parse(list.stdout).rows.map((user: { nickname: string }) => user.nickname)).toEqual(['Newer', 'Older']);
 
     const status = await cli('migrations', 'status', '--json');
     expect(JSON.parse(status.stdout).migrations).toContainEqual({ tag: '0000_identity', createdAt: expect.any(String), applied: true });

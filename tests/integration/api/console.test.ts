@@ -30,7 +30,18 @@ import { raffleCommands } from '#contract/commands/raffle.ts';
 import type { LocalizedText, RaffleDefinition } from '#contract/raffle.ts';
 import { runCommand } from '../../../server/admin-command.ts';
 import { shellActor } from '../../../server/db/audit.ts';
-import { auditLog, cdkeyBatches, consoleFactors, donations, orders, products, raffleEntries, raffles, refunds } from '../../../server/db/schema.ts';
+import {
+  auditLog,
+  cdkeyBatches,
+  consoleFactors,
+  consoleSessions,
+  donations,
+  orders,
+  products,
+  raffleEntries,
+  raffles,
+  refunds,
+} from '../../../server/db/schema.ts';
 import { message } from '../../../server/i18n/messages.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
@@ -184,7 +195,7 @@ describe('enrolling and signing in', () => {
     expect(await factorOf(user.userId)).toBeUndefined();
     expect((await t.call(consoleCalls.enrol, { token: user.token, body: { Code: await ownCode(user) } })).body.code).toBe(200);
     expect(await shell('audit', 'list', '--action', 'role reset-factor')).toMatchObject({
-      entries: [{ target: `user ${user.userId}`, actor: "root@shop (operators' command)" }],
+      rows: [{ target: `user ${user.userId}`, actor: "root@shop (operators' command)" }],
     });
   });
 
@@ -207,9 +218,9 @@ describe('enrolling and signing in', () => {
       ErrorCode.ConsoleCodeInvalid,
     );
 
-    const audit = await shell('audit', 'list', '--action', 'console sign-in', '--limit', '100');
+    const audit = await shell('audit', 'list', '--action', 'console sign-in', '--size', '200');
     if (audit.command !== 'audit list') throw new Error('not an audit list');
-    expect(audit.entries.filter((line) => line.actorUserId === op.userId).map((line) => line.after)).toEqual([
+    expect(audit.rows.filter((line) => line.actorUserId === op.userId).map((line) => line.after)).toEqual([
       { with: 'recovery code' },
       { with: 'code' },
       { with: 'a new authenticator' },
@@ -323,9 +334,9 @@ describe('guessing the second factor', () => {
   }
 
   const lockouts = async (userId: number) => {
-    const audit = await shell('audit', 'list', '--target', `user ${userId}`, '--limit', '100');
+    const audit = await shell('audit', 'list', '--target', `user ${userId}`, '--size', '200');
     if (audit.command !== 'audit list') throw new Error('not an audit list');
-    return audit.entries.filter((line) => line.action === 'console lockout' || line.action === 'role unlock');
+    return audit.rows.filter((line) => line.action === 'console lockout' || line.action === 'role unlock');
   };
 
   it('locks the account after a few wrong codes in a row from 50 addresses at once, refuses even a right code until the lock lifts, and audits it', async () => {
@@ -461,6 +472,25 @@ describe('the console session', () => {
     expect(session.body.data.ExpiresAt).toBeGreaterThan(Date.now() + consoleSessionLimits.lifetimeMs - 60_000);
   });
 
+  it('counts the session check the console’s “stay signed in” makes as use, once the last use is older than the slack the page allows for', async () => {
+    const op = await operator('support');
+    const lastSeen = async () =>
+      (await t.app.db.select({ at: consoleSessions.lastSeenAt }).from(consoleSessions).where(eq(consoleSessions.userId, op.userId)))[0].at.getTime();
+    const ago = (ms: number) =>
+      t.app.db.execute(sql`update console_sessions set last_seen_at = now() - ${`${ms} milliseconds`}::interval where user_id = ${op.userId}`);
+    // In the warning, the page's last call is long past the slack: the check writes the last use again, a whole idle period on.
+    const { idleMs, idleWarningMs, lastUseSlackMs } = consoleSessionLimits;
+    await ago(idleMs - idleWarningMs);
+    const before = Date.now();
+    expect((await t.call(consoleCalls.session, { headers: { cookie: op.cookie } })).body.code).toBe(200);
+    expect(await lastSeen()).toBeGreaterThanOrEqual(before - 1000);
+    // Within the slack it is not written (the page counts its idle end that much early for it).
+    await ago(lastUseSlackMs - 5000);
+    const within = await lastSeen();
+    expect((await t.call(consoleCalls.session, { headers: { cookie: op.cookie } })).body.code).toBe(200);
+    expect(await lastSeen()).toBe(within);
+  });
+
   it('refuses a state-changing call without the CSRF value, with another session’s, or from another site', async () => {
     const op = await operator('admin');
     const other = await operator('admin');
@@ -515,7 +545,7 @@ describe('a customer’s sessions', () => {
     expect((await t.call(identity.sessions, { token: buyer.token })).status).toBe(401);
     expect((await run(op, ['session', 'end', session.id])).body.data).toMatchObject({ userId: null });
     const audit = await shell('audit', 'list', '--action', 'session end');
-    expect(audit).toMatchObject({ entries: [{ actorUserId: op.userId, target: `user ${buyer.userId}`, before: { session: session.id } }] });
+    expect(audit).toMatchObject({ rows: [{ actorUserId: op.userId, target: `user ${buyer.userId}`, before: { session: session.id } }] });
   });
 });
 
@@ -535,9 +565,9 @@ describe('the audit log', () => {
     ];
     for (const words of changes) expect((await run(op, words)).body.code, words.join(' ')).toBe(200);
     expect((await run(op, ['maintenance', 'status'])).body.code).toBe(200);
-    const audit = await shell('audit', 'list', '--limit', '1000');
+    const audit = await shell('audit', 'list', '--size', '200');
     if (audit.command !== 'audit list') throw new Error('not an audit list');
-    const mine = audit.entries.filter((line) => line.actorUserId === op.userId);
+    const mine = audit.rows.filter((line) => line.actorUserId === op.userId);
     expect(mine.map((line) => line.action).reverse()).toEqual([
       'console sign-in',
       'maintenance on',
@@ -558,14 +588,14 @@ describe('the audit log', () => {
     expect(mine.find((line) => line.action === 'cdkey revoke')).toMatchObject({ target: `batch ${batch}`, after: { revoked: 2 } });
     // Reading writes nothing.
     expect(mine.filter((line) => line.action === 'maintenance status')).toEqual([]);
-    // Found by record, and paged back by id.
+    // Found by record, and sorted oldest first a page at a time.
     const byRecord = await run(op, ['audit', 'list', '--target', `batch ${batch}`]);
     expect(byRecord.body.code).toBe(ErrorCode.ConsoleForbidden);
     const found = await shell('audit', 'list', '--target', `batch ${batch}`);
     if (found.command !== 'audit list') throw new Error('not an audit list');
-    expect(found.entries.map((line) => line.action)).toEqual(['cdkey revoke', 'cdkey export', 'cdkey create']);
-    const older = await shell('audit', 'list', '--target', `batch ${batch}`, '--before', String(found.entries[0].id));
-    expect(older).toMatchObject({ entries: [{ action: 'cdkey export' }, { action: 'cdkey create' }] });
+    expect(found.rows.map((line) => line.action)).toEqual(['cdkey revoke', 'cdkey export', 'cdkey create']);
+    const older = await shell('audit', 'list', '--target', `batch ${batch}`, '--sort', 'at', '--asc', '--size', '2');
+    expect(older).toMatchObject({ rows: [{ action: 'cdkey create' }, { action: 'cdkey export' }], total: 3, page: 1, size: 2 });
   });
 });
 
@@ -617,7 +647,7 @@ describe('raffles from the console', () => {
 
     const audit = await shell('audit', 'list', '--target', `raffle ${id}`);
     if (audit.command !== 'audit list') throw new Error('not an audit list');
-    expect(audit.entries.map((line) => line.action).reverse()).toEqual(['raffle create', 'raffle open', 'raffle close', 'raffle value', 'raffle draw']);
+    expect(audit.rows.map((line) => line.action).reverse()).toEqual(['raffle create', 'raffle open', 'raffle close', 'raffle value', 'raffle draw']);
     expect((await send(op, 'raffle entries', { id })).body.data).toEqual({ command: 'raffle entries', raffleId: id, entries: [] });
     expect((await send(op, 'raffle entries', { id: 999999 })).body.data).toMatchObject({ entries: null });
   });
@@ -703,12 +733,12 @@ describe('arguments the console may not send to roles, the audit log and reviews
       ['role unlock', {}],
       ['role reset-factor', { user: 'x'.repeat(321) }],
       ['role list', { limit: 5 }],
-      ['audit list', { limit: 0 }],
-      ['audit list', { limit: 10_001 }],
-      ['audit list', { limit: '50' }],
-      ['audit list', { before: -1 }],
+      ['audit list', { size: 0 }],
+      ['audit list', { size: 201 }],
+      ['audit list', { page: '2' }],
+      ['audit list', { page: 0 }],
       ['audit list', { action: '' }],
-      ['audit list', { actor: 'root' }],
+      ['audit list', { sort: 'address' }],
       ['audit export', { limit: 5 }],
     ] as const) {
       expect((await send(admin, command, args)).body.code, `${command} ${JSON.stringify(args)}`).toBe(ErrorCode.BadRequest);
@@ -732,7 +762,7 @@ describe('arguments the console may not send to roles, the audit log and reviews
     }
     const audit = await shell('audit', 'list', '--action', 'evaluation hide');
     if (audit.command !== 'audit list') throw new Error('not an audit list');
-    expect(audit.entries.filter((line) => line.actorUserId === op.userId)).toEqual([]);
+    expect(audit.rows.filter((line) => line.actorUserId === op.userId)).toEqual([]);
   });
 });
 
@@ -766,15 +796,15 @@ describe('refunds from the console', () => {
     });
 
     const listed = await send(support, 'order list', { user: String(userId), method: 'wallet', state: 'paid' });
-    expect(listed.body.data).toMatchObject({ orders: [{ Key: order.Key, UserId: userId }] });
-    expect((await send(support, 'order list', { user: String(userId), method: 'wechatpay' })).body.data).toMatchObject({ orders: [] });
+    expect(listed.body.data).toMatchObject({ rows: [{ Key: order.Key, UserId: userId }] });
+    expect((await send(support, 'order list', { user: String(userId), method: 'wechatpay' })).body.data).toMatchObject({ rows: [], total: 0 });
     expect((await send(support, 'order list', { method: 'cash' })).body.code).toBe(ErrorCode.BadRequest);
 
     const today = new Date().toISOString().slice(0, 10);
     expect((await send(support, 'order list', { user: String(userId), since: today, until: today })).body.data).toMatchObject({
-      orders: [{ Key: order.Key }],
+      rows: [{ Key: order.Key }],
     });
-    expect((await send(support, 'order list', { user: String(userId), until: '2020-01-01' })).body.data).toMatchObject({ orders: [] });
+    expect((await send(support, 'order list', { user: String(userId), until: '2020-01-01' })).body.data).toMatchObject({ rows: [], total: 0 });
     expect((await send(support, 'cdkey redeemed', { user: String(userId) })).body.data).toEqual({
       command: 'cdkey redeemed',
       key: String(userId),
@@ -824,7 +854,7 @@ describe('refunds from the console', () => {
 
     const audit = await shell('audit', 'list', '--action', 'order refund');
     if (audit.command !== 'audit list') throw new Error('not an audit list');
-    expect(audit.entries.filter((line) => line.target === `order ${small.order.Key}` || line.target === `order ${large.order.Key}`)).toMatchObject([
+    expect(audit.rows.filter((line) => line.target === `order ${small.order.Key}` || line.target === `order ${large.order.Key}`)).toMatchObject([
       { actorUserId: operatorUser.userId, target: `order ${large.order.Key}`, after: { refund: `${large.order.Key}R1`, amount: large.order.Price } },
       {
         actor: expect.stringMatching(new RegExp(`\\(user ${support.userId}, support\\)$`)),
@@ -857,7 +887,7 @@ describe('refunds from the console', () => {
       refund: { state: 'failed' },
     });
     expect(await shell('audit', 'list', '--action', 'refund resolve', '--target', `order ${order.Key}`)).toMatchObject({
-      entries: [{ actorUserId: operatorUser.userId, after: { refund: refundNo, state: 'failed' } }],
+      rows: [{ actorUserId: operatorUser.userId, after: { refund: refundNo, state: 'failed' } }],
     });
   });
 });
@@ -894,6 +924,10 @@ describe('arguments the console may not send to selling, cdkeys and donations', 
       ['order list', { until: '2026-02-30' }],
       ['order list', { state: 'stolen' }],
       ['order list', { user: '' }],
+      ['order list', { size: 201 }],
+      ['order list', { sort: 'password' }],
+      ['order list', { dir: 'up' }],
+      ['order list', { key: '12' }],
       ['order list', { limit: 5 }],
       ['wallet show', { user: buyer.userId }],
       ['wallet show', {}],
@@ -987,7 +1021,7 @@ describe('the console in the operator’s language', () => {
     expect(made.raffle?.title).toBe('Raffle in words (ja)');
     const id = made.raffle!.id;
     const listed = raffleCommands.list.result.parse((await send(op, 'raffle list', {}, undefined, 'ru')).body.data);
-    expect(listed.raffles.find((raffle) => raffle.id === id)?.title).toBe('Raffle in words (ru)');
+    expect(listed.rows.find((raffle) => raffle.id === id)?.title).toBe('Raffle in words (ru)');
     const atShell = await shell('raffle', 'show', String(id));
     expect(atShell.command === 'raffle show' && atShell.raffle?.title).toBe('Raffle in words (en)');
 

@@ -25,6 +25,7 @@ import { deviceCalls } from '#contract/device-login.ts';
 import { externalLogin, keyPadding } from '#contract/external-login.ts';
 import { identity, support, system } from '#contract/identity.ts';
 import { idleGameCalls } from '#contract/idle-games.ts';
+import { invoiceCalls } from '#contract/invoices.ts';
 import { raffleCalls } from '#contract/raffle.ts';
 import { pluginCalls, pluginRules } from '#contract/plugins.ts';
 import { serviceStatusEvent, statusCalls } from '#contract/status.ts';
@@ -39,6 +40,7 @@ const routes: ApiRoute[] = [
   deviceCalls,
   idleGameCalls,
   commerceCalls,
+  invoiceCalls,
   agreementCalls,
   activationCalls,
   donationCalls,
@@ -97,6 +99,7 @@ const wellFormed: Record<string, Record<string, unknown>> = {
   [commerceCalls.pay.path]: { Method: 'wallet' },
   [commerceCalls.payOnPhone.path]: { Method: 'alipay' },
   [agreementCalls.create.path]: { Product: 'cloud-idle-monthly' },
+  [invoiceCalls.askInvoice.path]: { TitleType: 'company', Title: 'Test Co.', TaxNumber: '9144030071526726XG', Email: email },
   [commerceCalls.createClientOrder.path]: { Product: 'no-such-product' },
   [commerceCalls.bindOrder.path]: { order: '20261124000000000000', expires: '9999999999', sig: 'not-a-signature' },
   [activationCalls.redeem.path]: { Key: 'ABCDE-FGHJK-LMNPQ-RSTUV' },
@@ -109,6 +112,7 @@ const wellFormedParams: Record<string, Record<string, string>> = {
   [externalLogin.start.path]: { provider: 'steam' },
   [commerceCalls.pay.path]: { key: '20261124000000000000' },
   [commerceCalls.payOnPhone.path]: { key: '20261124000000000000' },
+  [invoiceCalls.askInvoice.path]: { key: '20261124000000000000' },
   [raffleCalls.forthwithRaffle.path]: { id: '1' },
   [pluginCalls.save.path]: { slug: 'authenticator' },
 };

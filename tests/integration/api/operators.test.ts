@@ -58,9 +58,9 @@ describe('operators’ roles and the audit log', () => {
   }
 
   const auditLines = async () => {
-    const result = await command(['audit', 'list', '--limit', '100']);
+    const result = await command(['audit', 'list', '--size', '200']);
     if (result.command !== 'audit list') throw new Error('not an audit list');
-    return result.entries;
+    return result.rows;
   };
 
   it('grants, changes and revokes a role, each change with its line in the audit log', async () => {
@@ -84,7 +84,7 @@ describe('operators’ roles and the audit log', () => {
       { actor: "ops@shop (operators' command)", address: '127.0.0.1', action: 'role grant', before: { role: 'support' }, after: { role: 'admin' } },
       { actor: "root@shop (operators' command)", address: null, action: 'role grant', before: { role: null }, after: { role: 'support' } },
     ]);
-    expect(await command(['audit', 'list', '--action', 'role revoke'])).toMatchObject({ entries: [{ action: 'role revoke', target: `user ${alice}` }] });
+    expect(await command(['audit', 'list', '--action', 'role revoke'])).toMatchObject({ rows: [{ action: 'role revoke', target: `user ${alice}` }] });
   });
 
   it('names a user there is none of, and refuses a role there is none of', async () => {
@@ -92,7 +92,8 @@ describe('operators’ roles and the audit log', () => {
     expect(() => parseWords(operatorCommands, ['role', 'grant', String(bob), 'owner'])).toThrow(
       new UsageError('role grant takes a user and one of support, operator, admin'),
     );
-    expect(() => parseWords(operatorCommands, ['audit', 'list', '--limit', '0'])).toThrow(UsageError);
+    expect(() => parseWords(operatorCommands, ['audit', 'list', '--size', '0'])).toThrow(UsageError);
+    expect(() => parseWords(operatorCommands, ['audit', 'list', '--limit', '10'])).toThrow(UsageError);
   });
 
   it('shows whose console sign-in wrong codes locked, until when, and unlocks it with a line in the audit log', async () => {

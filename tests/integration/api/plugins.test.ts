@@ -97,9 +97,9 @@ describe('reviews', () => {
     expect((await own(reader.token, switcher)).body.data).toEqual({ Evaluation: null, Helpful: [id], Reported: [id] });
     expect((await helpful(reader.token, 2_000_000_000)).body.code).toBe(404);
 
-    const reported = await runAdmin<{ evaluations: EvaluationEntry[] }>(t, 'evaluation', 'reported');
+    const reported = await runAdmin<{ rows: EvaluationEntry[] }>(t, 'evaluation', 'reported', '--size', '200');
     // Reported twice by one reader counts once, with the first reason.
-    expect(reported.data.evaluations.find((entry) => entry.id === id)).toMatchObject({ reports: 1, reasons: ['spam'], helpful: 2, hidden: false });
+    expect(reported.data.rows.find((entry) => entry.id === id)).toMatchObject({ reports: 1, reasons: ['spam'], helpful: 2, hidden: false });
   });
 
   it('orders reviews newest or most helpful first, in pages of 24', async () => {

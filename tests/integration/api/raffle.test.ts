@@ -161,7 +161,7 @@ describe('raffle info', () => {
     // A text missing one language, or a cover that is not there, is refused whole, as a usage error that says what is wrong,
     // before the CLI sends anything.
     const { ru: _, ...title } = everywhere('Half translated');
-    const count = async () => ((await admin('raffle', 'list')).data as unknown as { raffles: RaffleSummary[] }).raffles.length;
+    const count = async () => ((await admin('raffle', 'list')).data as unknown as { total: number }).total;
     const before = await count();
     await expect(createByCommand({ ...registrationRaffle(), Title: title })).rejects.toThrow(UsageError);
     await expect(createByCommand({ ...registrationRaffle(), Cover: 'missing.png' })).rejects.toThrow(/Cover: could not read .*missing\.png/);

@@ -230,8 +230,8 @@ describe('refunds racing', () => {
     expect(rest.filter((answer) => answer.refund).map((answer) => answer.refund!.amount)).toEqual([2000]);
     expect(await refundLedger(userId)).toEqual([3000, 2000]);
     expect(await stateOf(order.Key)).toBe('refunded');
-    const audit = await admin<typeof roleAndAuditCommands.auditList>('audit', 'list', '--action', 'order refund', '--limit', '1000');
-    expect(audit.entries.filter((line) => line.target === `order ${order.Key}`).map((line) => line.after)).toEqual([
+    const audit = await admin<typeof roleAndAuditCommands.auditList>('audit', 'list', '--action', 'order refund', '--size', '200');
+    expect(audit.rows.filter((line) => line.target === `order ${order.Key}`).map((line) => line.after)).toEqual([
       { refund: `${order.Key}R2`, amount: 2000, to: 'wallet' },
       { refund: `${order.Key}R1`, amount: 3000, to: 'wallet' },
     ]);
@@ -419,7 +419,7 @@ describe('a refund WeChat Pay reports abnormal', () => {
 
     const audit = await admin<typeof roleAndAuditCommands.auditList>('audit', 'list', '--action', 'refund resolve', '--target', `order ${order.Key}`);
     expect(audit).toMatchObject({
-      entries: [{ actorUserId: operator.userId, before: { refund: refundNo, state: 'abnormal' }, after: { refund: refundNo, state: 'succeeded' } }],
+      rows: [{ actorUserId: operator.userId, before: { refund: refundNo, state: 'abnormal' }, after: { refund: refundNo, state: 'succeeded' } }],
     });
   });
 

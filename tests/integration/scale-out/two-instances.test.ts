@@ -2,8 +2,9 @@
  * Two app instances sharing one PostgreSQL database and one Redis, as a
  * scaled-out deployment runs (`npm run test:scale-out` starts both servers):
  * a push made on one instance reaches a client connected to the other, the
- * rate limit counts requests to both, and a session an operator ends stops
- * working at once on both, though each had just authenticated its token.
+ * rate limit counts requests to both, a session an operator ends stops
+ * working at once on both, though each had just authenticated its token, and
+ * the console's dashboard counts the hub's connections on both.
  */
 import { HttpTransportType } from '@microsoft/signalr';
 import { mkdtempSync } from 'node:fs';
@@ -12,6 +13,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identity } from '#contract/identity.ts';
 import { hubEvents } from '#contract/realtime.ts';
+import { runCommand } from '../../../server/admin-command.ts';
+import { shellActor } from '../../../server/db/audit.ts';
+import { countRenewMs } from '../../../server/realtime/connection-count.ts';
 import { databaseUrl } from '../api/harness.ts';
 import { hubClient, nextCall, startHubApp, type HubApp, testEvent } from '../realtime/harness.ts';
 
@@ -97,4 +101,37 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     expect(ended.json().data).toMatchObject({ command: 'session end', sessionId, userId: me.userId });
     expect([(await sessionsOn(b)).status, (await sessionsOn(a)).status]).toEqual([401, 401]);
   });
+});
+
+// Instances of their own, with the usual rate limit: the first pair's small one would refuse these connections.
+describe('the hub’s connections counted across two instances', () => {
+  let c: HubApp;
+  let d: HubApp;
+
+  beforeAll(async () => {
+    const shared = { DATABASE_URL: await databaseUrl(), DATA_DIR: mkdtempSync(path.join(tmpdir(), 'beacon-scale-')), REDIS_URL: redisUrl };
+    c = await startHubApp(shared);
+    d = await startHubApp(shared);
+  });
+  afterAll(async () => {
+    await c?.close();
+    await d?.close();
+  });
+
+  it('counts the hub’s connections on both instances in the dashboard of either, and forgets those that closed', async () => {
+    const me = await c.newUser();
+    const caller = { actor: shellActor('root@shop', null), locale: 'en' as const, attachment: null };
+    const hubOf = async (app: HubApp) => ((await runCommand(app.app, 'dashboard', { days: 7 }, caller, null)) as { hubConnections: unknown }).hubConnections;
+    const onA = hubClient(c.url, HttpTransportType.WebSockets, () => c.hubToken(me.accessToken));
+    const onB = hubClient(d.url, HttpTransportType.ServerSentEvents, () => d.hubToken(me.accessToken));
+    await Promise.all([onA.start(), onB.start()]);
+    try {
+      // Each instance writes its own count every few seconds; within one renewal, either sees both.
+      await expect.poll(() => hubOf(c), { timeout: countRenewMs * 3, interval: 250 }).toEqual({ connections: 2, servers: 2 });
+      await expect.poll(() => hubOf(d), { timeout: countRenewMs * 3, interval: 250 }).toEqual({ connections: 2, servers: 2 });
+    } finally {
+      await Promise.all([onA.stop(), onB.stop()]);
+    }
+    await expect.poll(() => hubOf(c), { timeout: countRenewMs * 3, interval: 250 }).toEqual({ connections: 0, servers: 2 });
+  }, 60_000);
 });
