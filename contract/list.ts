@@ -13,7 +13,7 @@ import { UsageError } from './command.ts';
 export const listSize = { default: 25, max: 200 } as const;
 
 /** The deepest page asked for: far past any real list, and a bound on the database's offset. */
-const maxPage = 100_000;
+export const maxPage = 100_000;
 
 export const SortDirection = z.enum(['asc', 'desc']);
 export type SortDirection = z.infer<typeof SortDirection>;

@@ -148,12 +148,9 @@ function AuditLog({ audit, t, locale }: { audit: Audit; t: T; locale: LocaleCode
         name="audit"
         caption={t('console.audit.log')}
         columns={auditColumns(t, locale)}
-        rows={entries?.rows ?? null}
+        page={entries}
         rowKey={(entry) => entry.id}
-        total={entries?.total ?? 0}
-        query={list.state.query}
-        onSort={list.sort}
-        onPage={list.page}
+        list={list}
         busy={busy}
         locale={locale}
         t={t}

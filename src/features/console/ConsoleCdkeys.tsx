@@ -290,12 +290,9 @@ function BatchList({ cdkeys, t, locale }: { cdkeys: Cdkeys; t: T; locale: Locale
         name="batches"
         caption={t('console.cdkeys.batches')}
         columns={batchColumns(cdkeys, t, locale)}
-        rows={batches?.rows ?? null}
+        page={batches}
         rowKey={(batch) => batch.name}
-        total={batches?.total ?? 0}
-        query={list.state.query}
-        onSort={list.sort}
-        onPage={list.page}
+        list={list}
         busy={busy}
         locale={locale}
         t={t}

@@ -374,12 +374,9 @@ function CustomersArea({ t, locale }: AreaProps) {
             name="customers"
             caption={t('console.customers.all')}
             columns={userColumns(open, t, locale)}
-            rows={users?.rows ?? null}
+            page={users}
             rowKey={(row) => row.id}
-            total={users?.total ?? 0}
-            query={list.state.query}
-            onSort={list.sort}
-            onPage={list.page}
+            list={list}
             busy={listBusy}
             locale={locale}
             t={t}

@@ -217,12 +217,9 @@ function InvoicesArea({ t, locale }: { t: T; locale: LocaleCode }) {
           name="invoices"
           caption={t('console.nav.invoices')}
           columns={columns(invoices.open, t, locale)}
-          rows={page?.rows ?? null}
+          page={page}
           rowKey={(row) => row.id}
-          total={page?.total ?? 0}
-          query={list.state.query}
-          onSort={list.sort}
-          onPage={list.page}
+          list={list}
           busy={busy}
           locale={locale}
           t={t}

@@ -377,12 +377,9 @@ function OrdersArea({ t, eventText, locale }: { t: T; eventText: (note: string) 
           name="orders"
           caption={t('console.orders.latest')}
           columns={orderColumns(open, t, locale)}
-          rows={listed?.rows ?? null}
+          page={listed}
           rowKey={(row) => row.Key}
-          total={listed?.total ?? 0}
-          query={list.state.query}
-          onSort={list.sort}
-          onPage={list.page}
+          list={list}
           busy={busy}
           locale={locale}
           t={t}

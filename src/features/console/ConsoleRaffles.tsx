@@ -269,12 +269,9 @@ function RafflesArea({ t, locale }: { t: T; locale: LocaleCode }) {
             name="raffles"
             caption={t('console.raffles.all')}
             columns={raffleColumns(raffles, t, locale)}
-            rows={listed?.rows ?? null}
+            page={listed}
             rowKey={(raffle) => raffle.id}
-            total={listed?.total ?? 0}
-            query={list.state.query}
-            onSort={list.sort}
-            onPage={list.page}
+            list={list}
             busy={busy}
             locale={locale}
             t={t}

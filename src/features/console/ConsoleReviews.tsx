@@ -135,12 +135,9 @@ function ReviewsArea({ t, locale }: { t: T; locale: LocaleCode }) {
             name="reviews"
             caption={t('console.reviews.all')}
             columns={reviewColumns(setOpenId, t, locale)}
-            rows={listed?.rows ?? null}
+            page={listed}
             rowKey={(review) => review.id}
-            total={listed?.total ?? 0}
-            query={list.state.query}
-            onSort={list.sort}
-            onPage={list.page}
+            list={list}
             busy={busy}
             locale={locale}
             t={t}

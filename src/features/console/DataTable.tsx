@@ -1,14 +1,15 @@
 /**
  * A console list as a table: headers that sort (buttons, the sorted one with
  * aria-sort), one page of rows and a pager saying which rows of how many.
- * The list's sort, page and size come from its URL (list-url.ts); the table
- * only asks for another through `onSort` and `onPage`. On a narrow screen the
+ * The list's sort, page and size come from its URL (`list`, list-url.ts); the
+ * table only asks it for another sort or page. On a narrow screen the
  * table scrolls inside its own box, which takes the keyboard's focus.
  */
 import { useId, type ReactNode } from 'react';
-import type { ListQuery, SortDirection } from '#contract/list.ts';
+import type { SortDirection } from '#contract/list.ts';
 import type { LocaleCode } from '@/i18n/locales.ts';
 import type { Translate } from '@/i18n/strings.ts';
+import type { ListControl } from './list-url.ts';
 import './DataTable.css';
 
 export interface Column<R, C extends string> {
@@ -30,13 +31,10 @@ type TableKeys =
 interface Props<R, C extends string> {
   caption: string;
   columns: Array<Column<R, C>>;
-  /** null while the first page loads. */
-  rows: R[] | null;
+  /** The list command's answer: its page of rows and how many in all; null while the first page loads. */
+  page: { rows: R[]; total: number } | null;
   rowKey: (row: R) => string | number;
-  total: number;
-  query: ListQuery<C>;
-  onSort: (sort: C, dir: SortDirection) => void;
-  onPage: (page: number) => void;
+  list: ListControl<C>;
   busy?: boolean;
   locale: LocaleCode;
   t: Translate<TableKeys>;
@@ -56,7 +54,10 @@ function SortMark({ dir }: { dir: SortDirection | null }) {
   );
 }
 
-export function DataTable<R, C extends string>({ caption, columns, rows, rowKey, total, query, onSort, onPage, busy, locale, t, name }: Props<R, C>) {
+export function DataTable<R, C extends string>({ caption, columns, page, rowKey, list, busy, locale, t, name }: Props<R, C>) {
+  const { query } = list.state;
+  const rows = page?.rows ?? null;
+  const total = page?.total ?? 0;
   const captionId = useId();
   const pages = Math.max(1, Math.ceil(total / query.size));
   const number = new Intl.NumberFormat(locale);
@@ -88,7 +89,7 @@ export function DataTable<R, C extends string>({ caption, columns, rows, rowKey,
                         className="data-table-sort"
                         data-sort={column.sort}
                         title={t('console.table.sortBy', { column: column.label })}
-                        onClick={() => onSort(column.sort!, sorted ? (sorted === 'asc' ? 'desc' : 'asc') : (column.first ?? 'asc'))}
+                        onClick={() => list.sort(column.sort!, sorted ? (sorted === 'asc' ? 'desc' : 'asc') : (column.first ?? 'asc'))}
                       >
                         {column.label}
                         <SortMark dir={sorted} />
@@ -118,7 +119,7 @@ export function DataTable<R, C extends string>({ caption, columns, rows, rowKey,
           {t('console.table.range', { from: number.format(from), to: number.format(to), total: number.format(total) })}
         </span>
         <span className="data-table-pages">
-          <button type="button" className="button button-secondary button-small" disabled={busy || query.page <= 1} onClick={() => onPage(query.page - 1)}>
+          <button type="button" className="button button-secondary button-small" disabled={busy || query.page <= 1} onClick={() => list.page(query.page - 1)}>
             {t('common.previous')}
           </button>
           <span className="muted">{t('common.pageOf', { page: number.format(query.page), pages: number.format(pages) })}</span>
@@ -126,7 +127,7 @@ export function DataTable<R, C extends string>({ caption, columns, rows, rowKey,
             type="button"
             className="button button-secondary button-small"
             disabled={busy || query.page >= pages}
-            onClick={() => onPage(query.page + 1)}
+            onClick={() => list.page(query.page + 1)}
             data-next
           >
             {t('common.next')}

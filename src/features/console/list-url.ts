@@ -6,7 +6,7 @@
  * Other parameters of the page (an open order's `key`) are kept as they are.
  */
 import { useEffect, useState } from 'react';
-import { listSize, type ListQuery, type SortDirection } from '#contract/list.ts';
+import { listSize, maxPage, type ListQuery, type SortDirection } from '#contract/list.ts';
 
 /** A list's filters: each a string, '' for none (as a form's fields give them). */
 export type ListFilter = Record<string, string>;
@@ -42,7 +42,7 @@ export function readListState<C extends string, F extends ListFilter>(search: st
     query: {
       sort: columns.find((column) => column === sort) ?? start.query.sort,
       dir: dir === 'asc' || dir === 'desc' ? (dir satisfies SortDirection) : start.query.dir,
-      page: wholeIn(params.get('page'), 1, 100_000) ?? start.query.page,
+      page: wholeIn(params.get('page'), 1, maxPage) ?? start.query.page,
       size: wholeIn(params.get('size'), 1, listSize.max) ?? start.query.size,
     },
     filter,
@@ -57,6 +57,13 @@ export function listSearch<C extends string, F extends ListFilter>(state: ListSt
   for (const [name, value] of Object.entries(state.filter)) if (value !== start.filter[name]) params.set(name, value);
   const text = params.toString();
   return text ? `?${text}` : '';
+}
+
+/** What a table asks of its list: the sort and page it is at, and another sort or page. */
+export interface ListControl<C extends string> {
+  state: { query: ListQuery<C> };
+  sort(sort: C, dir: SortDirection): void;
+  page(page: number): void;
 }
 
 /**
