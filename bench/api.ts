@@ -10,11 +10,13 @@
  * (worker threads included) and how late its event loop ran (p99 and max).
  * Before the targets, `openssl speed rsa2048` measures one core's limit for
  * RSA-2048 private-key operations, the cost every encrypted call pays once:
- * the encrypted goal is a share of it. Every run must have 0 non-2xx answers
+ * the encrypted goals are a share of that limit in requests per second, and
+ * the server's CPU per call in those operations' worth (bench/rsa-floor.ts).
+ * The authenticated call is held to a share of the bare one in requests per
+ * second and in server CPU per request. Every run must have 0 non-2xx answers
  * and 0 errors. Prints a table with the goals and writes bench/results/api.json.
  * `--cpu-prof` has the server write a CPU profile into bench/results/ as it stops.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -27,6 +29,7 @@ import { identity, system } from '#contract/identity.ts';
 import { createSealer, importPublicKey } from '../src/lib/api/crypto.ts';
 import { runBenchmark, serverRequests, startServerChild } from './child-server.ts';
 import { watchLoad } from './load.ts';
+import { inRsaOps, measureRsaFloor } from './rsa-floor.ts';
 import { deploymentEnv, serverExecArgv } from './server-env.ts';
 
 /** The part of autocannon's programmatic API used here (the package ships no types). */
@@ -65,15 +68,7 @@ for (const [name, value] of Object.entries({ duration, connections, warmup })) {
   if (!Number.isFinite(value) || value < 0 || (name !== 'warmup' && value <= 0)) throw new Error(`--${name} must be a positive number`);
 }
 
-const goals = { encryptedShareOfRsaLimit: 0.8, authenticatedShareOfBare: 0.7 };
-
-/** One core's RSA-2048 private-key operations per second, as `openssl speed` measures them (3 s). */
-function rsaPrivateOpsPerSecond(): number {
-  const printed = execFileSync('openssl', ['speed', '-seconds', '3', 'rsa2048'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  const row = printed.match(/^rsa\s+2048 bits\s+\S+s\s+\S+s\s+([\d.]+)/m);
-  if (!row) throw new Error(`openssl speed rsa2048 printed no result:\n${printed}`);
-  return Number(row[1]);
-}
+const goals = { encryptedShareOfRsaLimit: 0.8, encryptedCpuInRsaOps: 1.6, authenticatedShareOfBare: 0.7, authenticatedCpuShareOfBare: 0.7 };
 
 /** What the server child reports (api-server.ts): its CPU time so far, and its event loop's lateness since the last sample. */
 interface ServerSample {
@@ -87,9 +82,8 @@ const work = mkdtempSync(path.join(tmpdir(), 'bench-api-'));
 const account = { phone: '+15550100001', password: 'bench-password-2026' };
 
 async function run(): Promise<void> {
-  process.stdout.write('openssl speed rsa2048 (3 s) … ');
-  const rsaLimit = rsaPrivateOpsPerSecond();
-  console.log(`${Math.round(rsaLimit).toLocaleString('en')} private-key operations/s on one core`);
+  const floor = measureRsaFloor();
+  const rsaLimit = floor.opsPerSecond;
   const { child, ready } = await startServerChild<{ port: number }>(
     path.join(import.meta.dirname, 'api-server.ts'),
     {
@@ -226,14 +220,27 @@ async function run(): Promise<void> {
   const encryptedShare = measured.encrypted.requests.mean / rsaLimit;
   const encryptedMet = encryptedShare >= goals.encryptedShareOfRsaLimit;
   const authenticatedMet = measured.authenticated.requests.mean >= goals.authenticatedShareOfBare * bare;
+  const encryptedCpuInRsaOps = inRsaOps(rows.encrypted.serverCpuMsPerRequest, floor);
+  const encryptedCpuMet = encryptedCpuInRsaOps <= goals.encryptedCpuInRsaOps;
+  /** The bare call's server CPU per request over the authenticated one's: 1 would be authentication for free. */
+  const authenticatedCpuShare = Number((rows.bare.serverCpuMsPerRequest / rows.authenticated.serverCpuMsPerRequest).toFixed(3));
+  const authenticatedCpuMet = authenticatedCpuShare >= goals.authenticatedCpuShareOfBare;
   const goalRows = {
     [`encrypted ≥ ${goals.encryptedShareOfRsaLimit * 100} % of one core's RSA limit (${Math.round(rsaLimit).toLocaleString('en')}/s)`]: {
       measured: `${rows.encrypted.requestsPerSecond.toLocaleString('en')} req/s, ${(encryptedShare * 100).toFixed(1)} %`,
       met: encryptedMet,
     },
+    [`encrypted server CPU ≤ ${goals.encryptedCpuInRsaOps} RSA private operations (${floor.opMs.toFixed(3)} ms each)`]: {
+      measured: `${rows.encrypted.serverCpuMsPerRequest} ms, ${encryptedCpuInRsaOps} operations`,
+      met: encryptedCpuMet,
+    },
     [`authenticated ≥ ${goals.authenticatedShareOfBare * 100} % of bare`]: {
       measured: `${(rows.authenticated.ratioToBare * 100).toFixed(1)} % of bare`,
       met: authenticatedMet,
+    },
+    [`authenticated server CPU ≥ ${goals.authenticatedCpuShareOfBare * 100} % of bare's (bare CPU ÷ authenticated CPU)`]: {
+      measured: `${rows.bare.serverCpuMsPerRequest} ÷ ${rows.authenticated.serverCpuMsPerRequest} ms, ${(authenticatedCpuShare * 100).toFixed(1)} %`,
+      met: authenticatedCpuMet,
     },
   };
 
@@ -245,10 +252,13 @@ async function run(): Promise<void> {
     warmupSeconds: warmup,
     connections,
     rsaPrivateOpsPerSecond: Math.round(rsaLimit),
+    rsaPrivateOpMs: Number(floor.opMs.toFixed(4)),
     targets: rows,
     goals: {
       encryptedShareOfRsaLimit: { goal: goals.encryptedShareOfRsaLimit, measured: Number(encryptedShare.toFixed(3)), met: encryptedMet },
+      encryptedCpuInRsaOps: { goal: goals.encryptedCpuInRsaOps, measured: encryptedCpuInRsaOps, met: encryptedCpuMet },
       authenticatedShareOfBare: { goal: goals.authenticatedShareOfBare, measured: rows.authenticated.ratioToBare, met: authenticatedMet },
+      authenticatedCpuShareOfBare: { goal: goals.authenticatedCpuShareOfBare, measured: authenticatedCpuShare, met: authenticatedCpuMet },
     },
   };
 
