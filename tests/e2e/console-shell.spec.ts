@@ -15,10 +15,9 @@ import type { OperatorRole } from '#contract/admin.ts';
 import { consoleSessionLimits, roleIncludes } from '#contract/console.ts';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
 import { consoleAreas } from '../../src/lib/console-areas.ts';
-import { seriousAxeProblems } from './axe.ts';
 import { signInToConsole } from './console-sign-in.ts';
-import { overflowOf } from './overflow.ts';
-import { settled } from './page-checks.ts';
+import { seriousAxeProblems } from './axe.ts';
+import { fitsInBothThemes, settled, themeTaken } from './page-checks.ts';
 import { localizePath, say } from './routes.ts';
 
 /** The areas a role opens, in the menu's order. */
@@ -27,14 +26,7 @@ const openTo = (role: OperatorRole) => consoleAreas.filter((area) => roleInclude
 const areasOf = (role: OperatorRole, locale: LocaleCode) => openTo(role).map((area) => say(locale, area.key));
 
 /** Nothing sideways and nothing serious for axe, in the light theme and the dark one. */
-async function looksRight(page: Page): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await expect(page.locator('body')).toHaveClass(theme === 'dark' ? /body-warp-dark/ : /^(?!.*body-warp-dark)/);
-    expect(await overflowOf(page), `${page.url()} in the ${theme} theme`).toEqual({ page: 0, elements: [] });
-    expect(await seriousAxeProblems(page), `${page.url()} in the ${theme} theme`).toEqual([]);
-  }
-}
+const looksRight = (page: Page) => fitsInBothThemes(page, { inTheme: themeTaken(page) });
 
 const menuOf = (page: Page) => page.locator('[data-console-menu]');
 const toggleOf = (page: Page) => page.locator('[data-console-menu-toggle]');

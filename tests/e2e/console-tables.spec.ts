@@ -11,8 +11,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { commerceCalls } from '#contract/commerce.ts';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
 import { signInToConsole } from './console-sign-in.ts';
-import { seriousAxeProblems } from './axe.ts';
-import { overflowOf } from './overflow.ts';
+import { fitsInBothThemes } from './page-checks.ts';
 import { localizePath, say } from './routes.ts';
 import { newPhone, registerFresh, sealedCall } from './session.ts';
 
@@ -21,13 +20,7 @@ const sizes = [
   { width: 1440, height: 900, locale: 'ja' as LocaleCode, theme: 'light' as const },
 ];
 
-async function looksRight(page: Page, axeTheme: 'light' | 'dark'): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    expect(await overflowOf(page), `${page.url()} in the ${theme} theme`).toEqual({ page: 0, elements: [] });
-    if (theme === axeTheme) expect(await seriousAxeProblems(page), `${page.url()} in the ${theme} theme`).toEqual([]);
-  }
-}
+const looksRight = (page: Page, axeTheme: 'light' | 'dark') => fitsInBothThemes(page, { axeIn: [axeTheme] });
 
 for (const size of sizes) {
   test(`orders and customers sort, page and filter, kept in the URL (${size.width} px, ${size.locale})`, async ({ page, context }, testInfo) => {

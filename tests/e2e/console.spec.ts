@@ -20,8 +20,7 @@ import { localeCodes } from '#contract/locales.ts';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
 import { admin, newCdkeys } from './admin-cli.ts';
 import { consoleMenu, signInToConsole } from './console-sign-in.ts';
-import { seriousAxeProblems } from './axe.ts';
-import { overflowOf } from './overflow.ts';
+import { fitsInBothThemes, themeTaken } from './page-checks.ts';
 import { localizePath, say, serverSays } from './routes.ts';
 import { codeSentBy, keep, newPhone, registerFresh, sealedCall } from './session.ts';
 
@@ -36,15 +35,7 @@ const sizes = [
  * checks with axe, so every page is checked in both themes across the two
  * sizes while each axe run (the slow part) happens once per page and size.
  */
-async function looksRight(page: Page, axeTheme: 'light' | 'dark'): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    // The theme left on auto follows the system's, as a new visitor's does.
-    await page.emulateMedia({ colorScheme: theme });
-    await expect(page.locator('body')).toHaveClass(theme === 'dark' ? /body-warp-dark/ : /^(?!.*body-warp-dark)/);
-    expect(await overflowOf(page), `${page.url()} in the ${theme} theme`).toEqual({ page: 0, elements: [] });
-    if (theme === axeTheme) expect(await seriousAxeProblems(page), `${page.url()} in the ${theme} theme`).toEqual([]);
-  }
-}
+const looksRight = (page: Page, axeTheme: 'light' | 'dark') => fitsInBothThemes(page, { axeIn: [axeTheme], inTheme: themeTaken(page) });
 
 /** A customer with a paid order of ¥50 from their wallet (credited by a cdkey). */
 async function customerWithOrder(page: Page, batch: string) {

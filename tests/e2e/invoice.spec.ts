@@ -8,57 +8,14 @@
  * other users and every bad token are tests/integration/api/invoice.test.ts.)
  */
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { pathOf } from '#contract/api.ts';
-import { commerceCalls } from '#contract/commerce.ts';
-import { paymentSandbox } from '#contract/dev.ts';
+import { expect, test } from '@playwright/test';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
-import { seriousAxeProblems } from './axe.ts';
+import { fitsInBothThemes } from './page-checks.ts';
 import { signInToConsole } from './console-sign-in.ts';
-import { overflowOf } from './overflow.ts';
 import { localizePath, say } from './routes.ts';
-import { outbox, sealedCall, signInFresh } from './session.ts';
-
-/** A new account's cloud-idling month, paid through WeChat Pay's sandbox on the pay page; answers the order's number. */
-async function paidOrder(page: Page, locale: LocaleCode): Promise<string> {
-  // Paid as on a computer, by scanning the code: a phone's pay page opens the provider's app instead.
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(localizePath(locale, '/'));
-  const { auth } = await signInFresh(page);
-  const order = await sealedCall(page, commerceCalls.createOrder, { Product: 'cloud-idle-monthly' }, auth.AccessToken);
-  await page.goto(`${localizePath(locale, '/payment')}?key=${order.Key}`);
-  await page.getByRole('button', { name: say(locale, 'pay.showCode.wechatpay') }).click();
-  await expect(page.locator('.pay-code img')).toBeVisible();
-  await page.request.post(`/api${pathOf(paymentSandbox.act.path, { id: order.Key })}`, { data: { Action: 'approve' } });
-  await expect(page.getByText(say(locale, 'pay.outcome.successful'))).toBeVisible();
-  if (size) await page.setViewportSize(size);
-  return order.Key;
-}
-
-/** A small, valid PDF: one empty page, with its cross-reference table. */
-function smallPdf(): Buffer {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>'];
-  let body = '%PDF-1.4\n';
-  const offsets = objects.map((object, i) => {
-    const offset = body.length;
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-    return offset;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
-
-/** Nothing sideways and nothing serious for axe, in the light theme and the dark one. */
-async function looksRight(page: Page): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    expect(await overflowOf(page), `${page.url()} (${colorScheme})`).toEqual({ page: 0, elements: [] });
-    expect(await seriousAxeProblems(page), `${page.url()} (${colorScheme})`).toEqual([]);
-  }
-}
+import { outbox } from './session.ts';
+import { smallPdf } from '../setup/small-pdf.ts';
+import { paidPlan } from './paid-plan.ts';
 
 /** A unified social credit code as published (Tencent's Shenzhen company). */
 const taxNumber = '9144030071526726XG';
@@ -73,7 +30,7 @@ for (const width of [390, 1440]) {
     const customer: LocaleCode = 'ja';
     const operatorLocale: LocaleCode = 'ru';
     await page.setViewportSize(size);
-    const key = await paidOrder(page, customer);
+    const { key } = await paidPlan(page, customer);
     const orderPage = `${localizePath(customer, '/account/center/order/detail')}?key=${key}`;
     const email = `invoice-${key}@example.com`;
 
@@ -87,7 +44,7 @@ for (const width of [390, 1440]) {
     await section.getByRole('textbox', { name: say(customer, 'account.invoice.title') }).fill('深圳市テスト有限公司');
     await section.getByRole('textbox', { name: say(customer, 'account.invoice.taxNumber') }).fill(taxNumber);
     await section.getByRole('textbox', { name: say(customer, 'account.invoice.email') }).fill(email);
-    await looksRight(page);
+    await fitsInBothThemes(page);
     await page.emulateMedia({ colorScheme: 'light' });
     await section.screenshot({ path: testInfo.outputPath(`invoice-request-${customer}-${width}-light.png`) });
     await section.getByRole('button', { name: say(customer, 'account.invoice.submit') }).click();
@@ -110,7 +67,7 @@ for (const width of [390, 1440]) {
     await opened.getByRole('button', { name: say(operatorLocale, 'console.invoices.issue') }).click();
     await expect(opened).toContainText(say(operatorLocale, 'console.invoices.issuedDone'));
     await expect(opened).toHaveAttribute('data-state', 'issued');
-    await looksRight(operator);
+    await fitsInBothThemes(operator);
     await operator.emulateMedia({ colorScheme: 'dark' });
     await operator.evaluate(() => scrollTo(0, 0));
     await operator.screenshot({ path: testInfo.outputPath(`invoice-console-${operatorLocale}-${width}-dark.png`), fullPage: true });
@@ -128,7 +85,7 @@ for (const width of [390, 1440]) {
     ]);
     expect(download.suggestedFilename()).toBe(`invoice-${key}.pdf`);
     expect(readFileSync(await download.path()).equals(smallPdf())).toBe(true);
-    await looksRight(page);
+    await fitsInBothThemes(page);
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.evaluate(() => scrollTo(0, 0));
     await page.screenshot({ path: testInfo.outputPath(`invoice-issued-order-page-${customer}-${width}-dark.png`), fullPage: true });

@@ -23,6 +23,26 @@ export async function settled(page: Page): Promise<void> {
   );
 }
 
+/** Waits until the page has taken `theme` (the theme left on auto follows the system's, as a new visitor's does). */
+export const themeTaken = (page: Page) => (theme: 'light' | 'dark') =>
+  expect(page.locator('body')).toHaveClass(theme === 'dark' ? /body-warp-dark/ : /^(?!.*body-warp-dark)/);
+
+/**
+ * Nothing sideways and no serious axe finding on the page as it is, in the light theme and the dark one
+ * (axe only in `axeIn`, where a test shares its themes out); `inTheme` checks more once each theme is set.
+ */
+export async function fitsInBothThemes(
+  page: Page,
+  { axeIn = ['light', 'dark'], inTheme }: { axeIn?: Array<'light' | 'dark'>; inTheme?: (theme: 'light' | 'dark') => Promise<void> } = {},
+): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await inTheme?.(theme);
+    expect(await overflowOf(page), `${page.url()} in the ${theme} theme`).toEqual({ page: 0, elements: [] });
+    if (axeIn.includes(theme)) expect(await seriousAxeProblems(page), `${page.url()} in the ${theme} theme`).toEqual([]);
+  }
+}
+
 /**
  * The pages (each with a selector that shows when it is ready, and one to
  * scroll into view first for an island that loads when seen) and what is

@@ -6,36 +6,21 @@
  * white, on one A4 page. An unpaid order has none.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { pathOf } from '#contract/api.ts';
 import { commerceCalls } from '#contract/commerce.ts';
-import { paymentSandbox } from '#contract/dev.ts';
 import { formatMonths, formatPrice } from '#contract/facts.ts';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
 import { demoSeller } from '../../server/config.ts';
 import { pageProblems } from './page-checks.ts';
 import { localizePath, say } from './routes.ts';
+import { paidPlan } from './paid-plan.ts';
 import { sealedCall, signInFresh } from './session.ts';
 
-/**
- * A new account's cloud-idling month, paid by scanning WeChat Pay's code on the pay page as on a
- * computer (the sandbox approves it), then the pay page at the test's size showing the success
- * notice; answers the order's number and price.
- */
-async function paidPlan(page: Page, locale: LocaleCode): Promise<{ key: string; price: number }> {
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(localizePath(locale, '/'));
-  const { auth } = await signInFresh(page);
-  const order = await sealedCall(page, commerceCalls.createOrder, { Product: 'cloud-idle-monthly' }, auth.AccessToken);
-  await page.goto(`${localizePath(locale, '/payment')}?key=${order.Key}`);
-  await page.getByRole('button', { name: say(locale, 'pay.showCode.wechatpay') }).click();
-  await expect(page.locator('.pay-code img')).toBeVisible();
-  await page.request.post(`/api${pathOf(paymentSandbox.act.path, { id: order.Key })}`, { data: { Action: 'approve' } });
-  await expect(page.getByText(say(locale, 'pay.outcome.successful'))).toBeVisible();
-  if (size) await page.setViewportSize(size);
+/** A paid plan (paid-plan.ts), its pay page reloaded: the success notice stays, as the server tells it again. */
+async function paidPlanReloaded(page: Page, locale: LocaleCode): Promise<{ key: string; price: number }> {
+  const paid = await paidPlan(page, locale);
   await page.reload();
   await expect(page.getByText(say(locale, 'pay.outcome.successful'))).toBeVisible();
-  return { key: order.Key, price: order.Price };
+  return paid;
 }
 
 const receiptUrl = (locale: LocaleCode, key: string) => `${localizePath(locale, '/account/center/order/receipt')}?key=${key}`;
@@ -62,7 +47,7 @@ for (const locale of ['ja', 'ru'] as const) {
   ]) {
     test(`${locale} at ${size.width} px: a paid order's receipt opens from the success notice and from the order's page, with its facts`, async ({ page }) => {
       await page.setViewportSize(size);
-      const { key, price } = await paidPlan(page, locale);
+      const { key, price } = await paidPlanReloaded(page, locale);
 
       await page.getByRole('link', { name: say(locale, 'pay.receipt') }).click();
       await page.waitForURL((url) => url.pathname.endsWith('/account/center/order/receipt') && url.searchParams.get('key') === key);
@@ -81,7 +66,7 @@ for (const locale of ['ja', 'ru'] as const) {
     page,
   }) => {
     test.slow();
-    const { key } = await paidPlan(page, locale);
+    const { key } = await paidPlanReloaded(page, locale);
     const url = receiptUrl(locale, key);
     expect(await pageProblems(page, [{ url, ready: '[data-receipt]' }])).toEqual([]);
 

@@ -23,6 +23,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { facts, formatFact } from '#contract/facts.ts';
 import { invoiceCalls, invoiceFileMaxBytes, invoiceWindowMs, isCreditCode, type InvoiceAsk } from '#contract/invoices.ts';
 import { runCommand } from '../../../server/admin-command.ts';
+import { smallPdf } from '../../setup/small-pdf.ts';
 import { shellActor, type Actor } from '../../../server/db/audit.ts';
 import { auditLog, invoiceRequests, orders, payments, products } from '../../../server/db/schema.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
@@ -71,21 +72,6 @@ const download = (token: string | null, key: string) =>
     url: `/api/commerce/v1/orders/${key}/invoice/file`,
     headers: { 'accept-language': 'en', ...(token ? { authorization: `Bearer ${token}` } : {}) },
   });
-
-/** A small, valid PDF: one empty page, with its cross-reference table. */
-function smallPdf(): Buffer {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>'];
-  let body = '%PDF-1.4\n';
-  const offsets = objects.map((object, i) => {
-    const offset = body.length;
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-    return offset;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
 
 const operatorActor: Actor = { label: 'Ops (user 1, support)', userId: null, address: '127.0.0.1', role: 'support' };
 
