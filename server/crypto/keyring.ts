@@ -128,7 +128,7 @@ export class Keyring {
   }
 
   /** The AES key a caller wrapped for the current key or one still in its window; SealError when none opens it. */
-  async unwrapKey(wrappedHex: string | undefined): Promise<Buffer> {
+  async unwrapKey(wrappedHex: string | undefined): Promise<KeyObject> {
     const key = (await this.unwrapWithKeysInUse(wrappedHex)) ?? ((await this.refresh()) ? await this.unwrapWithKeysInUse(wrappedHex) : null);
     if (!key) throw new SealError();
     return key;
@@ -153,7 +153,7 @@ export class Keyring {
     return [this.ring.current, ...this.ring.previous.filter((key) => inRotationWindow(key.retiredAt!, now))];
   }
 
-  private async unwrapWithKeysInUse(wrappedHex: string | undefined): Promise<Buffer | null> {
+  private async unwrapWithKeysInUse(wrappedHex: string | undefined): Promise<KeyObject | null> {
     for (const { privateKey } of this.usable()) {
       try {
         return await unwrapKey(privateKey, wrappedHex);

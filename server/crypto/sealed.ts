@@ -1,5 +1,5 @@
 /** The sealed-body format of contract/crypto.ts, on node:crypto. */
-import { createCipheriv, createDecipheriv, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { encryption } from '#contract/crypto.ts';
 import { decryptOaep } from '../services/rsa-pool.ts';
 
@@ -12,8 +12,12 @@ export class SealError extends Error {
 
 const hexPattern = /^[0-9a-f]+$/i;
 
-/** Unwraps the request's AES key from its RSA-OAEP-SHA256 header, on the RSA pool's threads. */
-export async function unwrapKey(privateKey: KeyObject, wrappedHex: string | undefined): Promise<Buffer> {
+/**
+ * Unwraps the request's AES key from its RSA-OAEP-SHA256 header, on the RSA pool's threads. The key is
+ * a KeyObject, as `seal` and `open` take it: node:crypto tells a Buffer key from a KeyObject by
+ * catching a thrown error, some 8 µs of CPU for every cipher made with a Buffer.
+ */
+export async function unwrapKey(privateKey: KeyObject, wrappedHex: string | undefined): Promise<KeyObject> {
   if (!wrappedHex || wrappedHex.length % 2 !== 0 || !hexPattern.test(wrappedHex)) throw new SealError();
   let key: Buffer;
   try {
@@ -22,11 +26,11 @@ export async function unwrapKey(privateKey: KeyObject, wrappedHex: string | unde
     throw new SealError();
   }
   if (key.length !== encryption.aesKeyBytes) throw new SealError();
-  return key;
+  return createSecretKey(key);
 }
 
 /** base64(iv ‖ ciphertext) → plaintext. */
-export function open(key: Buffer, sealed: string): string {
+export function open(key: KeyObject, sealed: string): string {
   try {
     const bytes = Buffer.from(sealed, 'base64');
     if (bytes.length < encryption.ivBytes + 16) throw new SealError();
@@ -38,15 +42,15 @@ export function open(key: Buffer, sealed: string): string {
 }
 
 /** plaintext → base64(iv ‖ ciphertext), with a fresh IV. */
-export function seal(key: Buffer, plaintext: string, iv: Buffer = randomBytes(encryption.ivBytes)): string {
+export function seal(key: KeyObject, plaintext: string, iv: Buffer = randomBytes(encryption.ivBytes)): string {
   const cipher = createCipheriv('aes-256-cbc', key, iv);
   return Buffer.concat([iv, cipher.update(plaintext, 'utf8'), cipher.final()]).toString('base64');
 }
 
 /** The same format hex-encoded, for values that travel in a URL (the external login's token and outcome). */
-export const sealHex = (key: Buffer, plaintext: string): string => Buffer.from(seal(key, plaintext), 'base64').toString('hex');
+export const sealHex = (key: KeyObject, plaintext: string): string => Buffer.from(seal(key, plaintext), 'base64').toString('hex');
 
-export function openHex(key: Buffer, hex: string): string {
+export function openHex(key: KeyObject, hex: string): string {
   if (hex.length % 2 !== 0 || !hexPattern.test(hex)) throw new SealError();
   return open(key, Buffer.from(hex, 'hex').toString('base64'));
 }

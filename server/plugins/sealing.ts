@@ -4,6 +4,7 @@
  * `request.sealKey`; every answer to such a request — errors included — goes
  * back sealed with that key.
  */
+import type { KeyObject } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { encryption } from '#contract/crypto.ts';
 import { seal } from '../crypto/sealed.ts';
@@ -11,7 +12,7 @@ import { seal } from '../crypto/sealed.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     /** The AES key of a sealed request; the answer is sealed with it. */
-    sealKey?: Buffer;
+    sealKey?: KeyObject;
   }
 }
 

@@ -1,13 +1,14 @@
 /** The sealed-body format checked against the openssl command line, with a fixed AES test vector. */
 import { execFileSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { createSecretKey, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { open, seal, SealError, unwrapKey } from '../../server/crypto/sealed.ts';
 
-const key = Buffer.from('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f', 'hex');
+const keyBytes = Buffer.from('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f', 'hex');
+const key = createSecretKey(keyBytes);
 const iv = Buffer.from('f0e0d0c0b0a090807060504030201000', 'hex');
 const plaintext = '{"Phone":"13800000000"}';
 /** base64(iv ‖ AES-256-CBC(key, iv, plaintext)), computed once with `openssl enc` and base64. */
@@ -18,7 +19,7 @@ const openssl = (args: string[], input?: Buffer | string) => execFileSync('opens
 describe('sealed bodies and openssl agree', () => {
   it('seals the fixed vector exactly as openssl enc does', () => {
     expect(seal(key, plaintext, iv)).toBe(vector);
-    const fromOpenssl = openssl(['enc', '-aes-256-cbc', '-K', key.toString('hex'), '-iv', iv.toString('hex')], plaintext);
+    const fromOpenssl = openssl(['enc', '-aes-256-cbc', '-K', keyBytes.toString('hex'), '-iv', iv.toString('hex')], plaintext);
     expect(Buffer.concat([iv, fromOpenssl]).toString('base64')).toBe(vector);
     expect(open(key, vector)).toBe(plaintext);
   });
@@ -42,15 +43,15 @@ describe('sealed bodies and openssl agree', () => {
         '-pkeyopt',
         'rsa_mgf1_md:sha256',
       ],
-      key,
+      keyBytes,
     );
-    expect(await unwrapKey(privateKey, wrapped.toString('hex'))).toEqual(key);
+    expect((await unwrapKey(privateKey, wrapped.toString('hex'))).export()).toEqual(keyBytes);
 
     // And the other way: what the server seals, openssl opens.
     const sealed = Buffer.from(seal(key, 'hello from the server'), 'base64');
     const sealedFile = path.join(folder, 'sealed.bin');
     writeFileSync(sealedFile, sealed.subarray(16));
-    const opened = openssl(['enc', '-d', '-aes-256-cbc', '-K', key.toString('hex'), '-iv', sealed.subarray(0, 16).toString('hex'), '-in', sealedFile]);
+    const opened = openssl(['enc', '-d', '-aes-256-cbc', '-K', keyBytes.toString('hex'), '-iv', sealed.subarray(0, 16).toString('hex'), '-in', sealedFile]);
     expect(opened.toString()).toBe('hello from the server');
     expect(readFileSync(sealedFile).length % 16).toBe(0);
   });
@@ -61,6 +62,6 @@ describe('sealed bodies and openssl agree', () => {
     await expect(unwrapKey(privateKey, 'xyz')).rejects.toThrow(SealError);
     await expect(unwrapKey(privateKey, 'ab'.repeat(256))).rejects.toThrow(SealError);
     expect(() => open(key, 'AAAA')).toThrow(SealError);
-    expect(() => open(Buffer.alloc(32), vector)).toThrow(SealError);
+    expect(() => open(createSecretKey(Buffer.alloc(32)), vector)).toThrow(SealError);
   });
 });

@@ -24,7 +24,7 @@ import { historyOf, findOrder, orderNotice, toOrder, type OrderRow } from './ord
 import { listAgreements } from './agreements.ts';
 import { balanceOf, ledgerPage } from './wallet.ts';
 import { invoiceHandlers } from './invoice-commands.ts';
-import { fulfilOrder, setMaintenance, underMaintenance } from './payments.ts';
+import { fulfilOrder, readMaintenance, setMaintenance } from './payments.ts';
 import { refund, refundEntry, refundsNeedingAttention, refundsOf, resolveRefund, type RefundLimits } from './refunds.ts';
 
 const withActive = (row: typeof products.$inferSelect): Product & { Active: boolean } => ({ ...toProduct(row), Active: row.active });
@@ -146,7 +146,7 @@ const maintenance = (declared: typeof commerceCommands.maintenanceOn | typeof co
   handle(declared, {
     async run(app, _args, { actor }) {
       if (declared.name !== 'maintenance status') await setMaintenance(app.db, actor, declared.name === 'maintenance on');
-      return { command: declared.name, maintenance: await underMaintenance(app.db) };
+      return { command: declared.name, maintenance: await readMaintenance(app.db) };
     },
     format: (result) => (result.maintenance ? 'Payments are paused for maintenance.' : 'Payments are open.'),
   });

@@ -5,7 +5,7 @@
  * states, nor change without a trace.
  */
 import { randomInt } from 'node:crypto';
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import dayjs from 'dayjs';
 import {
   orderPayWindowMs,
@@ -155,6 +155,45 @@ export async function advanceThrough(tx: Transaction, row: OrderRow, steps: [Ste
 /** Moves a locked order to `state`, with its timeline event. */
 export function advance(tx: Transaction, row: OrderRow, state: OrderState, source: Source, note: string, changes: OrderChanges = {}): Promise<OrderRow> {
   return advanceThrough(tx, row, [{ state, source, note }], changes);
+}
+
+/**
+ * Moves the user's order to paying by `method` with the provider's `codeUrl`, with its timeline
+ * event, in one statement that locks the row while it runs: no transaction around a read, the lock
+ * and the write. Null when the order is not the user's, not payable, or paying so already.
+ */
+export async function startPaying(
+  db: Database,
+  key: string,
+  userId: number,
+  note: string,
+  changes: { method: ProviderMethod; codeUrl: string },
+): Promise<OrderRow | null> {
+  const target = db.$with('target').as(
+    db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(
+        and(
+          eq(orders.key, key),
+          eq(orders.userId, userId),
+          inArray(orders.state, payable),
+          sql`not (${orders.state} = 'paying' and ${orders.method} is not distinct from ${changes.method} and ${orders.codeUrl} is not distinct from ${changes.codeUrl})`,
+        ),
+      )
+      .for('update'),
+  );
+  const events = db
+    .$with('events', {})
+    .as(sql`insert into ${orderEvents} (order_id, state, source, note) select id, 'paying', 'customer', ${note} from ${target}`);
+  const [row] = await db
+    .with(target, events)
+    .update(orders)
+    .set({ state: 'paying', ...changes })
+    .from(target)
+    .where(eq(orders.id, target.id))
+    .returning();
+  return row ?? null;
 }
 
 /** Records what happened to an order without changing its state (a duplicate payment sent to the wallet). */

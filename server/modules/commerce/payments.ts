@@ -13,14 +13,13 @@ import { ErrorCode } from '#contract/errors.ts';
 import { recordAudit, type Actor } from '../../db/audit.ts';
 import type { Database, Transaction as Tx } from '../../db/database.ts';
 import { memberships, orderEvents, orders, payments, settings } from '../../db/schema/commerce.ts';
-import { preparedOn } from '../../db/prepared.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { PaymentOutcome } from '../../plugins/metrics.ts';
 import { AlreadyPaidError, type ProviderMethod, type Transaction } from '../../services/payment-provider.ts';
 import { periodFailed, periodPaid, signingCode } from './agreements.ts';
 import type { PayContext } from './pay-context.ts';
 import { acceptNonce } from './nonces.ts';
-import { advance, advanceThrough, findOrder, lockOrder, note, payable, type OrderRow, type Source, type Step } from './orders.ts';
+import { advance, advanceThrough, findOrder, lockOrder, note, payable, startPaying, type OrderRow, type Source, type Step } from './orders.ts';
 import { changeBalance } from './wallet.ts';
 
 /** Tells the order's owner's open pages that it changed. */
@@ -46,18 +45,33 @@ export async function findOrderOfTrade(db: Database, outTradeNo: string): Promis
   return row ?? null;
 }
 
-const maintenanceSetting = preparedOn((db) =>
-  db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'maintenance')).prepare('maintenance'),
-);
-
-export async function underMaintenance(db: Database): Promise<boolean> {
-  const [row] = await maintenanceSetting(db).execute();
+/** The maintenance flag as the database holds it now. */
+export async function readMaintenance(db: Database | Tx): Promise<boolean> {
+  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, 'maintenance'));
   return row?.value === true;
+}
+
+/**
+ * How long an instance goes by the flag it last read. Every order and payment asks, and the flag
+ * changes a few times a year: reading it once a second instead of on every call saves two of a
+ * paid order's statements. A switch made through this instance counts at once; another
+ * instance follows within this time.
+ */
+const maintenanceReadForMs = 1000;
+const maintenanceRead = new WeakMap<Database, { on: boolean; until: number }>();
+
+/** Whether payments are paused, as this instance last read it (at most `maintenanceReadForMs` ago). */
+export async function underMaintenance(db: Database): Promise<boolean> {
+  const known = maintenanceRead.get(db);
+  if (known && known.until > Date.now()) return known.on;
+  const on = await readMaintenance(db);
+  maintenanceRead.set(db, { on, until: Date.now() + maintenanceReadForMs });
+  return on;
 }
 
 export async function setMaintenance(db: Database, actor: Actor, on: boolean): Promise<void> {
   await db.transaction(async (tx) => {
-    const before = await underMaintenance(tx);
+    const before = await readMaintenance(tx);
     await tx
       .insert(settings)
       .values({ key: 'maintenance', value: on })
@@ -69,6 +83,7 @@ export async function setMaintenance(db: Database, actor: Actor, on: boolean): P
       after: { maintenance: on },
     });
   });
+  maintenanceRead.set(db, { on, until: Date.now() + maintenanceReadForMs });
 }
 
 /** A provider's adapter, or the customer's "not responding" when it cannot be reached (a sandbox before the server listens). */
@@ -273,12 +288,14 @@ export async function startScanPay(
         expiresAt: order.expiresAt,
         notifyUrl,
       });
-  return db.transaction(async (tx) => {
-    const row = await lockOrder(tx, key, userId);
-    refuseUnpayable(row);
-    if (row.state === 'paying' && row.method === method && row.codeUrl === codeUrl) return { row, changed: false };
-    return { row: await advance(tx, row, 'paying', 'customer', startedNotes[method].scan, { method, codeUrl }), changed: true };
-  });
+  for (;;) {
+    const row = await startPaying(db, key, userId, startedNotes[method].scan, { method, codeUrl });
+    if (row) return { row, changed: true };
+    // Not moved: paid or closed meanwhile, or showing this very code already (else it changed again since: try again).
+    const current = await findOrder(db, key, userId);
+    refuseUnpayable(current);
+    if (current.state === 'paying' && current.method === method && current.codeUrl === codeUrl) return { row: current, changed: false };
+  }
 }
 
 /**

@@ -13,7 +13,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { orders, payments, products, walletLedger, wallets } from '../../../server/db/schema.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
 import { payContextOf } from '../../../server/modules/commerce/pay-context.ts';
-import { closeExpiredOrder } from '../../../server/modules/commerce/payments.ts';
+import { closeExpiredOrder, setMaintenance } from '../../../server/modules/commerce/payments.ts';
 import { refund } from '../../../server/modules/commerce/refunds.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
@@ -155,7 +155,7 @@ describe('scan to pay through the sandbox', () => {
     const order = await newOrder(token);
     const unsupported = await t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'unionpay' } });
     expect(unsupported.body.code).toBe(ErrorCode.PayMethodUnsupported);
-    await t.app.db.execute(sql`insert into settings (key, value) values ('maintenance', 'true'::jsonb) on conflict (key) do update set value = 'true'::jsonb`);
+    await setMaintenance(t.app.db, shellActor('test', null), true);
     try {
       const paused = await t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'wechatpay' } });
       expect(paused.status).toBe(503);
@@ -164,7 +164,27 @@ describe('scan to pay through the sandbox', () => {
         /^Payments are paused for maintenance\. Nothing was charged; please try again later\. If you contact us about it, quote reference [0-9a-f]{16}\.$/,
       );
     } finally {
-      await t.app.db.execute(sql`update settings set value = 'false'::jsonb where key = 'maintenance'`);
+      await setMaintenance(t.app.db, shellActor('test', null), false);
+    }
+  });
+
+  it('follows a maintenance switch made by another instance within a second', async () => {
+    const { token } = await newUser();
+    const order = () => t.call(commerceCalls.createOrder, { token, body: { Product: 'steam-cn', Amount: 5000, Target: friendCode } });
+    expect((await order()).body.code).toBe(200);
+    // Another instance's switch is a row in the shared database that this instance did not write.
+    const switched = Date.now();
+    await t.app.db.execute(sql`insert into settings (key, value) values ('maintenance', 'true'::jsonb) on conflict (key) do update set value = 'true'::jsonb`);
+    try {
+      let refused = false;
+      while (!refused && Date.now() - switched < 3000) {
+        refused = (await order()).body.code === ErrorCode.Maintenance;
+        if (!refused) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(refused).toBe(true);
+      expect(Date.now() - switched).toBeLessThan(1500);
+    } finally {
+      await setMaintenance(t.app.db, shellActor('test', null), false);
     }
   });
 
@@ -281,13 +301,13 @@ describe('paying in WeChat on the phone (H5) through the sandbox', () => {
       ErrorCode.PayMethodUnsupported,
     );
     const order = await newOrder(token);
-    await t.app.db.execute(sql`insert into settings (key, value) values ('maintenance', 'true'::jsonb) on conflict (key) do update set value = 'true'::jsonb`);
+    await setMaintenance(t.app.db, shellActor('test', null), true);
     try {
       expect((await t.call(commerceCalls.payOnPhone, { token, params: { key: order.Key }, body: { Method: 'wechatpay' } })).body.code).toBe(
         ErrorCode.Maintenance,
       );
     } finally {
-      await t.app.db.execute(sql`update settings set value = 'false'::jsonb where key = 'maintenance'`);
+      await setMaintenance(t.app.db, shellActor('test', null), false);
     }
     expect((await detail(token, order.Key)).State).toBe('created');
   });

@@ -4,14 +4,14 @@
  * the start URL; the "browser" follows redirects with its cookies and submits
  * the development provider's sign-in form; the caller opens the outcome.
  */
-import { constants, createPublicKey, publicEncrypt, randomBytes } from 'node:crypto';
+import { constants, createPublicKey, createSecretKey, publicEncrypt, randomBytes, type KeyObject } from 'node:crypto';
 import type { QuickLoginProvider } from '#contract/account.ts';
 import { ExternalLoginResult, keyPadding } from '#contract/external-login.ts';
 import { openHex, sealHex } from '../../../server/crypto/sealed.ts';
 import type { TestApp } from './harness.ts';
 
 export interface Caller {
-  key: Buffer;
+  key: KeyObject;
   sKeyHex: string;
 }
 
@@ -20,7 +20,7 @@ export function newCaller(app: TestApp): Caller {
   const key = randomBytes(32);
   const spki = createPublicKey({ key: Buffer.from(app.publicSpki, 'base64'), format: 'der', type: 'spki' });
   const sKeyHex = publicEncrypt({ key: spki, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, key).toString('hex');
-  return { key, sKeyHex };
+  return { key: createSecretKey(key), sKeyHex };
 }
 
 export interface StartOptions {

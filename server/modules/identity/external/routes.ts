@@ -7,6 +7,7 @@
  * http-only cookie, so only the browser that started a login can finish it.
  * Each wrapped caller key starts one login, and each login comes back once.
  */
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { QuickLoginProvider } from '#contract/account.ts';
@@ -76,7 +77,7 @@ export function externalLoginRoutes(
   }));
 
   /** The account `access_token` names (sealed under the caller's key, as is its expiry). */
-  async function bindingUser(key: Buffer, token: string | undefined, expires: string | undefined): Promise<number> {
+  async function bindingUser(key: KeyObject, token: string | undefined, expires: string | undefined): Promise<number> {
     if (!token || !expires || Number(openHex(key, expires)) <= Date.now()) throw unauthorized();
     const auth = await app.authenticate(openHex(key, token));
     if (!auth) throw unauthorized();
@@ -89,7 +90,7 @@ export function externalLoginRoutes(
     async ({ body, params, request, reply }) => {
       const provider = providers.get(params.provider);
       if (!provider) throw new ApiError(ErrorCode.NotFound, 'externalLoginUnavailable');
-      let key: Buffer;
+      let key: KeyObject;
       let bindUserId: number | null = null;
       try {
         key = await keys.keyring.unwrapKey(body.sKeyHex);
@@ -103,7 +104,7 @@ export function externalLoginRoutes(
         state: newOpaqueToken(),
         provider: params.provider,
         keyHash: hashOpaqueToken(body.sKeyHex.toLowerCase()),
-        callerKey: key.toString('base64'),
+        callerKey: key.export().toString('base64'),
         bindUserId,
         isWeb: body.isWeb,
         deviceId: body.dg,
@@ -189,7 +190,7 @@ export function externalLoginRoutes(
     if (flow.expiresAt <= now) return failed(flow, 'expired');
     try {
       const result = await finish(request, flow, params.provider);
-      return `${landing(flow)}#${new URLSearchParams({ external: sealHex(Buffer.from(flow.callerKey, 'base64'), JSON.stringify(result)) })}`;
+      return `${landing(flow)}#${new URLSearchParams({ external: sealHex(createSecretKey(Buffer.from(flow.callerKey, 'base64')), JSON.stringify(result)) })}`;
     } catch (error) {
       if (!(error instanceof ExternalLoginFailure)) {
         request.log.warn({ err: error, provider: params.provider }, 'quick login failed');
