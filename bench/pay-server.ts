@@ -8,10 +8,16 @@
  * a deployment) and BENCH_USERS customers, each logged in on one device
  * (`accounts.ts`). Then it sends `{ port, users: [{ id, token }] }` to the
  * parent over the IPC channel and answers the parent's requests:
- *   { type: 'cpu' }           → the CPU time this process has used (process.cpuUsage()), and the
- *                               statements it has sent its database (query-count.ts)
+ *   { type: 'cpu' }           → the CPU time this process has used (process.cpuUsage()), the
+ *                               statements it has sent its database (query-count.ts), and the
+ *                               monotonic clock in µs (what CPU profiles time their samples by)
  *   { type: 'orders', keys }  → how those orders stand: { states: [{ state, n }], payments }, the
  *                               number of orders in each state and of payments made for them
+ *   { type: 'statementFloor' } → the CPU time, in ms, of one bare statement (`select 1`) sent
+ *                               through the database driver the app holds, 16 at a time
+ *                               as the customers' calls overlap: the floor of a statement
+ * It also serves `GET /bench/bare`, a route with nothing to do, through every hook the app has:
+ * the floor of a request, which the benchmark calls and measures with `{ type: 'cpu' }`.
  */
 import type { AddressInfo } from 'node:net';
 import { count, eq, inArray } from 'drizzle-orm';
@@ -31,13 +37,28 @@ const config = loadConfig({ ...process.env });
 const app = await buildApp(config);
 await app.db.insert(products).values(demoProducts);
 const users = await loggedInUsers(app.db, userCount);
+app.get('/bench/bare', async () => ({ ok: true }));
 await app.listen({ port: config.PORT, host: config.HOST });
 const { port } = app.server.address() as AddressInfo;
 
-type Request = { type: 'cpu' } | { type: 'orders'; keys: string[] };
+type Request = { type: 'cpu' } | { type: 'orders'; keys: string[] } | { type: 'statementFloor' };
+
+/** CPU ms per bare statement on the app's own driver (node-postgres's pool or PGlite), after a warm-up. */
+async function statementFloor(): Promise<{ msPerStatement: number }> {
+  // Drizzle keeps the driver it was given as `$client` (not in the Database type, which is the same for both).
+  const client = (app.db as unknown as { $client: { query(text: string): Promise<unknown> } }).$client;
+  const batch = () => Promise.all(Array.from({ length: 16 }, () => client.query('select 1')));
+  for (let i = 0; i < 50; i++) await batch();
+  const batches = 300;
+  const before = process.cpuUsage();
+  for (let i = 0; i < batches; i++) await batch();
+  const used = process.cpuUsage(before);
+  return { msPerStatement: (used.user + used.system) / 1000 / (batches * 16) };
+}
 
 answerParent<Request>(async (request) => {
-  if (request.type === 'cpu') return { ...process.cpuUsage(), statements: statementsSent() };
+  if (request.type === 'cpu') return { ...process.cpuUsage(), statements: statementsSent(), monotonicUs: Number(process.hrtime.bigint() / 1000n) };
+  if (request.type === 'statementFloor') return statementFloor();
   const states = await app.db.select({ state: orders.state, n: count() }).from(orders).where(inArray(orders.key, request.keys)).groupBy(orders.state);
   const [{ n }] = await app.db
     .select({ n: count() })

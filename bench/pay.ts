@@ -46,6 +46,7 @@ import { databaseKinds, startDatabase, type BenchDatabase, type DatabaseKind } f
 import { watchLoad } from './load.ts';
 import { inRsaOps, measureRsaFloor } from './rsa-floor.ts';
 import { deploymentEnv, serverExecArgv } from './server-env.ts';
+import { profileShares } from './profile-split.ts';
 import { percentile } from './stats.ts';
 
 const load = watchLoad();
@@ -81,6 +82,36 @@ const work = mkdtempSync(path.join(tmpdir(), 'bench-pay-'));
 
 /** Stops the database the server runs on, once started. */
 let stopDatabase: BenchDatabase['stop'] = async () => {};
+
+/**
+ * What each paid order must cost the server at least, in ms of CPU, each part measured in this run:
+ * its RSA-2048 private operations (the two sealed calls' key unwrapping and the signature of the
+ * request to the provider), its statements at a bare statement's cost on the same database, and
+ * the HTTP requests the server answers (create, pay, the notification) or makes (to the provider)
+ * at a bare Fastify request's cost.
+ */
+const perOrder = { rsaOps: 3, requestsAnswered: 3, requestsMade: 1 };
+interface Floor {
+  rsa: number;
+  statements: number;
+  requestsAnswered: number;
+  /** A request made counted at a bare request answered's cost. */
+  requestsMade: number;
+  total: number;
+}
+/** Set by a `--cpu-prof` run once measured, for the split printed when the server has stopped and written its profiles. */
+let profiled: { pid: number; fromUs: number; toUs: number; serverMsPerOrder: number; floor: Floor } | undefined;
+
+/** The bare request's CPU on the server, in ms: `count` calls of `GET /bench/bare`, 16 at a time. */
+async function bareRequestMs(origin: string, askServer: ReturnType<typeof serverRequests>): Promise<number> {
+  const batch = () => Promise.all(Array.from({ length: 16 }, async () => (await fetch(`${origin}/bench/bare`)).arrayBuffer()));
+  for (let i = 0; i < 50; i++) await batch();
+  const batches = 250;
+  const before = await askServer<NodeJS.CpuUsage>({ type: 'cpu' });
+  for (let i = 0; i < batches; i++) await batch();
+  const after = await askServer<NodeJS.CpuUsage>({ type: 'cpu' });
+  return (after.user + after.system - before.user - before.system) / 1000 / (batches * 16);
+}
 
 async function run(): Promise<void> {
   const floor = measureRsaFloor();
@@ -180,7 +211,11 @@ async function run(): Promise<void> {
   }
   process.stdout.write(`Measuring for ${duration} s with ${concurrency} customers … `);
   const cpu = () =>
-    Promise.all([askServer<NodeJS.CpuUsage & { statements: number }>({ type: 'cpu' }), askSandbox<NodeJS.CpuUsage>({ type: 'cpu' }), process.cpuUsage()]);
+    Promise.all([
+      askServer<NodeJS.CpuUsage & { statements: number; monotonicUs: number }>({ type: 'cpu' }),
+      askSandbox<NodeJS.CpuUsage>({ type: 'cpu' }),
+      process.cpuUsage(),
+    ]);
   const cpuBefore = await cpu();
   const measured = await buyFor(duration);
   const cpuAfter = await cpu();
@@ -199,6 +234,29 @@ async function run(): Promise<void> {
   const fulfilled = held.states.find((row) => row.state === 'fulfilled')?.n ?? 0;
   if (fulfilled !== acknowledged.length || held.payments !== acknowledged.length) {
     throw new Error(`${acknowledged.length} orders acknowledged, ${fulfilled} fulfilled, ${held.payments} payments: ${JSON.stringify(held.states)}`);
+  }
+
+  // The floors, after the measured run so as not to disturb it.
+  process.stdout.write('Measuring the floors: a bare statement … ');
+  const { msPerStatement } = await askServer<{ msPerStatement: number }>({ type: 'statementFloor' });
+  process.stdout.write(`${(msPerStatement * 1000).toFixed(0)} µs of server CPU; a bare request … `);
+  const msPerRequest = await bareRequestMs(origin, askServer);
+  console.log(`${(msPerRequest * 1000).toFixed(0)} µs`);
+  const floorParts = {
+    rsa: perOrder.rsaOps * floor.opMs,
+    statements: statementsPerOrder * msPerStatement,
+    requestsAnswered: perOrder.requestsAnswered * msPerRequest,
+    requestsMade: perOrder.requestsMade * msPerRequest,
+  };
+  const orderFloor: Floor = { ...floorParts, total: Object.values(floorParts).reduce((sum, ms) => sum + ms, 0) };
+  if (values['cpu-prof']) {
+    profiled = {
+      pid: server.child.pid!,
+      fromUs: cpuBefore[0].monotonicUs,
+      toUs: cpuAfter[0].monotonicUs,
+      serverMsPerOrder: serverCpu.msPerOrder,
+      floor: orderFloor,
+    };
   }
 
   const sorted = measured.latencies.sort((a, b) => a - b);
@@ -222,6 +280,11 @@ async function run(): Promise<void> {
     statementsPerOrder,
     checked: { acknowledged: acknowledged.length, fulfilled, payments: held.payments },
     rsaPrivateOpMs: Number(floor.opMs.toFixed(4)),
+    floorMs: {
+      bareStatement: Number(msPerStatement.toFixed(4)),
+      bareRequest: Number(msPerRequest.toFixed(4)),
+      perOrder: Object.fromEntries(Object.entries(orderFloor).map(([part, ms]) => [part, Number(ms.toFixed(3))])),
+    },
     serverCpuInRsaOps,
     goal: { ordersPerSecond: goal.ordersPerSecond, serverCpuInRsaOps: cpuGoal, database: database.label, met, cpuMet },
   };
@@ -245,6 +308,9 @@ async function run(): Promise<void> {
     `Server CPU per paid order: ${serverCpu.msPerOrder} ms = ${serverCpuInRsaOps} RSA-2048 private operations (${floor.opMs.toFixed(3)} ms each, openssl speed, this run); goal ≤ ${cpuGoal} on ${database.label}: ${cpuMet ? 'met' : 'NOT met'}.`,
   );
   console.log(
+    `Its floor (this run): ${perOrder.rsaOps} RSA operations ${floorParts.rsa.toFixed(2)} ms + ${statementsPerOrder} statements × ${(msPerStatement * 1000).toFixed(0)} µs = ${floorParts.statements.toFixed(2)} ms + ${perOrder.requestsAnswered + perOrder.requestsMade} requests × ${(msPerRequest * 1000).toFixed(0)} µs = ${(floorParts.requestsAnswered + floorParts.requestsMade).toFixed(2)} ms: ${orderFloor.total.toFixed(2)} ms; measured ${(serverCpu.msPerOrder / orderFloor.total).toFixed(1)} × the floor.`,
+  );
+  console.log(
     `Checked: ${acknowledged.length} orders acknowledged (warm-up included), ${fulfilled} fulfilled, ${held.payments} payments (none missing, none doubled).`,
   );
   mkdirSync(results, { recursive: true });
@@ -253,4 +319,37 @@ async function run(): Promise<void> {
   console.log(`Wrote bench/results/${file}`);
 }
 
-await runBenchmark({ title: 'Payment', work, run, afterStop: () => stopDatabase() });
+/** With `--cpu-prof`: the server's CPU per order by kind of work (bench/profile-split.ts), beside the floors of the kinds that have one. */
+function printProfileSplit(): void {
+  if (!profiled) return;
+  const { pid, fromUs, toUs, serverMsPerOrder, floor: orderFloor } = profiled;
+  const floors: Partial<Record<string, number>> = {
+    'RSA (the pool)': orderFloor.rsa,
+    statements: orderFloor.statements,
+    'HTTP in (Fastify, node:http)': orderFloor.requestsAnswered,
+    'HTTP out (undici)': orderFloor.requestsMade,
+  };
+  console.log(`\nWhere the server's ${serverMsPerOrder} ms of CPU per order went (profile of the measured run; shares of its sampled busy time):`);
+  console.table(
+    Object.fromEntries(
+      profileShares(results, pid, fromUs, toUs).map(({ kind, share }) => [
+        kind,
+        {
+          'ms per order': Number((share * serverMsPerOrder).toFixed(2)),
+          share: `${(share * 100).toFixed(1)} %`,
+          'floor ms': floors[kind] === undefined ? '' : Number(floors[kind].toFixed(2)),
+        },
+      ]),
+    ),
+  );
+}
+
+await runBenchmark({
+  title: 'Payment',
+  work,
+  run,
+  afterStop: async () => {
+    await stopDatabase();
+    printProfileSplit();
+  },
+});
