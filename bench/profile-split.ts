@@ -43,6 +43,8 @@ export const kinds = [
   { kind: 'signatures', marks: [/\/services\/wechatpay\.ts/, /\/services\/alipay-gateway-signing\.ts/, /node_modules\/alipay-sdk\//] },
   { kind: 'statements', marks: [/node_modules\/(drizzle-orm|pg|pg-pool|pg-protocol|@electric-sql\/pglite)\//, /^wasm:/, /\/server\/db\//] },
   { kind: 'HTTP out (undici)', marks: [/node_modules\/undici\//, /\/services\/outbound-http\.ts/] },
+  // What the routes do besides the kinds above: checking requests against the contract, the handlers, the answers.
+  { kind: 'handlers and validation', marks: [/\/server\/(modules|http|i18n)\//, /\/contract\//, /node_modules\/zod\//] },
   { kind: 'HTTP in (Fastify, node:http)', marks: [/node_modules\/(fastify|@fastify|find-my-way|light-my-request|helmet|avvio)\//, /^node:_http/] },
 ] as const;
 export type Kind = (typeof kinds)[number]['kind'] | 'JSON' | 'garbage collection' | 'the app and the rest';

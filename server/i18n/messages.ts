@@ -15,9 +15,10 @@ import { acceptedLanguages, defaultLocale, localeCodes, preferredLocale, type Lo
 export type MessageKey = keyof (typeof import('../../content/i18n/en.json'))['server'] | SharedMessageKey;
 type Catalog = Record<MessageKey, string>;
 
+/** A locale's messages with their `{{group.fact}}` facts filled in once, as they never change while the server runs. */
 function readCatalog(code: LocaleCode): Catalog {
   const { server, messages } = JSON.parse(readFileSync(new URL(`../../content/i18n/${code}.json`, import.meta.url), 'utf8')) as Record<string, Catalog>;
-  return { ...messages, ...server };
+  return Object.fromEntries(Object.entries({ ...messages, ...server }).map(([key, text]) => [key, fillFacts(text, code)])) as Catalog;
 }
 
 const catalogs = Object.fromEntries(localeCodes.map((code) => [code, readCatalog(code)])) as Record<LocaleCode, Catalog>;
@@ -29,5 +30,5 @@ export function negotiateLocale(header: string | undefined): LocaleCode {
 
 /** A message in the locale, its `{{name}}` parameters and `{{group.fact}}` facts filled in. */
 export function message(locale: LocaleCode, key: MessageKey, params: Record<string, string> = {}): string {
-  return interpolate(fillFacts(catalogs[locale][key], locale), params);
+  return interpolate(catalogs[locale][key], params);
 }

@@ -63,11 +63,11 @@ describe('the keyring', () => {
 
     // A was not asked for the key since: the envelope it cannot open makes it look at the folder.
     const sealedAfter = wrappedFor(fresh);
-    expect(await a.unwrapKey(sealedAfter.hex)).toEqual(sealedAfter.aesKey);
+    expect((await a.unwrapKey(sealedAfter.hex)).export()).toEqual(sealedAfter.aesKey);
     expect(await a.publicSpki()).toBe(fresh);
     for (const instance of [a, b]) {
-      expect(await instance.unwrapKey(sealedBefore.hex)).toEqual(sealedBefore.aesKey);
-      expect(await instance.unwrapKey(sealedAfter.hex)).toEqual(sealedAfter.aesKey);
+      expect((await instance.unwrapKey(sealedBefore.hex)).export()).toEqual(sealedBefore.aesKey);
+      expect((await instance.unwrapKey(sealedAfter.hex)).export()).toEqual(sealedAfter.aesKey);
       await expect(instance.unwrapKey(wrappedFor(foreignSpki).hex)).rejects.toThrow(SealError);
       await expect(instance.unwrapKey('not hex')).rejects.toThrow(SealError);
       await expect(instance.unwrapKey(undefined)).rejects.toThrow(SealError);
@@ -82,14 +82,14 @@ describe('the keyring', () => {
     const sealedAfter = wrappedFor(await running.publicSpki());
 
     clock = rotatedAt + keyRotationWindowMs - 1;
-    expect(await running.unwrapKey(sealedBefore.hex)).toEqual(sealedBefore.aesKey);
-    expect(await (await open()).unwrapKey(sealedBefore.hex)).toEqual(sealedBefore.aesKey);
+    expect((await running.unwrapKey(sealedBefore.hex)).export()).toEqual(sealedBefore.aesKey);
+    expect((await (await open()).unwrapKey(sealedBefore.hex)).export()).toEqual(sealedBefore.aesKey);
 
     clock = rotatedAt + keyRotationWindowMs;
     // Neither the instance that held it nor one starting now.
     for (const instance of [running, await open()]) {
       await expect(instance.unwrapKey(sealedBefore.hex)).rejects.toThrow(SealError);
-      expect(await instance.unwrapKey(sealedAfter.hex)).toEqual(sealedAfter.aesKey);
+      expect((await instance.unwrapKey(sealedAfter.hex)).export()).toEqual(sealedAfter.aesKey);
     }
 
     const next = await rotateKeys(clock);
@@ -108,6 +108,6 @@ describe('the keyring', () => {
     const third = wrappedFor(await running.publicSpki());
 
     expect(rotation.keys).toHaveLength(3);
-    for (const sealed of [first, second, third]) expect(await running.unwrapKey(sealed.hex)).toEqual(sealed.aesKey);
+    for (const sealed of [first, second, third]) expect((await running.unwrapKey(sealed.hex)).export()).toEqual(sealed.aesKey);
   });
 });

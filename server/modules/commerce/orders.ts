@@ -106,11 +106,17 @@ export async function insertOrder(db: Database | Transaction, jobs: Jobs, order:
   for (let attempt = 0; ; attempt++) {
     try {
       return await db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(orders)
-          .values({ ...values, key: newOrderKey(), state: 'created', expiresAt: new Date(Date.now() + orderPayWindowMs) })
-          .returning();
-        await tx.insert(orderEvents).values({ orderId: row.id, state: 'created', source, note });
+        // The order and its first event in one statement: the event's insert reads the new row's id from the CTE.
+        const inserted = tx.$with('inserted').as(
+          tx
+            .insert(orders)
+            .values({ ...values, key: newOrderKey(), state: 'created', expiresAt: new Date(Date.now() + orderPayWindowMs) })
+            .returning(),
+        );
+        const event = tx
+          .$with('event', {})
+          .as(sql`insert into ${orderEvents} (order_id, state, source, note) select id, 'created', ${source}, ${note} from ${inserted}`);
+        const [row] = await tx.with(inserted, event).select().from(inserted);
         await jobs.sendAfter(orderExpiryJob, { key: row.key }, inTransaction(tx), row.expiresAt);
         return row;
       });

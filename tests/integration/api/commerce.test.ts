@@ -334,6 +334,19 @@ describe('notifications', () => {
     expect((await detail(token, order.Key)).State).toBe('paid');
   });
 
+  it('starts paying once when 20 pay calls for one order race: every answer shows the one code, the timeline one start', async () => {
+    const { token } = await newUser();
+    const order = await newOrder(token);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => t.call(commerceCalls.pay, { token, params: { key: order.Key }, body: { Method: 'wechatpay' } })),
+    );
+    expect(answers.map((answer) => answer.body.code)).toEqual(Array(20).fill(200));
+    expect(new Set(answers.map((answer) => answer.body.data.CodeUrl)).size).toBe(1);
+    const paying = await detail(token, order.Key);
+    expect(paying.State).toBe('paying');
+    expect(paying.Timeline.map((event) => event.Note)).toEqual(['created', 'paymentStarted']);
+  });
+
   it('changes an order once when its notification is replayed 100 times in parallel', async () => {
     const { token } = await newUser();
     const order = await newOrder(token);
