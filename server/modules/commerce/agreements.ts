@@ -128,7 +128,7 @@ export async function startAgreement(
         .insert(agreements)
         .values({ key: `A${newOrderKey()}`, userId, product: product.code, plan: renewalPlan, months, price, locale, state: 'pending' })
         .returning();
-      const order = await insertOrder(tx, jobs, { userId, product: product.code, item: membershipItem(product.code, months), price, agreement: agreement.key });
+      const order = await insertOrder(tx, { userId, product: product.code, item: membershipItem(product.code, months), price, agreement: agreement.key });
       return { agreement, order };
     });
   } catch (error) {
@@ -363,7 +363,7 @@ export async function chargeDueAgreements(
   notifyUrl: string,
   announce: (row: OrderRow) => void,
 ): Promise<Order[]> {
-  const { db, jobs } = context;
+  const { db } = context;
   const started: Order[] = [];
   for (;;) {
     const next = await db.transaction(async (tx) => {
@@ -375,7 +375,7 @@ export async function chargeDueAgreements(
         .limit(1)
         .for('update', { skipLocked: true });
       if (!row) return null;
-      const created = await insertOrder(tx, jobs, {
+      const created = await insertOrder(tx, {
         userId: row.userId,
         product: row.product,
         item: membershipItem(row.product, row.months),

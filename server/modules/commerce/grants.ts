@@ -5,7 +5,6 @@
  * or not at all.
  */
 import { eq, sql } from 'drizzle-orm';
-import type { Jobs } from '../../db/jobs.ts';
 import type { Database, Transaction } from '../../db/database.ts';
 import { memberships } from '../../db/schema/commerce.ts';
 import { priceOrder } from './catalogue.ts';
@@ -32,7 +31,7 @@ declare module 'fastify' {
   }
 }
 
-export function commerceGrants(jobs: Jobs): CommerceGrants {
+export function commerceGrants(): CommerceGrants {
   return {
     credit: (tx, userId, fen, reason) => changeBalance(tx, userId, fen, reason, null),
     donate: (tx, userId, fen) => changeBalance(tx, userId, -fen, 'donation', null),
@@ -47,7 +46,7 @@ export function commerceGrants(jobs: Jobs): CommerceGrants {
 
     async paidRecharge(tx, userId, product, amount) {
       const { item } = await priceOrder(tx, userId, { Product: product, Amount: amount });
-      const order = await insertOrder(tx, jobs, { userId, product, item, price: 0 });
+      const order = await insertOrder(tx, { userId, product, item, price: 0 });
       await advance(tx, order, 'paid', 'customer', 'paidByCdkey', { method: 'cdkey', outcome: 'successful' });
       return order.key;
     },

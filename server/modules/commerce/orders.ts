@@ -21,18 +21,13 @@ import {
 import { ErrorCode } from '#contract/errors.ts';
 import { pageSize } from '#contract/paging.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
 import { preparedOn } from '../../db/prepared.ts';
-import { inTransaction, type Jobs } from '../../db/jobs.ts';
 import { orderEvents, orders } from '../../db/schema/commerce.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { ProviderMethod } from '../../services/payment-provider.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type Source = 'customer' | 'provider' | 'wallet' | 'operator' | 'system';
-
-/** The queue of orders to close when their pay window passes: one job per order, sent with it. */
-export const orderExpiryJob = 'order-expiry';
 
 /** States an order can still be paid in. */
 export const payable: readonly OrderState[] = ['created', 'paying'];
@@ -98,31 +93,27 @@ export interface NewOrderRow {
 }
 
 /**
- * Makes an order, with its first timeline event and the job that closes it
- * unpaid, all in one transaction (a savepoint inside one already open).
+ * Makes an order with its first timeline event, in one statement (the event's insert reads the new
+ * row from the CTE). A number that is taken already is drawn again. Its pay window's end is closed by
+ * the caller's `OrderTimers` or, at the latest, by the minute's sweep (expiry.ts).
  */
-export async function insertOrder(db: Database | Transaction, jobs: Jobs, order: NewOrderRow): Promise<OrderRow> {
+export async function insertOrder(db: Database | Transaction, order: NewOrderRow): Promise<OrderRow> {
   const { source = 'customer', note = 'created', ...values } = order;
   for (let attempt = 0; ; attempt++) {
-    try {
-      return await db.transaction(async (tx) => {
-        // The order and its first event in one statement: the event's insert reads the new row's id from the CTE.
-        const inserted = tx.$with('inserted').as(
-          tx
-            .insert(orders)
-            .values({ ...values, key: newOrderKey(), state: 'created', expiresAt: new Date(Date.now() + orderPayWindowMs) })
-            .returning(),
-        );
-        const event = tx
-          .$with('event', {})
-          .as(sql`insert into ${orderEvents} (order_id, state, source, note) select id, 'created', ${source}, ${note} from ${inserted}`);
-        const [row] = await tx.with(inserted, event).select().from(inserted);
-        await jobs.sendAfter(orderExpiryJob, { key: row.key }, inTransaction(tx), row.expiresAt);
-        return row;
-      });
-    } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= 2) throw error;
-    }
+    const inserted = db.$with('inserted').as(
+      db
+        .insert(orders)
+        .values({ ...values, key: newOrderKey(), state: 'created', expiresAt: new Date(Date.now() + orderPayWindowMs) })
+        // A number drawn twice inserts nothing, rather than failing (and aborting a transaction it is part of).
+        .onConflictDoNothing({ target: orders.key })
+        .returning(),
+    );
+    const event = db
+      .$with('event', {})
+      .as(sql`insert into ${orderEvents} (order_id, state, source, note) select id, 'created', ${source}, ${note} from ${inserted}`);
+    const [row] = await db.with(inserted, event).select().from(inserted);
+    if (row) return row;
+    if (attempt >= 2) throw new Error('three order numbers drawn in a row were taken');
   }
 }
 

@@ -38,7 +38,8 @@ import { seedDemoOrders } from './demo.ts';
 import { invoiceRoutes } from './invoice-routes.ts';
 import { forgetOldNonces, nonceCleanupJob } from './nonces.ts';
 import { alipayNotificationRoute, notificationRoute } from './notify-route.ts';
-import { findOrder, insertOrder, orderDetail, orderExpiryJob, orderNotice, orderPage, toOrder, type OrderRow } from './orders.ts';
+import { expiredOrderKeys, OrderTimers, orderSweepJob } from './expiry.ts';
+import { findOrder, insertOrder, orderDetail, orderNotice, orderPage, toOrder, type OrderRow } from './orders.ts';
 import { closeAtProvider, closeExpiredOrder, closeOrder, payFromWallet, requireProvider, startPhonePay, startScanPay, underMaintenance } from './payments.ts';
 import { payContextOf } from './pay-context.ts';
 import { receiptOf, sellerOf } from './receipts.ts';
@@ -51,7 +52,7 @@ export default fp(
     const pay = app.payments;
     const context = payContextOf(app);
     const { contracts } = context;
-    const grants = commerceGrants(jobs);
+    const grants = commerceGrants();
     app.decorate('commerce', grants);
 
     const announce = (row: OrderRow) => {
@@ -62,7 +63,7 @@ export default fp(
     };
 
     // The queues first: a job sent inside a transaction must find its queue known already (on PGlite, looking it up would wait for that very transaction).
-    await jobs.createQueue(orderExpiryJob, { retryLimit: 20, retryDelay: 30, retryBackoff: true, retryDelayMax: 600 });
+    await jobs.createQueue(orderSweepJob, { policy: 'singleton', retryLimit: 0 });
     await jobs.createQueue(renewalsJob, { policy: 'singleton', retryLimit: 0 });
     await jobs.createQueue(agreementNoticeJob, { retryLimit: 10, retryDelay: 60, retryBackoff: true });
     await jobs.createQueue(contractEndJob, { retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600 });
@@ -73,7 +74,7 @@ export default fp(
       const [{ existing }] = await db.select({ existing: count() }).from(products);
       if (existing === 0) {
         await db.insert(products).values(demoProducts);
-        if (await seedDemoOrders(db, jobs)) app.log.info('Seeded the demo products and orders');
+        if (await seedDemoOrders(db)) app.log.info('Seeded the demo products and orders');
       }
     }
 
@@ -97,17 +98,33 @@ export default fp(
 
     registerRoute(app, commerceCalls.products, async () => ({ data: await activeProducts(db) }));
 
+    /** Closes an order whose window passed, and the customer's open pages hear of it; false when it could not (the next sweep tries again). */
+    const closeExpired = async (key: string): Promise<boolean> => {
+      try {
+        (await closeExpiredOrder(context, key)).forEach(announce);
+        return true;
+      } catch (error) {
+        app.log.warn({ err: error, order: key }, 'could not close an expired order; the next sweep tries again');
+        return false;
+      }
+    };
+    const orderTimers = new OrderTimers(closeExpired);
+    app.addHook('preClose', () => orderTimers.stop());
+
     registerRoute(app, commerceCalls.createOrder, async ({ auth, body }) => {
       await refuseInMaintenance();
       const { item, price } = await priceOrder(db, auth.userId, body);
-      return { data: toOrder(await insertOrder(db, jobs, { userId: auth.userId, product: body.Product, item, price })) };
+      const row = await insertOrder(db, { userId: auth.userId, product: body.Product, item, price });
+      orderTimers.watch(row);
+      return { data: toOrder(row) };
     });
 
     // Made in the desktop client with nobody signed in: the link lets whoever signs in on the site take it (docs/tour.md "Orders from the desktop client").
     registerRoute(app, commerceCalls.createClientOrder, async ({ body, request }) => {
       await refuseInMaintenance();
       const { item, price } = await priceOrder(db, null, body);
-      const row = await insertOrder(db, jobs, { userId: null, product: body.Product, item, price, note: 'createdInClient' });
+      const row = await insertOrder(db, { userId: null, product: body.Product, item, price, note: 'createdInClient' });
+      orderTimers.watch(row);
       const link = new URLSearchParams(bindLinkFor(app.keys.secret, row));
       return { data: { Order: toOrder(row), BindUrl: `${sitePageUrl(app.config, request.locale, '/bindorder')}?${link}` } };
     });
@@ -227,12 +244,18 @@ export default fp(
 
     // The workers: pg-boss keeps the jobs in the database, so a restart loses none, and hands each to one instance.
     const { countingFailures } = app.metrics;
-    await jobs.work<{ key: string }>(
-      orderExpiryJob,
-      countingFailures(orderExpiryJob, async ([job]) => {
-        (await closeExpiredOrder(context, job.data.key)).forEach(announce);
+    // Every minute, the orders past their window that no timer closed (made before a restart, on an instance gone, elsewhere than a customer's call).
+    await jobs.schedule(orderSweepJob, '* * * * *');
+    await jobs.work(
+      orderSweepJob,
+      countingFailures(orderSweepJob, async () => {
+        let failed = 0;
+        for (const key of await expiredOrderKeys(db)) if (!(await closeExpired(key))) failed++;
+        if (failed > 0) throw new Error(`${failed} expired orders could not be closed; the next sweep tries again`);
       }),
     );
+    // The queue of one expiry job per order that the sweep replaced: those orders are the sweep's now.
+    if (await jobs.getQueue('order-expiry')) await jobs.deleteQueue('order-expiry');
 
     await jobs.schedule(renewalsJob, '* * * * *');
     await jobs.work(

@@ -4,7 +4,7 @@
  * scan-to-pay outcomes, the wallet, notifications that are forged, stale or
  * replayed, and the races that must never charge or credit twice.
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agreementCalls } from '#contract/agreements.ts';
 import { commerceCalls, type Order } from '#contract/commerce.ts';
@@ -13,6 +13,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { orders, payments, products, walletLedger, wallets } from '../../../server/db/schema.ts';
 import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
 import { payContextOf } from '../../../server/modules/commerce/pay-context.ts';
+import { expiredOrderKeys, orderSweepJob } from '../../../server/modules/commerce/expiry.ts';
 import { closeExpiredOrder, setMaintenance } from '../../../server/modules/commerce/payments.ts';
 import { refund } from '../../../server/modules/commerce/refunds.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
@@ -420,6 +421,27 @@ describe('races', () => {
     const [wallet] = await t.app.db.select().from(wallets).where(eq(wallets.userId, userId));
     expect(wallet.balance).toBe(100_000 - finals.filter((state) => state === 'paid').length * 5000);
     console.log(`close race: 10 rounds, final states ${finals.join(', ')}`);
+  });
+});
+
+describe('orders past their pay window', () => {
+  it('are closed by the minute sweep when no timer closed them (a restart, another instance), and their pages hear of it', async () => {
+    const { token } = await newUser();
+    const [left, paid] = [await newOrder(token), await newOrder(token)];
+    await scan(token, left.Key);
+    // Made before a restart, say: this instance holds no timer for them. Their windows have passed.
+    await t.app.db
+      .update(orders)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(inArray(orders.key, [left.Key, paid.Key]));
+    await t.app.db.update(orders).set({ state: 'paid' }).where(eq(orders.key, paid.Key));
+    expect(await expiredOrderKeys(t.app.db)).toEqual([left.Key]);
+    await t.app.jobs.send(orderSweepJob, {});
+    const deadline = Date.now() + 15_000;
+    while ((await detail(token, left.Key)).State !== 'closed' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await detail(token, left.Key)).toMatchObject({ State: 'closed', Outcome: 'timeout' });
+    expect((await detail(token, paid.Key)).State).toBe('paid');
+    expect(await expiredOrderKeys(t.app.db)).toEqual([]);
   });
 });
 
