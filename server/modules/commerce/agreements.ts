@@ -8,7 +8,7 @@
  * change holds the agreement's row lock, and the notices it causes are queued
  * in the same transaction, so each goes out once and only if the change holds.
  */
-import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, notExists, sql } from 'drizzle-orm';
 import type { Agreement } from '#contract/agreements.ts';
 import type { Order } from '#contract/commerce.ts';
 import { ErrorCode } from '#contract/errors.ts';
@@ -370,7 +370,20 @@ export async function chargeDueAgreements(
       const [row] = await tx
         .select()
         .from(agreements)
-        .where(and(eq(agreements.state, 'active'), lte(agreements.nextChargeAt, sql`now()`)))
+        .where(
+          and(
+            eq(agreements.state, 'active'),
+            lte(agreements.nextChargeAt, sql`now()`),
+            // A period's order still open past its window is closed first (a timer or the minute's sweep, expiry.ts), which
+            // counts the failed charge and moves the next one: never a second order for a period whose first may still be paid.
+            notExists(
+              tx
+                .select({ open: sql`1` })
+                .from(orders)
+                .where(and(eq(orders.agreement, agreements.key), inArray(orders.state, payable))),
+            ),
+          ),
+        )
         .orderBy(asc(agreements.nextChargeAt))
         .limit(1)
         .for('update', { skipLocked: true });

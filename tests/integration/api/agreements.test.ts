@@ -14,10 +14,11 @@ import { ErrorCode } from '#contract/errors.ts';
 import { facts } from '#contract/facts.ts';
 import { agreements, memberships, orders, payments, products, users } from '../../../server/db/schema.ts';
 import { chargeDueAgreements, remindOfCharges } from '../../../server/modules/commerce/agreements.ts';
-import { demoProducts } from '../../../server/modules/commerce/catalogue.ts';
-import { payable } from '../../../server/modules/commerce/orders.ts';
+import { demoProducts, membershipItem } from '../../../server/modules/commerce/catalogue.ts';
+import { insertOrder, payable } from '../../../server/modules/commerce/orders.ts';
 import { changeBalance } from '../../../server/modules/commerce/wallet.ts';
 import { payContextOf } from '../../../server/modules/commerce/pay-context.ts';
+import { closeExpiredOrder } from '../../../server/modules/commerce/payments.ts';
 import { ProviderError } from '../../../server/services/payment-provider.ts';
 import { expectBadTokensRefused } from './bad-tokens.ts';
 import { ageCodes, lastCode, loginBySms } from './codes.ts';
@@ -198,6 +199,32 @@ describe('renewing', () => {
     expect(after.getTime()).toBeGreaterThan(before.getTime() + 27 * 24 * 3600 * 1000);
     const [renewed] = await agreementsOf(user.token);
     expect(renewed).toMatchObject({ State: 'active', FailedCharges: 0, NextChargeAt: after.toISOString() });
+  });
+
+  it('charges no period twice: a due agreement whose last charge is still open waits until that order is closed', async () => {
+    const user = await newUser();
+    const { agreement } = await signed(user);
+    // The last charge's order, its window passed with no answer heard: open until a timer or the sweep closes it.
+    const charge = await insertOrder(t.app.db, {
+      userId: user.userId,
+      product: 'cloud-idle-monthly',
+      item: membershipItem('cloud-idle-monthly', 1),
+      price: 100,
+      agreement: agreement.Key,
+      source: 'system',
+    });
+    await t.app.db
+      .update(orders)
+      .set({ state: 'paying', method: 'wechatpay', expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(orders.key, charge.key));
+    expect(await renewNow(agreement.Key)).toEqual([]);
+    await closeExpiredOrder(payContextOf(t.app), charge.key);
+    const [current] = await agreementsOf(user.token);
+    expect(current).toMatchObject({ State: 'active', FailedCharges: 1 });
+    expect((await t.app.db.select().from(orders).where(eq(orders.agreement, agreement.Key))).map((order) => order.state).sort()).toEqual([
+      'closed',
+      'fulfilled',
+    ]);
   });
 
   it(`tries a failed charge ${facts.autoRenew.retryAttempts} more times, telling the customer each time, then lapses`, async () => {
