@@ -41,10 +41,12 @@ export class OrderTimers {
   }
 
   watch(row: Pick<OrderRow, 'key' | 'expiresAt'>): void {
+    // The timer holds the order's number only, not its whole row, for as long as the pay window lasts.
+    const { key } = row;
     const timer = setTimeout(
       () => {
         this.#pending.delete(timer);
-        void this.#close(row.key);
+        void this.#close(key);
       },
       Math.max(0, row.expiresAt.getTime() - Date.now()),
     );
