@@ -46,7 +46,7 @@ import { databaseKinds, startDatabase, type BenchDatabase, type DatabaseKind } f
 import { watchLoad } from './load.ts';
 import { inRsaOps, measureRsaFloor } from './rsa-floor.ts';
 import { deploymentEnv, serverExecArgv } from './server-env.ts';
-import { profileShares } from './profile-split.ts';
+import { profileShares, type Kind } from './profile-split.ts';
 import { percentile } from './stats.ts';
 
 const load = watchLoad();
@@ -102,7 +102,7 @@ interface Floor {
 /** Set by a `--cpu-prof` run once measured, for the split printed when the server has stopped and written its profiles. */
 let profiled: { pid: number; fromUs: number; toUs: number; serverMsPerOrder: number; floor: Floor } | undefined;
 
-/** The bare request's CPU on the server, in ms: `count` calls of `GET /bench/bare`, 16 at a time. */
+/** The bare request's CPU on the server, in ms per call of `GET /bench/bare`, made 16 at a time after a warm-up. */
 async function bareRequestMs(origin: string, askServer: ReturnType<typeof serverRequests>): Promise<number> {
   const batch = () => Promise.all(Array.from({ length: 16 }, async () => (await fetch(`${origin}/bench/bare`)).arrayBuffer()));
   for (let i = 0; i < 50; i++) await batch();
@@ -323,7 +323,8 @@ async function run(): Promise<void> {
 function printProfileSplit(): void {
   if (!profiled) return;
   const { pid, fromUs, toUs, serverMsPerOrder, floor: orderFloor } = profiled;
-  const floors: Partial<Record<string, number>> = {
+  // Typed by the split's own kinds, so a kind renamed there cannot lose its floor here unnoticed.
+  const floors: Partial<Record<Kind, number>> = {
     'RSA (the pool)': orderFloor.rsa,
     statements: orderFloor.statements,
     'HTTP in (Fastify, node:http)': orderFloor.requestsAnswered,
