@@ -12,7 +12,7 @@ import { placeOf, type ClientInfo } from '../server/modules/identity/client-info
 import { SessionStore } from '../server/modules/identity/sessions.ts';
 
 /** Where the sessions say their logins came from. */
-const client: ClientInfo = { ip: '127.0.0.1', device: 'bench', place: placeOf('127.0.0.1') };
+const client: ClientInfo = { ip: '127.0.0.1', device: 'bench', place: placeOf('127.0.0.1'), locale: null };
 
 /** Makes `count` users and logs each in; answers their ids and access tokens. */
 export async function loggedInUsers(db: Database, count: number): Promise<Array<{ id: number; token: string }>> {

@@ -78,6 +78,10 @@ export const DeletionLosses = z.object({
 });
 export type DeletionLosses = z.infer<typeof DeletionLosses>;
 
+/** The messages an account may turn off: a raffle win and its reminder, by SMS or e-mail (on unless turned off). */
+export const MessageChoices = z.object({ RaffleMessages: z.boolean() });
+export type MessageChoices = z.infer<typeof MessageChoices>;
+
 export const accountCalls = {
   updateNickname: route({
     method: 'POST',
@@ -176,6 +180,26 @@ export const accountCalls = {
     params: z.object({ id: text(z.regex(/^[0-9a-f-]{36}$/)) }),
     request: Empty,
     response: z.null(),
+  }),
+  /** Which messages the account gets besides those it asks for (`MessageChoices`). */
+  messageChoices: route({
+    method: 'GET',
+    path: '/identity/v1/manage/messages',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    request: Empty,
+    response: MessageChoices,
+  }),
+  /** Turns those messages on or off; answers the choices as they are now. */
+  setMessageChoices: route({
+    method: 'POST',
+    path: '/identity/v1/manage/messages',
+    encrypted: true,
+    auth: 'required',
+    shape: 'envelope',
+    request: MessageChoices,
+    response: MessageChoices,
   }),
   /** The latest logins and failed attempts, newest first. */
   loginHistory: route({

@@ -89,9 +89,21 @@ export type RaffleEntryOfUser = z.infer<typeof RaffleEntryOfUser>;
 /** One entry of a raffle: its number, who, and when. */
 export const RaffleEntryOfRaffle = z.object({ number: z.int(), userId: z.nullable(z.int()), at: Timestamp });
 
-/** A drawn winner, for delivering prizes: who, which prize (named in the caller's language), and whether they claimed it. */
-export const RaffleWinnerEntry = z.object({ place: z.int(), number: z.int(), userId: z.nullable(z.int()), prize: text(), claimedAt: z.nullable(Timestamp) });
+/** A drawn winner, for delivering prizes: who, which prize (named in the caller's language), when they were told and reminded, and whether they claimed it. */
+export const RaffleWinnerEntry = z.object({
+  place: z.int(),
+  number: z.int(),
+  userId: z.nullable(z.int()),
+  prize: text(),
+  toldAt: z.nullable(Timestamp),
+  remindedAt: z.nullable(Timestamp),
+  claimedAt: z.nullable(Timestamp),
+});
 export type RaffleWinnerEntry = z.infer<typeof RaffleWinnerEntry>;
+
+/** How many of a raffle's winners were told of their win, reminded before the claim window closed, and claimed. */
+export const RaffleWinnerCounts = z.object({ winners: z.int(), told: z.int(), reminded: z.int(), claimed: z.int() });
+export type RaffleWinnerCounts = z.infer<typeof RaffleWinnerCounts>;
 
 /** A plugin review as operators see it: who wrote it, and what reports it drew. */
 export const EvaluationEntry = z.object({

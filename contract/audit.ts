@@ -35,6 +35,7 @@ export const auditActions = {
   'raffle close': 'raffleClose',
   'raffle value': 'raffleValue',
   'raffle draw': 'raffleDraw',
+  'raffle resend': 'raffleResend',
   'evaluation hide': 'evaluationHide',
   'evaluation unhide': 'evaluationUnhide',
   'status set': 'statusSet',

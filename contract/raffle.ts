@@ -26,6 +26,8 @@ export const raffleCoversPath = '/raffle-covers';
 export const raffleRules = {
   /** A winner claims the prize within this long of the draw (content/facts.json `raffle.claimWindow`). */
   claimWindowMs: periodMs(facts.raffle.claimWindow),
+  /** A winner who has not claimed is reminded this long before the claim window closes (`raffle.claimReminderBefore`). */
+  claimReminderBeforeMs: periodMs(facts.raffle.claimReminderBefore),
   /** The largest page of winners or raffles one call answers; the verify page reads a draw's winners in pages this big. */
   maxPageSize: 100,
   /** A client seed for the instant raffle: what the user types, or the random one their browser made. */

@@ -1,11 +1,11 @@
 /**
- * The operators' commands about raffles: `raffle create|entered|entries|list|show|open|close|value|draw`.
+ * The operators' commands about raffles: `raffle create|entered|entries|list|show|open|close|value|draw|resend`.
  * `raffle create` takes the definition itself (contract/raffle.ts `RaffleDefinition`) and its cover as the
  * attachment; at the shell `--file` names a definition file, which the CLI reads on the operator's side
  * (the handler's `readFiles`) and sends as `--definition` would.
  */
 import * as z from 'zod/mini';
-import { RaffleEntryOfRaffle, RaffleEntryOfUser, RaffleSummary, RaffleWinnerEntry } from '../admin.ts';
+import { RaffleEntryOfRaffle, RaffleEntryOfUser, RaffleSummary, RaffleWinnerCounts, RaffleWinnerEntry } from '../admin.ts';
 import { command, oneUserWord, UsageError, UserKey, type ResultOf } from '../command.ts';
 import { text } from '../fields.ts';
 import { listArgs, listPage, listSize, listWords } from '../list.ts';
@@ -53,10 +53,14 @@ export function definitionFromJson(json: string): { definition: RaffleDefinition
   return { problem: `${issue.path.join('.') || '(top)'}: ${issue.message}` };
 }
 
-/** A command about one raffle answers it as it is now (null: no such raffle), its winners once drawn, why it did nothing, and whether open pages were told. */
+/**
+ * A command about one raffle answers it as it is now (null: no such raffle), its winners once drawn with how many were
+ * told, reminded and claimed, why it did nothing, and whether open pages were told.
+ */
 const raffleShown = {
   raffle: z.nullable(RaffleSummary),
   winners: z.array(RaffleWinnerEntry),
+  counts: z.nullable(RaffleWinnerCounts),
   refused: z.nullable(text()),
   pushed: z.boolean(),
 };
@@ -163,6 +167,18 @@ export const raffleCommands = {
     },
     result: raffleShown,
   }),
+  resend: command({
+    name: 'raffle resend',
+    role: 'operator',
+    usage: 'raffle resend <id> <number>     send the winner of that number the message of their win again, now',
+    args: z.strictObject({ id: RaffleId, number: z.int().check(z.positive(), z.maximum(2_147_483_647)) }),
+    words(rest) {
+      if (rest.length !== 2 || !/^[1-9][0-9]{0,9}$/.test(rest[1]))
+        throw new UsageError('raffle resend takes a raffle id and a winning number (raffle show lists them)');
+      return { id: idWord('raffle resend', rest[0]), number: Number(rest[1]) };
+    },
+    result: raffleShown,
+  }),
 };
 
 /** A command about one raffle's answer: the raffle as it is now, its winners, why the command did nothing, and whether open pages were told. */
@@ -173,4 +189,5 @@ export type RaffleShown = ResultOf<
   | typeof raffleCommands.close
   | typeof raffleCommands.value
   | typeof raffleCommands.draw
+  | typeof raffleCommands.resend
 >;

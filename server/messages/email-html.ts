@@ -22,6 +22,8 @@ const actionLabels: Record<ActionKind, MessageKey> = {
   emailLink: 'emailLinkButton',
   invoiceIssued: 'invoiceOrderButton',
   invoiceRefused: 'invoiceOrderButton',
+  raffleWon: 'raffleClaimButton',
+  raffleReminder: 'raffleClaimButton',
 };
 
 /** The site's light theme (src/styles/global.css). */

@@ -40,6 +40,17 @@ export const messageKinds = {
   renewalReminder: renewalNotice('renewalReminder', ['price', 'date'] as const),
   renewalFailed: renewalNotice('renewalFailed', ['price', 'date'] as const),
   renewalLapsed: renewalNotice('renewalLapsed', ['price'] as const),
+  /**
+   * A raffle's winner (modules/raffle/winner-messages.ts): told at the draw, reminded before the claim window closes.
+   * To the account's phone, or its e-mail without one; the text says how to turn these messages off.
+   */
+  raffleWon: { params: ['raffle', 'prize', 'deadline', 'link'], sms: 'raffleWon', email: { subject: 'raffleWonSubject', text: 'raffleWon' }, action: 'link' },
+  raffleReminder: {
+    params: ['raffle', 'prize', 'deadline', 'link'],
+    sms: 'raffleReminder',
+    email: { subject: 'raffleReminderSubject', text: 'raffleReminder' },
+    action: 'link',
+  },
   /** Invoices (modules/commerce/invoices.ts), to the address the customer gave with the request: the order's page holds the file. */
   invoiceIssued: { params: ['order', 'link'], sms: null, email: { subject: 'invoiceIssuedSubject', text: 'invoiceIssuedText' }, action: 'link' },
   invoiceRefused: { params: ['order', 'reason', 'link'], sms: null, email: { subject: 'invoiceRefusedSubject', text: 'invoiceRefusedText' }, action: 'link' },

@@ -4,9 +4,21 @@
  * subject and text, and the template text an operator submits for approval,
  * with the provider's placeholders where the parameters go.
  */
-import type { LocaleCode } from '#contract/locales.ts';
+import { formattingTag, type LocaleCode } from '#contract/locales.ts';
 import { message } from '../i18n/messages.ts';
 import { messageKinds, type MessageKind, type OutgoingMessage } from './kinds.ts';
+
+/** A moment as a message names it, in the reader's language; in UTC, named, since the server knows nothing of the reader's time zone. */
+export const timeInMessage = (at: Date, locale: LocaleCode) =>
+  new Intl.DateTimeFormat(formattingTag(locale), {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  }).format(at);
 
 const params = (outgoing: OutgoingMessage) => outgoing.params as Record<string, string>;
 

@@ -99,6 +99,21 @@ test('edit profile: an avatar chosen with the image button shows at once, and a 
   await expect(page.locator('[data-nickname]')).toHaveText('星の旅人');
 });
 
+test('raffle messages are on until turned off on the edit-profile page, and stay off (ru)', async ({ page }) => {
+  const { auth } = await signInFresh(page);
+  await page.goto('/ru/account/center/edit');
+  const box = page.getByRole('checkbox', { name: say('ru', 'account.edit.raffleMessages') });
+  await expect(box).toBeChecked();
+  await expect(box).toBeEnabled();
+  await expect(page.getByText(say('ru', 'account.edit.raffleMessagesHint'))).toBeVisible();
+  await box.uncheck();
+  await expect(page.getByText(say('ru', 'account.edit.messagesSaved'))).toBeVisible();
+  await page.reload();
+  await expect(box).toBeEnabled();
+  await expect(box).not.toBeChecked();
+  expect(await sealedCall(page, accountCalls.messageChoices, {}, auth.AccessToken)).toEqual({ RaffleMessages: false });
+});
+
 test('linked accounts: the phone changes with a code to the old number and one to the new, read from the outbox; the other device is signed out and the old number told (ru)', async ({
   page,
 }) => {

@@ -15,6 +15,7 @@ import { activationCalls } from '#contract/activation.ts';
 import { commerceCalls } from '#contract/commerce.ts';
 import { pathOf } from '#contract/api.ts';
 import { pluginCalls } from '#contract/plugins.ts';
+import { raffleCalls } from '#contract/raffle.ts';
 import sharp from 'sharp';
 import { localeCodes } from '#contract/locales.ts';
 import type { LocaleCode } from '../../src/i18n/locales.ts';
@@ -22,7 +23,7 @@ import { admin, newCdkeys } from './admin-cli.ts';
 import { consoleMenu, signInToConsole } from './console-sign-in.ts';
 import { fitsInBothThemes, themeTaken } from './page-checks.ts';
 import { localizePath, say, serverSays } from './routes.ts';
-import { codeSentBy, keep, newPhone, registerFresh, sealedCall } from './session.ts';
+import { codeSentBy, keep, newPhone, outbox, registerFresh, sealedCall } from './session.ts';
 
 const sizes = [
   { name: 'phone', viewport: { width: 390, height: 844 }, locale: 'en' as LocaleCode, axeTheme: 'light' as const },
@@ -369,6 +370,61 @@ for (const size of [
     await expect(page.locator('[data-table="audit"] tbody tr')).toHaveCount(1);
     await expect(page.locator('[data-table="audit"] tbody tr')).toContainText(t('console.audit.action.raffleOpen'));
     await expect(page.locator('[data-table="audit"] tbody tr')).toContainText(`${t('console.audit.kind.raffle')} ${id}`);
+    await looksRight(page, size.axeTheme);
+  });
+}
+
+for (const size of [
+  { name: 'phone', locale: 'ja' as const, viewport: { width: 390, height: 844 }, axeTheme: 'light' as const },
+  { name: 'wide screen', locale: 'ru' as const, viewport: { width: 1440, height: 900 }, axeTheme: 'dark' as const },
+]) {
+  test(`a drawn raffle shows how many winners were told, reminded and claimed, and an operator sends a winner's message again (${size.locale}, ${size.name})`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(size.viewport);
+    const t = (key: string, params?: Record<string, string>) => say(size.locale, key, params);
+    await signInToConsole(page, 'admin', size.locale);
+    const everywhere = (text: string) => Object.fromEntries(localeCodes.map((code) => [code, `${text} (${code})`]));
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    const title = `E2E told ${size.name} ${Date.now()}`;
+    const made = await admin(
+      'raffle',
+      'create',
+      '--definition',
+      JSON.stringify({
+        Kind: 'registration',
+        Title: everywhere(title),
+        Description: everywhere('Made at the shell'),
+        Prizes: [{ Name: everywhere('CN¥5'), Quantity: 1, Grant: { Kind: 'wallet', Amount: 500 } }],
+        OpensAt: inDays(-1),
+        // Closing long after every other open raffle, it is never the "current" one other tests' pages show.
+        ClosesAt: inDays(400),
+        DrawAt: inDays(401),
+        PublicSource: everywhere('The next lottery draw'),
+      }),
+      '--json',
+    );
+    const id = (JSON.parse(made) as { raffle: { id: number } }).raffle.id;
+    // One entrant, who wins the only prize and is told by SMS once the draw is made.
+    const phone = newPhone();
+    const entrant = await registerFresh(page, phone);
+    const entered = await page.request.post(`/api${pathOf(raffleCalls.registration, { id })}`, { headers: { authorization: `Bearer ${entrant.AccessToken}` } });
+    expect(entered.ok()).toBe(true);
+    await admin('raffle', 'draw', String(id), '--public-value', 'e2e told');
+    const raffleMessages = async () => (await outbox(page, phone)).filter((text) => text.includes(`/raffle?id=${id}`));
+    await expect.poll(raffleMessages).toHaveLength(1);
+
+    await page.goto(localizePath(size.locale, '/admin/raffles'));
+    const shown = page.locator('[data-raffle]');
+    const counts = t('console.raffles.counts', { winners: '1', told: '1', reminded: '0', claimed: '0' });
+    // The message is marked sent a moment after the provider took it: the raffle is opened again until it shows so.
+    await expect(async () => {
+      await page.getByRole('button', { name: `${title} (${size.locale})` }).click();
+      await expect(shown.locator('[data-winner-counts]')).toHaveText(counts, { timeout: 1_000 });
+    }).toPass();
+    await shown.getByRole('button', { name: t('console.raffles.resend') }).click();
+    await expect(page.getByText(t('console.raffles.resent'))).toBeVisible();
+    await expect.poll(raffleMessages).toHaveLength(2);
     await looksRight(page, size.axeTheme);
   });
 }

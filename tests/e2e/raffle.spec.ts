@@ -1,6 +1,6 @@
 /**
  * Raffles in a real browser: registering and the participation number, the
- * operator's draw arriving without a reload, claiming the prize; the verify
+ * operator's draw arriving without a reload and by SMS, claiming the prize; the verify
  * page agreeing with a draw and disagreeing once a published value is
  * changed; an instant win and an instant loss; login and back for a visitor;
  * and the raffle pages passing axe and fitting a phone.
@@ -16,7 +16,7 @@ import { drawWinners } from '#contract/raffle-draw.ts';
 import { admin } from './admin-cli.ts';
 import { pageProblems } from './page-checks.ts';
 import { localizePath, say } from './routes.ts';
-import { logInOnPage, signInFresh } from './session.ts';
+import { logInOnPage, outbox, signInFresh } from './session.ts';
 
 const everywhere = (text: string) => Object.fromEntries(localeCodes.map((code) => [code, `${text} (${code})`]));
 const minutes = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
@@ -44,7 +44,7 @@ for (const locale of ['zh-CN', 'en', 'ko'] as const) {
   test(`${locale}: register, see the number, get drawn by the operator and claim, without a reload`, async ({ page }) => {
     const id = await registrationRaffle(`Draw ${locale}`);
     await page.goto(localizePath(locale, '/'));
-    await signInFresh(page);
+    const { phone } = await signInFresh(page);
     await page.goto(`${localizePath(locale, '/raffle')}?id=${id}`);
     await expect(page.locator('[data-state]')).toHaveText(say(locale, 'raffle.board.state.open'));
     await page.getByRole('button', { name: say(locale, 'raffle.board.register') }).click();
@@ -59,6 +59,8 @@ for (const locale of ['zh-CN', 'en', 'ko'] as const) {
     const won = page.locator('[data-outcome="won"]');
     await expect(won).toContainText(say(locale, 'raffle.board.won', { number: '1', prize: `500 fen (${locale})` }), { timeout: 5_000 });
     await expect(page.locator('[data-winners] li')).toHaveCount(1);
+    // The winner is told by SMS too, with the page to claim on, for when the page is not open.
+    await expect.poll(async () => (await outbox(page, phone)).filter((text) => text.includes(`/raffle?id=${id}`))).toHaveLength(1);
     await won.getByRole('button', { name: say(locale, 'raffle.board.claim') }).click();
     await expect(won.locator('[data-claimed]')).toBeVisible();
     await expect(won.getByRole('button', { name: say(locale, 'raffle.board.claim') })).toHaveCount(0);

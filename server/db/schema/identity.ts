@@ -5,6 +5,7 @@
  */
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import { defaultLocale, type LocaleCode } from '#contract/locales.ts';
 import { createdAt } from './columns.ts';
 
 export const users = pgTable(
@@ -17,6 +18,10 @@ export const users = pgTable(
     /** Avatar images by size name (AvatarUrl); the first is the one shown. */
     avatarUrl: jsonb('avatar_url').$type<Record<string, string>>().notNull().default({}),
     passwordHash: text('password_hash'),
+    /** The language the account last signed in with: what its messages are written in. */
+    locale: text('locale').$type<LocaleCode>().notNull().default(defaultLocale),
+    /** Whether a raffle win and its reminder are told by SMS or e-mail (account centre, "Messages"). */
+    raffleMessages: boolean('raffle_messages').notNull().default(true),
     createdAt: createdAt(),
   },
   // The console's dashboard counts the accounts opened per day.

@@ -58,6 +58,14 @@ export const raffleEntries = pgTable(
     /** The order of the draw (0 first), for the public list. */
     drawOrder: integer('draw_order'),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    /**
+     * A winner's messages (modules/raffle/winner-messages.ts): when the message of the win and the reminder were
+     * queued (each once, in the transaction that queues its job) and when each went out.
+     */
+    wonQueuedAt: timestamp('won_queued_at', { withTimezone: true }),
+    toldAt: timestamp('told_at', { withTimezone: true }),
+    reminderQueuedAt: timestamp('reminder_queued_at', { withTimezone: true }),
+    remindedAt: timestamp('reminded_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -67,6 +75,10 @@ export const raffleEntries = pgTable(
     index('raffle_entries_by_user').on(t.userId),
     // The console's dashboard counts the registrations per day.
     index('raffle_entries_created').on(t.createdAt),
+    // The winners with a message still to queue: the minute's look walks only these.
+    index('raffle_entries_to_tell')
+      .on(t.raffleId)
+      .where(sql`${t.prize} is not null and ${t.claimedAt} is null and ${t.reminderQueuedAt} is null`),
     index('raffle_entries_winners')
       .on(t.raffleId, t.drawOrder)
       .where(sql`${t.drawOrder} is not null`),

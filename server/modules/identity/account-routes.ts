@@ -260,6 +260,22 @@ export function accountRoutes(app: FastifyInstance, sessions: SessionStore, user
 
   registerRoute(app, accountCalls.loginHistory, async ({ auth }) => ({ data: await loginHistory(db, auth.userId) }));
 
+  registerRoute(app, accountCalls.messageChoices, async ({ auth }) => {
+    const [row] = await db.select({ RaffleMessages: users.raffleMessages }).from(users).where(eq(users.id, auth.userId));
+    if (!row) throw unauthorized();
+    return { data: row };
+  });
+
+  registerRoute(app, accountCalls.setMessageChoices, async ({ auth, body }) => {
+    const [row] = await db
+      .update(users)
+      .set({ raffleMessages: body.RaffleMessages })
+      .where(eq(users.id, auth.userId))
+      .returning({ RaffleMessages: users.raffleMessages });
+    if (!row) throw unauthorized();
+    return { data: row, messageKey: 'saved' as const };
+  });
+
   /** Checks codes without using them up (a right one stays usable); a wrong one still counts its failed try. */
   async function checkCodes(checks: CodeProof[]): Promise<void> {
     const keep = new Error('the codes are right: roll back, keeping them unused');

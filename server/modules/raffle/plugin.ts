@@ -3,8 +3,8 @@
  * /komaasharu/raffle with their cache times (`raffleCacheMs`), the scheduled draws (a pg-boss
  * schedule, so a draw due while the server was down happens when it is back),
  * the pushes that keep open raffle pages live, the covers, and the demo
- * raffles. Prizes are granted by the commerce module (`app.commerce`), inside
- * the claim's or the instant draw's transaction.
+ * raffles, and the messages that tell winners (winner-messages.ts). Prizes are granted by the commerce module
+ * (`app.commerce`), inside the claim's or the instant draw's transaction.
  */
 import fp from 'fastify-plugin';
 import { hubEvents } from '#contract/realtime.ts';
@@ -18,6 +18,7 @@ import { seedDemoRaffles } from './demo.ts';
 import { claimPrize, drawRaffle, drawsJob, dueDraws, unclaimedPrizes, waitingForValue, type PrizeGranter } from './draws.ts';
 import { drawInstant, instantHistory, rotateSeed } from './instant.ts';
 import { findRaffle, ownResult, rafflePage, register, registrationCount, toInfo, winnerPage } from './raffles.ts';
+import { messageJob, queueDue, queueJob, sendQueued, type WinnerMessage } from './winner-messages.ts';
 
 /** Live registration counts go out at most this often per raffle: a rush of registrations is one push a second, not one each. */
 const countPushMs = 1_000;
@@ -123,9 +124,11 @@ export default fp(
     await jobs.work(
       drawsJob,
       app.metrics.countingFailures(drawsJob, async () => {
+        let drew = false;
         for (const { id } of await dueDraws(db)) {
           const outcome = await drawRaffle(db, serverActor('scheduled draw'), id);
           if (outcome.drawn) {
+            drew = true;
             app.log.info({ raffle: id }, 'drew a raffle');
             await announceDraw(id);
           }
@@ -135,6 +138,35 @@ export default fp(
           toldWaiting.add(id);
           app.log.warn({ raffle: id }, 'a raffle is due but has no public value: npm run admin -- raffle value <id> <value>');
         }
+        // The winners of the draws just made are told now rather than at the next minute's look.
+        if (drew) await queueDue(db, jobs);
+      }),
+    );
+
+    // Every minute, the winners' messages that are due, however the draw was made (here, on another instance, by the CLI).
+    await jobs.createQueue(queueJob, { policy: 'singleton', retryLimit: 0 });
+    await jobs.schedule(queueJob, '* * * * *');
+    await jobs.work(
+      queueJob,
+      app.metrics.countingFailures(queueJob, () => queueDue(db, jobs)),
+    );
+    // A provider that does not take a message is asked again after 1, 2, 4 … minutes, up to an hour apart, for about half a day.
+    await jobs.createQueue(messageJob, { retryLimit: 16, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600 });
+    await jobs.work<WinnerMessage>(
+      messageJob,
+      // Ten at a time, fetched back to back while there are more. A batch with a failed send fails whole and is tried
+      // again, and the messages it did send are not sent again (sendQueued).
+      { batchSize: 10, burstWhenBatchFull: true },
+      app.metrics.countingFailures(messageJob, async (batch) => {
+        const failures = [];
+        for (const job of batch) {
+          try {
+            await sendQueued(app, job.data);
+          } catch (error) {
+            failures.push(error);
+          }
+        }
+        if (failures.length > 0) throw new AggregateError(failures, `${failures.length} of ${batch.length} raffle winner messages were not sent`);
       }),
     );
   },

@@ -1,11 +1,12 @@
 /**
  * The edit-profile island: the avatar (uploaded as it is; the server checks and
- * re-encodes it) and the nickname (the server names the rule a name breaks).
+ * re-encodes it), the nickname (the server names the rule a name breaks) and
+ * whether raffle wins are told by SMS or e-mail (saved as the box is ticked).
  * A file of the wrong type or size is refused here first, before it travels;
  * a nickname refused for a rule loses that message once it keeps the rules.
  */
 import { useStore } from '@nanostores/react';
-import { useId, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { avatarRules, nicknameRules } from '#contract/account.ts';
 import { translator, type Strings } from '@/i18n/strings.ts';
 import type { KeysUnder } from '@/i18n/t.ts';
@@ -30,8 +31,16 @@ export default function ProfileEdit({ strings, uploadIcon }: Props) {
   const name = useStore(store.$nickname);
   const avatar = { busy: useStore(store.avatar.$busy), notice: useStore(store.avatar.$notice) };
   const nickname = { busy: useStore(store.nickname.$busy), notice: useStore(store.nickname.$notice) };
+  const raffleMessages = useStore(store.$raffleMessages);
+  const messages = { busy: useStore(store.messages.$busy), notice: useStore(store.messages.$notice) };
   const fileInput = useRef<HTMLInputElement>(null);
   const avatarHint = useId();
+  const messagesHint = useId();
+  const signedIn = user !== null;
+
+  useEffect(() => {
+    if (signedIn) void store.loadMessages();
+  }, [store, signedIn]);
 
   if (!user) return <Loading text={t('common.loading')} />;
 
@@ -107,6 +116,25 @@ export default function ProfileEdit({ strings, uploadIcon }: Props) {
           </div>
         </form>
         <NoticeLine notice={nickname.notice} t={t} />
+      </section>
+
+      <section className="card" aria-labelledby="messages-heading">
+        <h2 id="messages-heading">{t('account.edit.messages')}</h2>
+        <label className="agree">
+          <input
+            type="checkbox"
+            name="raffleMessages"
+            checked={raffleMessages ?? false}
+            disabled={raffleMessages === null || messages.busy}
+            aria-describedby={messagesHint}
+            onChange={(event) => void store.setRaffleMessages(event.currentTarget.checked)}
+          />
+          <span>{t('account.edit.raffleMessages')}</span>
+        </label>
+        <p className="hint" id={messagesHint}>
+          {t('account.edit.raffleMessagesHint')}
+        </p>
+        <NoticeLine notice={messages.notice} t={t} />
       </section>
     </div>
   );

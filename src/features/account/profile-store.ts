@@ -3,14 +3,16 @@
  * is (the server checks and re-encodes it), and the nickname (the server names
  * the rule a name breaks). A file of the wrong type or size is refused here
  * first, before it travels; a nickname refused for a rule loses that message
- * once it keeps the rules, and a saved one loses its "saved" once edited again.
+ * once it keeps the rules, and a saved one loses its "saved" once edited again. And the messages the account
+ * gets besides those it asks for: a raffle win and its reminder, on unless turned off.
  */
 import { atom, computed } from 'nanostores';
 import { accountCalls, avatarRules, nicknameProblem } from '#contract/account.ts';
 import { createAction, outcomeOf } from '@/stores/action.ts';
 import type { CenterEnvironment } from './center-environment.ts';
 
-export type ProfileKey = 'account.edit.fileType' | 'account.edit.fileTooLarge' | 'account.edit.avatarSaved' | 'account.edit.nicknameSaved';
+export type ProfileKey =
+  'account.edit.fileType' | 'account.edit.fileTooLarge' | 'account.edit.avatarSaved' | 'account.edit.nicknameSaved' | 'account.edit.messagesSaved';
 
 export interface ProfileEnvironment extends Pick<CenterEnvironment, 'call' | '$user' | 'updateUser'> {
   /** The file's bytes as base64, without a data-URL prefix. */
@@ -20,6 +22,9 @@ export interface ProfileEnvironment extends Pick<CenterEnvironment, 'call' | '$u
 export function createProfile(env: ProfileEnvironment) {
   const avatar = createAction<ProfileKey>();
   const nickname = createAction<ProfileKey>();
+  const messages = createAction<ProfileKey>();
+  /** Whether raffle wins are told by SMS or e-mail; null until read. */
+  const $raffleMessages = atom<boolean | null>(null);
   /** The name of the image last chosen; null before one is. */
   const $fileName = atom<string | null>(null);
   /** The nickname as edited; null while it is the user's own. */
@@ -57,12 +62,29 @@ export function createProfile(env: ProfileEnvironment) {
     $edited.set(null);
   }
 
+  /** Reads the account's message choices. */
+  async function loadMessages(): Promise<void> {
+    const choices = await messages.run(() => env.call(accountCalls.messageChoices));
+    if (choices) $raffleMessages.set(choices.RaffleMessages);
+  }
+
+  /** Turns raffle messages on or off; the box shows what the server kept. */
+  async function setRaffleMessages(on: boolean): Promise<void> {
+    $raffleMessages.set(on);
+    const choices = await messages.run(() => env.call(accountCalls.setMessageChoices, { body: { RaffleMessages: on } }), 'account.edit.messagesSaved');
+    $raffleMessages.set(choices ? choices.RaffleMessages : !on);
+  }
+
   return {
     $user: env.$user,
+    $raffleMessages,
     $fileName,
     $nickname,
     avatar: outcomeOf(avatar),
     nickname: outcomeOf(nickname),
+    messages: outcomeOf(messages),
+    loadMessages,
+    setRaffleMessages,
     upload,
     editNickname,
     saveNickname,

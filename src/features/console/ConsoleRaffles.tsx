@@ -1,4 +1,4 @@
-/** The console's raffles area: the raffles by kind and state, sorted and paged (kept in the URL), one with its winners and claims and what may be done to it now, and a new raffle from its definition and cover. */
+/** The console's raffles area: the raffles by kind and state, sorted and paged (kept in the URL), one with its winners, their messages and claims and what may be done to it now, and a new raffle from its definition and cover. */
 import { useStore } from '@nanostores/react';
 import { useRef, useState, type FormEvent } from 'react';
 import { attachmentMaxBytes } from '#contract/admin.ts';
@@ -76,16 +76,42 @@ function RaffleView({ raffles, shown, t, locale }: { raffles: Raffles; shown: Ra
       {shown.winners.length > 0 && (
         <>
           <h3>{t('console.raffles.winners')}</h3>
+          {shown.counts && (
+            <p data-winner-counts>
+              {t('console.raffles.counts', {
+                winners: shown.counts.winners,
+                told: shown.counts.told,
+                reminded: shown.counts.reminded,
+                claimed: shown.counts.claimed,
+              })}
+            </p>
+          )}
           <ol className="item-list" data-winners>
             {shown.winners.map((winner) => (
-              <li key={winner.place}>
+              <li key={winner.place} data-winner={winner.number}>
                 <span className="item-main">
                   <strong>{winner.prize}</strong>
-                  <span className="muted">{t('console.raffles.winner', { number: winner.number, user: winner.userId ?? '—' })}</span>
+                  <span className="muted" id={`winner-${winner.number}`}>
+                    {t('console.raffles.winner', { number: winner.number, user: winner.userId ?? '—' })}
+                  </span>
                 </span>
                 <span className="muted">
+                  {winner.toldAt ? t('console.raffles.told', { date: when(winner.toldAt) }) : t('console.raffles.notTold')}
+                  {winner.remindedAt && ` · ${t('console.raffles.reminded', { date: when(winner.remindedAt) })}`}
+                  {' · '}
                   {winner.claimedAt ? t('console.raffles.claimed', { date: when(winner.claimedAt) }) : t('console.raffles.unclaimed')}
                 </span>
+                {!winner.claimedAt && winner.userId !== null && (
+                  <button
+                    type="button"
+                    className="button button-secondary button-small"
+                    disabled={busy}
+                    aria-describedby={`winner-${winner.number}`}
+                    onClick={() => void raffles.resend(winner.number)}
+                  >
+                    {t('console.raffles.resend')}
+                  </button>
+                )}
               </li>
             ))}
           </ol>

@@ -1,9 +1,9 @@
 /**
  * The console's raffles area: the raffles by kind and state, sorted and a page at a time (`raffle list`), one with its
- * winners and their claims (`raffle show`) and its entries (`raffle
+ * winners, their messages and claims (`raffle show`) and its entries (`raffle
  * entries`), and what an operator does to one:
- * open it early, close it, enter the public value, draw it (`raffle
- * open|close|value|draw`); and a new raffle from its definition, the JSON the
+ * open it early, close it, enter the public value, draw it, send a winner the message of their win again (`raffle
+ * open|close|value|draw|resend`); and a new raffle from its definition, the JSON the
  * CLI's `raffle create --file` reads, checked here against the command's schema
  * and sent with its cover (`raffle create`). A refusal comes in the command's words.
  */
@@ -17,7 +17,13 @@ import { createAction } from '@/stores/action.ts';
 import type { RunCommand } from './console-store.ts';
 import type { ListStart, ListState } from './list-url.ts';
 
-type Done = 'console.raffles.created' | 'console.raffles.opened' | 'console.raffles.closed' | 'console.raffles.valueSet' | 'console.raffles.drawn';
+type Done =
+  | 'console.raffles.created'
+  | 'console.raffles.opened'
+  | 'console.raffles.closed'
+  | 'console.raffles.valueSet'
+  | 'console.raffles.drawn'
+  | 'console.raffles.resent';
 
 /** A registration raffle's definition to fill in: every language's text empty, the times a week out. */
 export function definitionTemplate(now = Date.now()): string {
@@ -118,5 +124,6 @@ export function createRaffles(run: RunCommand) {
     close: () => step(() => run(raffleCommands.close, { id: id() }), 'console.raffles.closed'),
     enterValue: (value: string) => step(() => run(raffleCommands.value, { id: id(), value: value.trim() }), 'console.raffles.valueSet'),
     draw: () => step(() => run(raffleCommands.draw, { id: id() }), 'console.raffles.drawn'),
+    resend: (number: number) => step(() => run(raffleCommands.resend, { id: id(), number }), 'console.raffles.resent'),
   };
 }

@@ -111,6 +111,8 @@ const authenticatedCalls: Array<[string, ApiRoute, CallOptions]> = [
   ['setPassword', accountCalls.setPassword, { body: { Password: 'a long password' } }],
   ['revokeSession', accountCalls.revokeSession, { params: { id: '00000000-0000-4000-8000-000000000000' } }],
   ['loginHistory', accountCalls.loginHistory, {}],
+  ['messageChoices', accountCalls.messageChoices, {}],
+  ['setMessageChoices', accountCalls.setMessageChoices, { body: { RaffleMessages: false } }],
   ['deleteAccount', accountCalls.deleteAccount, { body: { Password: 'x' } }],
   ['sessions', identity.sessions, {}],
   ['signOutOtherSessions', identity.signOutOtherSessions, {}],

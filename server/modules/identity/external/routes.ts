@@ -162,7 +162,7 @@ export function externalLoginRoutes(
     const idp = providers.get(provider);
     if (!idp) throw new ExternalLoginFailure('failed', `${provider} is no longer offered`);
     const identity = await idp.identify(new URL(request.url, origin), { ...flow, callbackUrl: callbackUrl(provider) });
-    const client = { ...clientOf(request), device: flow.device };
+    const client = { ...clientOf(request), device: flow.device, locale: flow.locale as LocaleCode };
     const decision = await db.transaction((tx) =>
       flow.bindUserId === null ? signIn(tx, flow, provider, identity, client) : bind(tx, flow.bindUserId, provider, identity),
     );
