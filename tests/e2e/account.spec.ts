@@ -8,6 +8,7 @@ import { deviceCalls } from '#contract/device-login.ts';
 import { identity } from '#contract/identity.ts';
 import { newCdkeys } from './admin-cli.ts';
 import { overflowOf } from './overflow.ts';
+import { fitsInBothThemes } from './page-checks.ts';
 import { say } from './routes.ts';
 import { codeSentBy, keep, lastCode, newPhone, outbox, sealedCall, signInAsDemo, signInFresh } from './session.ts';
 import type { AuthToken } from '@/lib/auth-token.ts';
@@ -112,6 +113,8 @@ test('raffle messages are on until turned off on the edit-profile page, and stay
   await expect(box).toBeEnabled();
   await expect(box).not.toBeChecked();
   expect(await sealedCall(page, accountCalls.messageChoices, {}, auth.AccessToken)).toEqual({ RaffleMessages: false });
+  await page.setViewportSize({ width: 320, height: 720 });
+  await fitsInBothThemes(page);
 });
 
 test('linked accounts: the phone changes with a code to the old number and one to the new, read from the outbox; the other device is signed out and the old number told (ru)', async ({

@@ -408,7 +408,9 @@ for (const size of [
     // One entrant, who wins the only prize and is told by SMS once the draw is made.
     const phone = newPhone();
     const entrant = await registerFresh(page, phone);
-    const entered = await page.request.post(`/api${pathOf(raffleCalls.registration, { id })}`, { headers: { authorization: `Bearer ${entrant.AccessToken}` } });
+    const entered = await page.request.post(`/api${pathOf(raffleCalls.registration.path, { id })}`, {
+      headers: { authorization: `Bearer ${entrant.AccessToken}` },
+    });
     expect(entered.ok()).toBe(true);
     await admin('raffle', 'draw', String(id), '--public-value', 'e2e told');
     const raffleMessages = async () => (await outbox(page, phone)).filter((text) => text.includes(`/raffle?id=${id}`));

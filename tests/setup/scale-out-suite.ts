@@ -40,6 +40,7 @@ const databaseSensitive = [
   'plugins',
   'quick-login',
   'raffle',
+  'raffle-messages',
   'refunds',
   'server-keys',
 ].map((name) => `tests/integration/api/${name}.test.ts`);

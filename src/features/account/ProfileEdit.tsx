@@ -120,20 +120,22 @@ export default function ProfileEdit({ strings, uploadIcon }: Props) {
 
       <section className="card" aria-labelledby="messages-heading">
         <h2 id="messages-heading">{t('account.edit.messages')}</h2>
-        <label className="agree">
-          <input
-            type="checkbox"
-            name="raffleMessages"
-            checked={raffleMessages ?? false}
-            disabled={raffleMessages === null || messages.busy}
-            aria-describedby={messagesHint}
-            onChange={(event) => void store.setRaffleMessages(event.currentTarget.checked)}
-          />
-          <span>{t('account.edit.raffleMessages')}</span>
-        </label>
-        <p className="hint" id={messagesHint}>
-          {t('account.edit.raffleMessagesHint')}
-        </p>
+        <div className="form">
+          <label className="agree">
+            <input
+              type="checkbox"
+              name="raffleMessages"
+              checked={raffleMessages ?? false}
+              disabled={raffleMessages === null || messages.busy}
+              aria-describedby={messagesHint}
+              onChange={(event) => void store.setRaffleMessages(event.currentTarget.checked)}
+            />
+            <span>{t('account.edit.raffleMessages')}</span>
+          </label>
+          <span className="hint" id={messagesHint}>
+            {t('account.edit.raffleMessagesHint')}
+          </span>
+        </div>
         <NoticeLine notice={messages.notice} t={t} />
       </section>
     </div>
