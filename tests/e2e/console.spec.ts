@@ -38,6 +38,26 @@ const sizes = [
  */
 const looksRight = (page: Page, axeTheme: 'light' | 'dark') => fitsInBothThemes(page, { axeIn: [axeTheme], inTheme: themeTaken(page) });
 
+/**
+ * A registration raffle made at the shell, opening `opensInDays` from now; answers its id. It closes long after every
+ * other open raffle, so it is never the "current" one other tests' pages show.
+ */
+async function shellRaffle(title: string, opensInDays: number): Promise<number> {
+  const everywhere = (text: string) => Object.fromEntries(localeCodes.map((code) => [code, `${text} (${code})`]));
+  const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+  const definition = {
+    Kind: 'registration',
+    Title: everywhere(title),
+    Description: everywhere('Made at the shell'),
+    Prizes: [{ Name: everywhere('CN¥5'), Quantity: 1, Grant: { Kind: 'wallet', Amount: 500 } }],
+    OpensAt: inDays(opensInDays),
+    ClosesAt: inDays(400),
+    DrawAt: inDays(401),
+    PublicSource: everywhere('The next lottery draw'),
+  };
+  return (JSON.parse(await admin('raffle', 'create', '--definition', JSON.stringify(definition), '--json')) as { raffle: { id: number } }).raffle.id;
+}
+
 /** A customer with a paid order of ¥50 from their wallet (credited by a cdkey). */
 async function customerWithOrder(page: Page, batch: string) {
   const phone = newPhone();
@@ -326,25 +346,8 @@ for (const size of [
     await page.setViewportSize(size.viewport);
     const t = (key: string, params?: Record<string, string>) => say('ru', key, params);
     await signInToConsole(page, 'admin', 'ru');
-    const everywhere = (text: string) => Object.fromEntries(localeCodes.map((code) => [code, `${text} (${code})`]));
-    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
     const title = `E2E ru ${size.name} ${Date.now()}`;
-    await admin(
-      'raffle',
-      'create',
-      '--definition',
-      JSON.stringify({
-        Kind: 'registration',
-        Title: everywhere(title),
-        Description: everywhere('Made at the shell'),
-        Prizes: [{ Name: everywhere('CN¥5'), Quantity: 1, Grant: { Kind: 'wallet', Amount: 500 } }],
-        // Closing long after every other open raffle, it is never the "current" one other tests' pages show.
-        OpensAt: inDays(1),
-        ClosesAt: inDays(400),
-        DrawAt: inDays(401),
-        PublicSource: everywhere('The next lottery draw'),
-      }),
-    );
+    await shellRaffle(title, 1);
 
     // The raffle by its Russian title, in the list and shown; opened; a draw without a public value refused in Russian.
     await page.goto(localizePath('ru', '/admin/raffles'));
@@ -384,27 +387,8 @@ for (const size of [
     await page.setViewportSize(size.viewport);
     const t = (key: string, params?: Record<string, string>) => say(size.locale, key, params);
     await signInToConsole(page, 'admin', size.locale);
-    const everywhere = (text: string) => Object.fromEntries(localeCodes.map((code) => [code, `${text} (${code})`]));
-    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
     const title = `E2E told ${size.name} ${Date.now()}`;
-    const made = await admin(
-      'raffle',
-      'create',
-      '--definition',
-      JSON.stringify({
-        Kind: 'registration',
-        Title: everywhere(title),
-        Description: everywhere('Made at the shell'),
-        Prizes: [{ Name: everywhere('CN¥5'), Quantity: 1, Grant: { Kind: 'wallet', Amount: 500 } }],
-        OpensAt: inDays(-1),
-        // Closing long after every other open raffle, it is never the "current" one other tests' pages show.
-        ClosesAt: inDays(400),
-        DrawAt: inDays(401),
-        PublicSource: everywhere('The next lottery draw'),
-      }),
-      '--json',
-    );
-    const id = (JSON.parse(made) as { raffle: { id: number } }).raffle.id;
+    const id = await shellRaffle(title, -1);
     // One entrant, who wins the only prize and is told by SMS once the draw is made.
     const phone = newPhone();
     const entrant = await registerFresh(page, phone);

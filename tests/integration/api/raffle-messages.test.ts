@@ -66,20 +66,28 @@ const winnersToBe = (count: number, row: (i: number) => Partial<typeof usersTabl
 
 const phoneOf = async (userId: number) => (await t.app.db.select({ phone: usersTable.phone }).from(usersTable).where(eq(usersTable.id, userId)))[0].phone!;
 
-/** A registration raffle that every one of `entrants` enters and `prizes` of them win, drawn. */
-async function drawn(entrants: Array<{ token: string; userId: number }>, prizes: number): Promise<number> {
-  const definition: RaffleDefinition = {
-    Kind: 'registration',
-    Title: everywhere('Winter raffle'),
-    Description: everywhere('Register once.'),
-    Prizes: [walletPrize('CN¥1 credit', prizes)],
-    OpensAt: at(-day),
-    ClosesAt: at(day),
-    DrawAt: at(day + minute),
-    PublicSource: everywhere('The next lottery draw'),
-  };
+/** A registration raffle open for a day, whose one prize `prizes` of its entrants win. */
+const registrationRaffle = (title: string, prizes: number): RaffleDefinition => ({
+  Kind: 'registration',
+  Title: everywhere(title),
+  Description: everywhere('Register once.'),
+  Prizes: [walletPrize('CN¥1 credit', prizes)],
+  OpensAt: at(-day),
+  ClosesAt: at(day),
+  DrawAt: at(day + minute),
+  PublicSource: everywhere('The next lottery draw'),
+});
+
+/** Made by the module, as the operators' command makes it, and entered by every one of `entrants`. */
+async function entered(definition: RaffleDefinition, entrants: Array<{ token: string; userId: number }>): Promise<number> {
   const id = (await createRaffle(t.app.db, operator, definition, null)).id;
   for (const entrant of entrants) expect((await t.call(raffleCalls.registration, { token: entrant.token, params: { id } })).body.code).toBe(200);
+  return id;
+}
+
+/** A registration raffle that every one of `entrants` enters and `prizes` of them win, drawn. */
+async function drawn(entrants: Array<{ token: string; userId: number }>, prizes: number): Promise<number> {
+  const id = await entered(registrationRaffle('Winter raffle', prizes), entrants);
   expect((await drawRaffle(t.app.db, operator, id, '01 02 03')).drawn).toBe(true);
   return id;
 }
@@ -102,18 +110,7 @@ describe('the message of a win', () => {
   it('goes to each of 50 winners exactly once, when the draw runs twice at once and two instances queue at once', async () => {
     const entrants = await winnersToBe(50);
     const phones = await Promise.all(entrants.map((entrant) => phoneOf(entrant.userId)));
-    const definition: RaffleDefinition = {
-      Kind: 'registration',
-      Title: everywhere('Fifty prizes'),
-      Description: everywhere('Everyone wins.'),
-      Prizes: [walletPrize('CN¥1 credit', 50)],
-      OpensAt: at(-day),
-      ClosesAt: at(day),
-      DrawAt: at(day + minute),
-      PublicSource: everywhere('The next lottery draw'),
-    };
-    const id = (await createRaffle(t.app.db, operator, definition, null)).id;
-    for (const entrant of entrants) await t.call(raffleCalls.registration, { token: entrant.token, params: { id } });
+    const id = await entered(registrationRaffle('Fifty prizes', 50), entrants);
 
     const draws = await Promise.all([drawRaffle(t.app.db, operator, id, '01 02 03'), drawRaffle(t.app.db, operator, id, '01 02 03')]);
     expect(draws.filter((outcome) => outcome.drawn)).toHaveLength(1);
