@@ -16,7 +16,7 @@ export interface ClientInfo {
   device: string;
   /** An ISO 3166 country code, 'local' for a private or loopback address, or null when unknown. */
   place: string | null;
-  /** The language the person reads the site in, which the account's messages follow; null when the request does not say (a device's polling). */
+  /** The language the person reads the site in, which the account's messages follow; null when the request does not say (no Accept-Language, a device's polling). */
   locale: LocaleCode | null;
 }
 
@@ -56,5 +56,10 @@ export function deviceOf(userAgent: string | undefined): string {
 }
 
 export function clientOf(request: FastifyRequest): ClientInfo {
-  return { ip: request.ip, device: deviceOf(request.headers['user-agent']), place: placeOf(request.ip), locale: request.locale };
+  return {
+    ip: request.ip,
+    device: deviceOf(request.headers['user-agent']),
+    place: placeOf(request.ip),
+    locale: request.headers['accept-language'] ? request.locale : null,
+  };
 }

@@ -368,7 +368,9 @@ export default commandsPlugin('raffle', [
           outcome.raffle,
           outcome.raffle && outcome.refused !== 'not found' ? { key: drawRefusals[outcome.refused] } : null,
         );
-      if (app.hasDecorator('jobs')) await queueDue(app.db, app.jobs);
+      // The draw stands whatever happens here: a look that fails is made again by the servers' next minute.
+      if (app.hasDecorator('jobs'))
+        await queueDue(app.db, app.jobs).catch((error: unknown) => app.log.warn({ err: error }, 'could not queue the winners’ messages'));
       return answer(app.db, caller, 'raffle draw', outcome.raffle, null, await announceDraw(app, id));
     },
     ...detail,

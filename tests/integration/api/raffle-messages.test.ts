@@ -329,5 +329,9 @@ describe('the account’s language', () => {
     const again = await t.call(identity.loginOrRegister, { body: { Phone: phone, Code, DeviceId: 'locale-device-2' }, locale: 'ru' });
     expect(again.body.data.User.Id).toBe(login.User.Id);
     expect(await localeOf()).toBe('ru');
+    // A sign-in that names no language (a client sending no Accept-Language) leaves it as it is.
+    const silent = await t.call(identity.loginOrRegister, { body: { Phone: phone, Code: await sendSms(t, phone), DeviceId: 'locale-device-3' }, locale: '' });
+    expect(silent.body.data.User.Id).toBe(login.User.Id);
+    expect(await localeOf()).toBe('ru');
   });
 });
