@@ -30,7 +30,17 @@ beforeAll(async () => {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), body);
   }
-  app = await buildApp(loadConfig({ SITE_DIR: root, LOG_LEVEL: 'silent' }));
+  // A database of its own in memory: the default folder (./data/db, with demo data) is the developer's, and making it
+  // on a fresh clone is slow enough to miss the hook's time on a busy machine.
+  app = await buildApp(
+    loadConfig({
+      SITE_DIR: root,
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: 'memory://',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'site-data-')),
+      DEMO_DATA: 'false',
+    }),
+  );
 });
 
 afterAll(async () => {
