@@ -258,7 +258,6 @@ export async function startDeployment(): Promise<Deployment> {
 }
 
 async function start(started: Started): Promise<Deployment> {
-  installNginxIfMissing();
   const work = mkdtempSync(path.join(tmpdir(), 'beacon-deployment-'));
   console.log(`Deployment test folder (logs, nginx's access log): ${work}`);
   const release = await installRelease(root);

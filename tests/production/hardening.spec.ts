@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { freePort } from '../setup/free-port.ts';
-import { installNginxIfMissing, nginxBinary, nginxFolder } from './deployment.ts';
+import { nginxBinary, nginxFolder } from './deployment.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const siteName = 'beacontoolkit.net';
@@ -35,7 +35,6 @@ test.describe('nginx, as deploy/nginx/beacon.conf sets it up', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(300_000);
-    installNginxIfMissing();
     httpPort = await freePort();
     httpsPort = await freePort();
     const prefix = path.join(work, 'nginx');

@@ -19,7 +19,7 @@ import { ErrorCode } from '#contract/errors.ts';
 import { hubPath } from '#contract/realtime.ts';
 import { message } from '../../server/i18n/messages.ts';
 import { freePort } from '../setup/free-port.ts';
-import { installNginxIfMissing, nginxBinary, nginxFolder, siteOnPort } from './deployment.ts';
+import { nginxBinary, nginxFolder, siteOnPort } from './deployment.ts';
 import { nginxTimings } from './nginx-settings.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -151,7 +151,6 @@ async function bothBack(): Promise<void> {
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  installNginxIfMissing();
   doubles = [new Double('A', await freePort()), new Double('B', await freePort())];
   for (const each of doubles) await each.start();
   const port = await freePort();

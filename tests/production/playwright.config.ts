@@ -14,6 +14,8 @@ import browserTests from '../../playwright.config.ts';
 export default defineConfig({
   testDir: '.',
   testMatch: ['deployment.spec.ts', 'hardening.spec.ts', 'release.spec.ts', 'nginx-failover.spec.ts', 'messages.spec.ts'],
+  // nginx, installed once before the workers that run it start.
+  globalSetup: './global-setup.ts',
   // Each file in one worker, its tests in order (Playwright's default); the deployment's file alone takes the longest.
   workers: 2,
   // A test that fails once has failed: a retry would turn a flake into a pass.
