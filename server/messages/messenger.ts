@@ -20,6 +20,10 @@ export interface Messenger {
   close?(): Promise<void>;
 }
 
+/** The phone, else the e-mail: where a message to an account goes (account codes, the account centre's changes, a raffle win). */
+export const contactOf = (user: { phone: string | null; email: string | null }) =>
+  user.phone ? { channel: 'sms' as const, target: user.phone } : user.email ? { channel: 'email' as const, target: user.email } : null;
+
 /** A message as the outbox keeps it: what it was and how it reads. */
 export type OutboxEntry = OutgoingMessage & { subject?: string; text: string; sentAt: string };
 

@@ -11,11 +11,8 @@ import { users } from '../../db/schema/identity.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { AccountCodes } from '../../http/auth.ts';
 import { consumeCode } from './codes.ts';
+import { contactOf } from '../../messages/messenger.ts';
 import { maskPhone } from './users.ts';
-
-/** The phone, else the e-mail: the one an account code is sent to (here and for the account centre's changes). */
-export const contactOf = (user: { phone: string | null; email: string | null }) =>
-  user.phone ? { channel: 'sms' as const, target: user.phone } : user.email ? { channel: 'email' as const, target: user.email } : null;
 
 export function accountCodes(db: Database, secret: Buffer): AccountCodes {
   const contact = async (tx: Database | Transaction, userId: number) => {

@@ -11,7 +11,7 @@ import { users, verificationCodes } from '../../db/schema/identity.ts';
 import { ApiError, unauthorized } from '../../http/api-error.ts';
 import { registerRoute } from '../../http/route.ts';
 import { StorageError, type FileStore } from '../../services/file-store.ts';
-import { contactOf } from './account-codes.ts';
+import { contactOf } from '../../messages/messenger.ts';
 import { renderAvatar } from './avatars.ts';
 import { codeSendLimit, consumeCode, sendCode, type CodePurpose } from './codes.ts';
 import { createEmailLink, linkOwner, linkRefusal, useLink } from './email-links.ts';

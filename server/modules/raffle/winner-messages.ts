@@ -20,7 +20,7 @@ import { users } from '../../db/schema/identity.ts';
 import { raffleEntries, raffles } from '../../db/schema/raffle.ts';
 import { sitePageUrl } from '../../config.ts';
 import type { OutgoingMessage } from '../../messages/kinds.ts';
-import { MessengerError, type Channel } from '../../messages/messenger.ts';
+import { contactOf, MessengerError, type Channel } from '../../messages/messenger.ts';
 import { timeInMessage } from '../../messages/render.ts';
 
 /** Every minute: queues the winners' messages that are due. */
@@ -103,13 +103,6 @@ async function winnerOf(db: Database, raffleId: number, number: number) {
 }
 type Winner = NonNullable<Awaited<ReturnType<typeof winnerOf>>>;
 
-/** Where the message goes: the phone, else the e-mail; null for an account with neither. */
-function contactOf(winner: Winner): { channel: Channel; to: string } | null {
-  if (winner.phone) return { channel: 'sms', to: winner.phone };
-  if (winner.email) return { channel: 'email', to: winner.email };
-  return null;
-}
-
 /** The message of `kind` to `winner`, in the account's language: the raffle, the prize, the deadline and the page to claim on. */
 function messageTo(app: Messaging, winner: Winner, raffleId: number, kind: WinnerMessageKind, to: string): OutgoingMessage {
   const locale: LocaleCode = winner.locale;
@@ -134,7 +127,7 @@ export async function sendQueued(app: Messaging, { raffleId, number, kind }: Win
   const contact = contactOf(winner);
   if (!contact) return 'not wanted';
   try {
-    await app[contact.channel].send(messageTo(app, winner, raffleId, kind, contact.to));
+    await app[contact.channel].send(messageTo(app, winner, raffleId, kind, contact.target));
   } catch (error) {
     if (error instanceof MessengerError && error.refusal === 'recipientInvalid') {
       app.log.warn({ err: error, raffle: raffleId, number }, 'a raffle winner’s contact cannot take a message');
@@ -169,7 +162,7 @@ export async function resend(
   const contact = contactOf(winner);
   if (!contact) return { refused: 'no contact' };
   try {
-    await app[contact.channel].send(messageTo(app, winner, raffleId, 'won', contact.to));
+    await app[contact.channel].send(messageTo(app, winner, raffleId, 'won', contact.target));
   } catch (error) {
     if (error instanceof MessengerError) return { refused: 'not sent', why: error.refusal };
     throw error;
